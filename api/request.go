@@ -1,0 +1,80 @@
+package api
+
+import (
+	"context"
+
+
+	"github.com/kalends/kalends/models"
+)
+
+// Request is what a handler gets: the matched route and endpoint, the
+// validated arguments, the caller and the language.
+type Request struct {
+	Ctx      context.Context // c.UserContext(), with the request deadline
+	Route    *Route
+	Endpoint *Endpoint
+	Method   string
+
+	// Args holds the parsed value of every argument that was sent or has a
+	// default, typed per Arg.Kind.
+	Args map[string]any
+	// Sent holds the names of the arguments the client actually sent (path
+	// parameters included). A default does not count as sent.
+	Sent map[string]bool
+
+	User *models.User // nil for an anonymous caller
+	Lang string       // response language: "zh-hans", "en", "ja" or "ko"
+	// Prefix is the language path prefix the request came in with ("/ja"),
+	// or "". URLs the response emits keep it (see Deps.URL).
+	Prefix string
+
+	Deps *Deps
+}
+
+// Has reports whether the client sent argument name.
+func (r *Request) Has(name string) bool { return r.Sent[name] }
+
+// String returns a string argument ("" when absent).
+func (r *Request) String(name string) string {
+	s, _ := r.Args[name].(string)
+	return s
+}
+
+// Int returns an integer argument and whether it is there.
+func (r *Request) Int(name string) (int64, bool) {
+	v, ok := r.Args[name].(int64)
+	return v, ok
+}
+
+// Bool returns a boolean argument and whether it is there.
+func (r *Request) Bool(name string) (bool, bool) {
+	v, ok := r.Args[name].(bool)
+	return v, ok
+}
+
+// IntList returns a list-of-ids argument (nil when absent).
+func (r *Request) IntList(name string) []int64 {
+	v, _ := r.Args[name].([]int64)
+	return v
+}
+
+// StringList returns a list-of-strings argument (nil when absent).
+func (r *Request) StringList(name string) []string {
+	v, _ := r.Args[name].([]string)
+	return v
+}
+
+// T localizes message id in the request language.
+func (r *Request) T(id string, data map[string]any) string {
+	return r.Deps.I18n.T(r.Lang, id, data)
+}
+
+// Reason says why one argument is invalid: a message id and its data, plus a
+// stable machine code for data.details (WordPress's own codes where one fits:
+// rest_invalid_type, rest_not_in_enum, rest_out_of_bounds, rest_too_long,
+// rest_invalid_param).
+type Reason struct {
+	Code string
+	ID   string
+	Data map[string]any
+}

@@ -1,0 +1,86 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// Namespace is the API namespace; routes live under "/" + Namespace.
+const Namespace = "cal/events/v1"
+
+// Kind tells the argument pipeline how to parse and validate a value. The
+// value handlers read from Request.Args has the Go type noted per kind.
+type Kind int
+
+// Argument kinds.
+const (
+	KString      Kind = iota // string, any (also "")
+	KNonEmpty                // string, not "" (TEC is_string)
+	KInt                     // int64, integer or integer-looking string
+	KPositiveInt             // int64 > 0
+	KBool                    // bool: true/false, 1/0, "yes"/"no", "on"/"off", "" (false)
+	KNumber                  // float64
+	KDate                    // string, validated by ParseDate (re-parse in the right zone in the handler)
+	KIntList                 // []int64, positive, from a JSON array, x[]=… or a comma list
+	KStringList              // []string, non-empty items, from a JSON array, x[]=… or a comma list
+	KEnum                    // string, one of Arg.Enum
+	KURL                     // string, "" or an absolute http(s) URL
+	KEmail                   // string, "" or an e-mail address
+	KStatus                  // string, one post status
+	KTimezone                // string, "" or an IANA zone or a UTC±N offset
+	KRaw                     // any: the decoded JSON value (or form string/map/list) as sent
+)
+
+// Arg declares one argument of an endpoint. The exported fields map one to
+// one onto what the namespace index, OPTIONS and /doc show.
+type Arg struct {
+	Name       string
+	Type       string // JSON type shown in the index: integer, string, boolean, number, array; "" for untyped
+	Format     string // shown as "format" (TEC shows "string" on status lists, "double" on coordinates)
+	Items      string // item type of lists, shown as items.type
+	Default    any    // shown when HasDefault
+	HasDefault bool
+	// DefaultFunc computes a default at request time (the events list's
+	// start_date/end_date); when set it wins over Default.
+	DefaultFunc func(r *Request) any
+	Enum        []string
+	Required    bool
+	Desc        string // i18n message id of the description
+	In          string // "query", "body" or "path" (for /doc)
+
+	Kind Kind
+	// MaxLen limits strings (in characters); 0 means the kind's default
+	// (255 for names and slugs, 64 KiB for long text is set per arg).
+	MaxLen int
+	// Validate runs after the kind's own parsing with the parsed value. It
+	// returns nil or a Reason. It may look at other args and the store (for
+	// existence checks); it runs before authorization.
+	Validate func(r *Request, v any) *Reason
+}
+
+// HandlerFunc answers a request whose arguments passed the pipeline and whose
+// caller passed the endpoint's permission check.
+type HandlerFunc func(c *fiber.Ctx, r *Request) error
+
+// Endpoint is one handler of a route with its methods and arguments.
+type Endpoint struct {
+	Methods []string
+	Args    []Arg
+	// Allowed is the general permission of the endpoint, checked after
+	// validation: nil means everyone. It sees only the caller, never the
+	// record (per-record checks happen in the handler, with models.Can).
+	// It also decides the Allow header.
+	Allowed func(u *models.User) bool
+	Handler HandlerFunc
+}
+
+// Route is one path pattern of the namespace.
+type Route struct {
+	// Pattern is the WordPress-style regex after the namespace, e.g.
+	// "/events/(?P<id>\\d+)"; "" for the namespace index itself.
+	Pattern   string
+	Endpoints []Endpoint
+	// DocPath is the OpenAPI path ("/events/{id}"); "" to leave the route out of /doc.
+	DocPath string
+}

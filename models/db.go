@@ -1,0 +1,274 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/mysqldialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/migrate"
+	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/kalends/kalends/migrations"
+)
+
+// Dialect names the SQL flavour behind a DB. Dialect differences stay inside
+// this package (this file and the few helpers that branch on it).
+type Dialect string
+
+// The two supported dialects.
+const (
+	SQLite Dialect = "sqlite"
+	MySQL  Dialect = "mysql"
+)
+
+// DB is an open database: the bun handle plus the Store bound to it.
+type DB struct {
+	*Store
+	Bun     *bun.DB
+	dialect Dialect
+}
+
+// Store runs every operation of Kalends. It wraps bun.IDB so that the same
+// methods run on the database or inside a transaction (see RunInTx).
+type Store struct {
+	db      bun.IDB
+	dialect Dialect
+}
+
+// Dialect reports the SQL flavour.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// IDB exposes the underlying bun handle, for tests and for the few callers
+// that need raw access (EXPLAIN in index tests, health checks).
+func (s *Store) IDB() bun.IDB { return s.db }
+
+// RunInTx runs fn with a Store bound to one transaction; the transaction is
+// committed when fn returns nil and rolled back otherwise.
+func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
+	if _, ok := s.db.(bun.Tx); ok { // already in a transaction: join it
+		return fn(s)
+	}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return fn(&Store{db: tx, dialect: s.dialect})
+	})
+	return mapErr(err)
+}
+
+// Open connects to the database named by dsn: "sqlite:PATH" (the embedded
+// default; the file is created when missing) or
+// "mysql://USER:PASS@HOST:PORT/DBNAME" (MySQL 8 or MariaDB 10.6+; the
+// database is created with utf8mb4 when missing and the account may).
+// It does not migrate; call Migrate.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	switch {
+	case strings.HasPrefix(dsn, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+	case strings.HasPrefix(dsn, "mysql://"):
+		return openMySQL(ctx, dsn)
+	}
+	return nil, fmt.Errorf("models: open: unsupported database %q (want sqlite:PATH or mysql://USER:PASS@HOST:PORT/DBNAME)", redactDSN(dsn))
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("models: open: empty SQLite path")
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("models: open sqlite: %w", err)
+		}
+	}
+	// busy_timeout must come before journal_mode: switching to WAL needs a
+	// lock, and without the timeout a second process fails at once.
+	// foreign_keys is per connection, so it goes in the DSN (applied to all).
+	// _txlock=immediate takes the write lock at BEGIN, which avoids the
+	// deadlock of two readers upgrading to writers at once.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("models: open sqlite: %w", err)
+	}
+	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, sqlitedialect.New())
+	if err := ping(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("models: open sqlite %s: %w", path, err)
+	}
+	return &DB{Store: &Store{db: db, dialect: SQLite}, Bun: db, dialect: SQLite}, nil
+}
+
+// MySQLConfig turns a mysql:// URL into a driver configuration with the
+// settings Kalends relies on: UTC everywhere, parseTime, utf8mb4.
+func MySQLConfig(dsn string) (*mysql.Config, error) {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme != "mysql" || u.Host == "" {
+		return nil, fmt.Errorf("models: bad MySQL URL %q (want mysql://USER:PASS@HOST:PORT/DBNAME)", redactDSN(dsn))
+	}
+	cfg := mysql.NewConfig()
+	cfg.User = u.User.Username()
+	cfg.Passwd, _ = u.User.Password()
+	cfg.DBName = strings.TrimPrefix(u.Path, "/")
+	if cfg.DBName == "" || strings.Contains(cfg.DBName, "/") || strings.ContainsAny(cfg.DBName, "`'\"\\") {
+		return nil, fmt.Errorf("models: bad MySQL database name in %q", redactDSN(dsn))
+	}
+	cfg.Net = "tcp"
+	cfg.Addr = u.Host
+	if !strings.Contains(u.Host, ":") {
+		cfg.Addr = u.Host + ":3306"
+	}
+	if sock := u.Query().Get("socket"); sock != "" {
+		cfg.Net, cfg.Addr = "unix", sock
+	}
+	cfg.ParseTime = true
+	cfg.Loc = time.UTC
+	cfg.Collation = "utf8mb4_unicode_ci"
+	cfg.Params = map[string]string{"time_zone": "'+00:00'", "sql_mode": "'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'"}
+	cfg.Timeout = 5 * time.Second
+	cfg.ReadTimeout = 30 * time.Second
+	cfg.WriteTimeout = 30 * time.Second
+	cfg.MultiStatements = false
+	return cfg, nil
+}
+
+func openMySQL(ctx context.Context, dsn string) (*DB, error) {
+	cfg, err := MySQLConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := createMySQLDatabase(ctx, cfg); err != nil {
+		return nil, err
+	}
+	sqldb, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return nil, fmt.Errorf("models: open mysql: %w", err)
+	}
+	sqldb.SetMaxOpenConns(32)
+	sqldb.SetMaxIdleConns(16)
+	sqldb.SetConnMaxLifetime(30 * time.Minute)
+	db := bun.NewDB(sqldb, mysqldialect.New(mysqldialect.WithTimeLocation("UTC")))
+	if err := ping(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("models: open mysql %s: %w", redactDSN(dsn), err)
+	}
+	return &DB{Store: &Store{db: db, dialect: MySQL}, Bun: db, dialect: MySQL}, nil
+}
+
+// createMySQLDatabase creates the database (utf8mb4) when it does not exist
+// and the account may. An account without the right still works against an
+// existing database, so a permission error here is not fatal.
+func createMySQLDatabase(ctx context.Context, cfg *mysql.Config) error {
+	admin := cfg.Clone()
+	admin.DBName = ""
+	sqldb, err := sql.Open("mysql", admin.FormatDSN())
+	if err != nil {
+		return fmt.Errorf("models: open mysql: %w", err)
+	}
+	defer sqldb.Close()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = sqldb.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS `"+cfg.DBName+"` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && (me.Number == 1044 || me.Number == 1045 || me.Number == 1227) {
+		return nil // no CREATE right: assume the database exists; the ping will tell
+	}
+	if err != nil {
+		return fmt.Errorf("models: create database %s: %w", cfg.DBName, mapErr(err))
+	}
+	return nil
+}
+
+func ping(ctx context.Context, db *bun.DB) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return mapErr(db.PingContext(ctx))
+}
+
+// Ping reports whether the database answers within the context's deadline.
+func (db *DB) Ping(ctx context.Context) error { return mapErr(db.Bun.PingContext(ctx)) }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.Bun.Close() }
+
+// Migrate applies the pending migrations of the dialect under the
+// migrator's lock, marking each applied only when it succeeded. Several
+// instances may start at once: the loser of the lock waits and retries.
+func (db *DB) Migrate(ctx context.Context) (applied []string, err error) {
+	src := migrations.SQLite()
+	if db.dialect == MySQL {
+		src = migrations.MySQL()
+	}
+	ms := migrate.NewMigrations()
+	if err := ms.Discover(src); err != nil {
+		return nil, fmt.Errorf("models: migrate: discover: %w", err)
+	}
+	m := migrate.NewMigrator(db.Bun, ms, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("models: migrate: init: %w", mapErr(err))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := m.Lock(ctx)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("models: migrate: lock: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	defer func() {
+		if uerr := m.Unlock(context.WithoutCancel(ctx)); uerr != nil && err == nil {
+			err = fmt.Errorf("models: migrate: unlock: %w", uerr)
+		}
+	}()
+	group, err := m.Migrate(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("models: migrate: %w", mapErr(err))
+	}
+	for _, mg := range group.Migrations {
+		applied = append(applied, mg.Name)
+	}
+	return applied, nil
+}
+
+// redactDSN hides the password of a mysql:// URL for messages and logs.
+func redactDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// Now is the store's clock: UTC, truncated to whole seconds. Every stored
+// time goes through it (or through Sec) so that SQLite's TEXT times compare
+// and sort correctly and MySQL's DATETIME holds exactly what was written.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Second) }
+
+// Sec normalises a time for storage: UTC, whole seconds.
+func Sec(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }

@@ -1,0 +1,151 @@
+package models
+
+// Role is a user's role (SPEC §6), from least to most powerful.
+type Role string
+
+// The five roles.
+const (
+	RoleSubscriber    Role = "subscriber"
+	RoleContributor   Role = "contributor"
+	RoleAuthor        Role = "author"
+	RoleEditor        Role = "editor"
+	RoleAdministrator Role = "administrator"
+)
+
+// Roles lists the roles from least to most powerful.
+var Roles = []Role{RoleSubscriber, RoleContributor, RoleAuthor, RoleEditor, RoleAdministrator}
+
+// ValidRole reports whether r is a role.
+func ValidRole(r Role) bool { return r.rank() > 0 }
+
+func (r Role) rank() int {
+	for i, v := range Roles {
+		if v == r {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// AtLeast reports whether r is min or more powerful.
+func (r Role) AtLeast(min Role) bool { return r.rank() >= min.rank() && r.rank() > 0 }
+
+// Action is something a user may try on a record.
+type Action string
+
+// Actions checked by Can.
+const (
+	ActRead        Action = "read"         // see a record that is not published
+	ActCreate      Action = "create"       // create a record of the kind
+	ActEdit        Action = "edit"         // update a record
+	ActPublish     Action = "publish"      // set publish/future status
+	ActTrash       Action = "trash"        // move to the trash
+	ActForceDelete Action = "force_delete" // delete for good
+	ActManageUsers Action = "manage_users" // users and others' application passwords
+)
+
+// Subject describes the record an action is about. For ActCreate and general
+// checks (no record yet) leave AuthorID zero and Status empty.
+type Subject struct {
+	Kind     Kind
+	AuthorID int64
+	Status   string
+}
+
+// Can is the permission policy of SPEC §6 in one place: may user u (nil for
+// an anonymous caller) do act on subject s?
+func Can(u *User, act Action, s Subject) bool {
+	if act == ActRead && s.Status == StatusPublish {
+		return true
+	}
+	if u == nil || !ValidRole(u.Role) {
+		return false
+	}
+	role := u.Role
+	own := s.AuthorID != 0 && s.AuthorID == u.ID
+	if act == ActManageUsers {
+		return role == RoleAdministrator
+	}
+	switch s.Kind {
+	case KindCategory: // authors manage categories (TEC: publish_tribe_events)
+		if act == ActRead {
+			return true
+		}
+		return role.AtLeast(RoleAuthor)
+	case KindTag: // tags need manage_categories: editors
+		if act == ActRead {
+			return true
+		}
+		return role.AtLeast(RoleEditor)
+	}
+	if role.AtLeast(RoleEditor) {
+		return true
+	}
+	published := s.Status == StatusPublish || s.Status == StatusFuture
+	switch act {
+	case ActRead:
+		// Contributors and authors read their own records in any status.
+		return role.AtLeast(RoleContributor) && own
+	case ActCreate:
+		return role.AtLeast(RoleContributor)
+	case ActPublish:
+		return role.AtLeast(RoleAuthor)
+	case ActEdit, ActTrash:
+		if !own {
+			return false
+		}
+		if role == RoleAuthor {
+			return true
+		}
+		return role == RoleContributor && !published
+	}
+	return false // ActForceDelete and anything unknown: editors only
+}
+
+// EffectiveStatus applies the contributor scale-back (SPEC §6, TEC §2.4) to a
+// requested status on create or update: users who may publish get what they
+// asked for (publish when they asked nothing); others get pending instead of
+// publish/future, what they asked otherwise, and draft when they asked nothing.
+func EffectiveStatus(u *User, kind Kind, requested string) string {
+	if Can(u, ActPublish, Subject{Kind: kind}) {
+		if requested == "" {
+			return StatusPublish
+		}
+		return requested
+	}
+	switch requested {
+	case "":
+		return StatusDraft
+	case StatusPublish, StatusFuture:
+		return StatusPending
+	}
+	return requested
+}
+
+// Visibility says which records a list shows to a user when no status
+// filter is given (SPEC §6).
+type Visibility struct {
+	// AllButTrash: every status but trash (editors and administrators).
+	AllButTrash bool
+	// OwnerID, when non-zero: published records plus this user's own records
+	// in any status but trash (contributors and authors).
+	OwnerID int64
+	// Otherwise: published records only (anonymous callers and subscribers).
+}
+
+// ListVisibility returns the default list visibility of u.
+func ListVisibility(u *User) Visibility {
+	switch {
+	case u == nil || !ValidRole(u.Role):
+		return Visibility{}
+	case u.Role.AtLeast(RoleEditor):
+		return Visibility{AllButTrash: true}
+	case u.Role.AtLeast(RoleContributor):
+		return Visibility{OwnerID: u.ID}
+	}
+	return Visibility{}
+}
+
+// MayFilterStatus reports whether u may ask a list for statuses other than
+// publish (anonymous callers and subscribers may not: 400).
+func MayFilterStatus(u *User) bool { return u != nil && u.Role.AtLeast(RoleContributor) }

@@ -1,0 +1,224 @@
+package models
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Kind names a kind of record. Events, venues and organizers are post-like
+// and share one id space (table post_ids); categories and tags are terms.
+type Kind string
+
+// The five kinds of record.
+const (
+	KindEvent     Kind = "event"
+	KindVenue     Kind = "venue"
+	KindOrganizer Kind = "organizer"
+	KindCategory  Kind = "category"
+	KindTag       Kind = "tag"
+)
+
+// Post statuses (SPEC §6). Terms have none.
+const (
+	StatusPublish = "publish"
+	StatusFuture  = "future"
+	StatusDraft   = "draft"
+	StatusPending = "pending"
+	StatusPrivate = "private"
+	StatusTrash   = "trash"
+)
+
+// Statuses lists every valid post status, in the order the admin shows them.
+var Statuses = []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate, StatusTrash}
+
+// ValidStatus reports whether s is a post status.
+func ValidStatus(s string) bool {
+	for _, v := range Statuses {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Languages Kalends speaks, as used on the wire (ml_language, path prefix,
+// the lang key of records).
+var Languages = []string{"zh-hans", "en", "ja", "ko"}
+
+// ValidLanguage reports whether l is one of Languages.
+func ValidLanguage(l string) bool {
+	for _, v := range Languages {
+		if v == l {
+			return true
+		}
+	}
+	return false
+}
+
+// PostID allocates ids in the shared id space of post-like records.
+type PostID struct {
+	ID   int64  `bun:"id,pk,autoincrement"`
+	Kind string `bun:"kind,notnull"`
+}
+
+// Event is a stored event. Times are UTC; the local wall-clock values are
+// computed at the edge from StartAt/EndAt and Timezone.
+type Event struct {
+	ID               int64     `bun:"id,pk"`
+	AuthorID         int64     `bun:"author_id,notnull"`
+	Status           string    `bun:"status,notnull"`
+	Slug             string    `bun:"slug,notnull"`
+	Lang             string    `bun:"lang,notnull"`
+	Title            string    `bun:"title,notnull"`
+	Description      string    `bun:"description,notnull"`
+	Excerpt          string    `bun:"excerpt,notnull"`
+	PublishedAt      time.Time `bun:"published_at,notnull"`
+	CreatedAt        time.Time `bun:"created_at,notnull"`
+	UpdatedAt        time.Time `bun:"updated_at,notnull"`
+	StartAt          time.Time `bun:"start_at,notnull"`
+	EndAt            time.Time `bun:"end_at,notnull"`
+	Timezone         string    `bun:"timezone,notnull"`
+	AllDay           bool      `bun:"all_day,notnull"`
+	Cost             string    `bun:"cost,notnull"` // JSON of what was sent (string or list); "" for none
+	CurrencySymbol   string    `bun:"currency_symbol,notnull"`
+	CurrencyCode     string    `bun:"currency_code,notnull"`
+	CurrencyPosition string    `bun:"currency_position,notnull"` // "prefix", "postfix" or ""
+	Website          *string   `bun:"website"`                   // nil: never set (the permalink is shown)
+	ShowMap          bool      `bun:"show_map,notnull"`
+	ShowMapLink      bool      `bun:"show_map_link,notnull"`
+	HideFromListings bool      `bun:"hide_from_listings,notnull"`
+	Sticky           bool      `bun:"sticky,notnull"`
+	Featured         bool      `bun:"featured,notnull"`
+	ImageURL         string    `bun:"image_url,notnull"`
+	ParentID         *int64    `bun:"parent_id"`
+
+	// Loaded by the list/get helpers in batch, not columns.
+	Translations []string `bun:"-"` // languages with a translation, sorted
+}
+
+// Venue is a stored venue.
+type Venue struct {
+	ID            int64     `bun:"id,pk"`
+	AuthorID      int64     `bun:"author_id,notnull"`
+	Status        string    `bun:"status,notnull"`
+	Slug          string    `bun:"slug,notnull"`
+	Lang          string    `bun:"lang,notnull"`
+	Venue         string    `bun:"venue,notnull"`
+	Description   string    `bun:"description,notnull"`
+	Address       string    `bun:"address,notnull"`
+	City          string    `bun:"city,notnull"`
+	Country       string    `bun:"country,notnull"`
+	Province      string    `bun:"province,notnull"`
+	State         string    `bun:"state,notnull"`
+	Zip           string    `bun:"zip,notnull"`
+	Phone         string    `bun:"phone,notnull"`
+	StateProvince string    `bun:"stateprovince,notnull"`
+	Website       string    `bun:"website,notnull"`
+	ImageURL      string    `bun:"image_url,notnull"`
+	GeoLat        *float64  `bun:"geo_lat"`
+	GeoLng        *float64  `bun:"geo_lng"`
+	ShowMap       bool      `bun:"show_map,notnull"`
+	ShowMapLink   bool      `bun:"show_map_link,notnull"`
+	PublishedAt   time.Time `bun:"published_at,notnull"`
+	CreatedAt     time.Time `bun:"created_at,notnull"`
+	UpdatedAt     time.Time `bun:"updated_at,notnull"`
+
+	Translations []string `bun:"-"`
+}
+
+// Organizer is a stored organizer.
+type Organizer struct {
+	ID          int64     `bun:"id,pk"`
+	AuthorID    int64     `bun:"author_id,notnull"`
+	Status      string    `bun:"status,notnull"`
+	Slug        string    `bun:"slug,notnull"`
+	Lang        string    `bun:"lang,notnull"`
+	Organizer   string    `bun:"organizer,notnull"`
+	Description string    `bun:"description,notnull"`
+	Phone       string    `bun:"phone,notnull"`
+	Website     string    `bun:"website,notnull"`
+	Email       string    `bun:"email,notnull"`
+	ImageURL    string    `bun:"image_url,notnull"`
+	PublishedAt time.Time `bun:"published_at,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+
+	Translations []string `bun:"-"`
+}
+
+// Term is a category or a tag. Taxonomy is "category" or "tag".
+type Term struct {
+	ID          int64     `bun:"id,pk,autoincrement"`
+	Taxonomy    string    `bun:"taxonomy,notnull"`
+	Name        string    `bun:"name,notnull"`
+	NameKey     string    `bun:"name_key,notnull"` // lower-cased name: one name per level, whatever the collation
+	Slug        string    `bun:"slug,notnull"`
+	Description string    `bun:"description,notnull"`
+	ParentID    int64     `bun:"parent_id,notnull"`
+	TermGroup   int64     `bun:"term_group,notnull"`
+	Lang        string    `bun:"lang,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+
+	Count        int64    `bun:"-"` // published events with the term, loaded in batch
+	Translations []string `bun:"-"`
+}
+
+// EventVenue links an event to a venue.
+type EventVenue struct {
+	bun.BaseModel `bun:"table:event_venues"`
+	EventID       int64 `bun:"event_id,pk"`
+	VenueID       int64 `bun:"venue_id,pk"`
+	Position      int   `bun:"position,notnull"`
+}
+
+// EventOrganizer links an event to an organizer, in order.
+type EventOrganizer struct {
+	bun.BaseModel `bun:"table:event_organizers"`
+	EventID       int64 `bun:"event_id,pk"`
+	OrganizerID   int64 `bun:"organizer_id,pk"`
+	Position      int   `bun:"position,notnull"`
+}
+
+// EventTerm links an event to a category or tag.
+type EventTerm struct {
+	bun.BaseModel `bun:"table:event_terms"`
+	EventID       int64 `bun:"event_id,pk"`
+	TermID        int64 `bun:"term_id,pk"`
+}
+
+// User is an account. Login is stored lower-case.
+type User struct {
+	ID           int64     `bun:"id,pk,autoincrement"`
+	Login        string    `bun:"login,notnull"`
+	Email        string    `bun:"email,notnull"`
+	DisplayName  string    `bun:"display_name,notnull"`
+	Role         Role      `bun:"role,notnull"`
+	PasswordHash string    `bun:"password_hash,notnull"`
+	Locale       string    `bun:"locale,notnull"`
+	CreatedAt    time.Time `bun:"created_at,notnull"`
+	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+}
+
+// AppPassword is an application password for API clients (HTTP Basic).
+type AppPassword struct {
+	ID           int64      `bun:"id,pk,autoincrement"`
+	UserID       int64      `bun:"user_id,notnull"`
+	Name         string     `bun:"name,notnull"`
+	PasswordHash string     `bun:"password_hash,notnull"`
+	CreatedAt    time.Time  `bun:"created_at,notnull"`
+	LastUsedAt   *time.Time `bun:"last_used_at"`
+	LastIP       string     `bun:"last_ip,notnull"`
+	RevokedAt    *time.Time `bun:"revoked_at"`
+}
+
+// Session is a signed-in admin session; ID is the SHA-256 of the cookie token.
+type Session struct {
+	ID        string    `bun:"id,pk"`
+	UserID    int64     `bun:"user_id,notnull"`
+	CSRFToken string    `bun:"csrf_token,notnull"`
+	Nonce     string    `bun:"nonce,notnull"`
+	CreatedAt time.Time `bun:"created_at,notnull"`
+	ExpiresAt time.Time `bun:"expires_at,notnull"`
+}

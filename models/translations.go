@@ -1,0 +1,184 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// translationSpec names the translation table of a kind and its text fields
+// (SPEC §3): event title, description, excerpt; venue venue, description,
+// address, city; organizer organizer, description; term name, description.
+type translationSpec struct {
+	Table  string
+	Key    string
+	Fields []string
+}
+
+var translationSpecs = map[Kind]translationSpec{
+	KindEvent:     {"event_translations", "event_id", []string{"title", "description", "excerpt"}},
+	KindVenue:     {"venue_translations", "venue_id", []string{"venue", "description", "address", "city"}},
+	KindOrganizer: {"organizer_translations", "organizer_id", []string{"organizer", "description"}},
+	KindCategory:  {"term_translations", "term_id", []string{"name", "description"}},
+	KindTag:       {"term_translations", "term_id", []string{"name", "description"}},
+}
+
+// TranslatableFields lists the text fields of a kind that carry translations.
+func TranslatableFields(k Kind) []string { return translationSpecs[k].Fields }
+
+// Translations loads, in one query, the lang translations of the given
+// records: id -> field -> text, only for fields that are translated.
+func (s *Store) Translations(ctx context.Context, k Kind, ids []int64, lang string) (map[int64]map[string]string, error) {
+	out := map[int64]map[string]string{}
+	spec, ok := translationSpecs[k]
+	if !ok || len(ids) == 0 {
+		return out, nil
+	}
+	cols := append([]string{spec.Key}, spec.Fields...)
+	rows, err := s.db.QueryContext(ctx,
+		fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (?) AND lang = ?", strings.Join(cols, ", "), spec.Table, spec.Key),
+		bun.In(ids), lang)
+	if err != nil {
+		return nil, fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		vals := make([]*string, len(spec.Fields))
+		dest := []any{&id}
+		for i := range vals {
+			dest = append(dest, &vals[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("models: scan %s translation: %w", k, mapErr(err))
+		}
+		m := map[string]string{}
+		for i, f := range spec.Fields {
+			if vals[i] != nil {
+				m[f] = *vals[i]
+			}
+		}
+		out[id] = m
+	}
+	return out, mapErr(rows.Err())
+}
+
+// TranslationLanguages loads, in one query, which languages have a
+// translation for each record: id -> sorted languages.
+func (s *Store) TranslationLanguages(ctx context.Context, k Kind, ids []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	spec, ok := translationSpecs[k]
+	if !ok || len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx,
+		fmt.Sprintf("SELECT %s, lang FROM %s WHERE %s IN (?) ORDER BY %s, lang", spec.Key, spec.Table, spec.Key, spec.Key),
+		bun.In(ids))
+	if err != nil {
+		return nil, fmt.Errorf("models: load %s translation languages: %w", k, mapErr(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var lang string
+		if err := rows.Scan(&id, &lang); err != nil {
+			return nil, fmt.Errorf("models: scan %s translation language: %w", k, mapErr(err))
+		}
+		out[id] = append(out[id], lang)
+	}
+	for _, v := range out {
+		sort.Strings(v)
+	}
+	return out, mapErr(rows.Err())
+}
+
+// SaveTranslation stores the given fields of record id in lang, leaving the
+// record's other translated fields as they are. Unknown fields are ignored.
+func (s *Store) SaveTranslation(ctx context.Context, k Kind, id int64, lang string, fields map[string]string) error {
+	spec, ok := translationSpecs[k]
+	if !ok {
+		return fmt.Errorf("models: %s has no translations", k)
+	}
+	cols := []string{spec.Key, "lang"}
+	args := []any{id, lang}
+	var sets []string
+	for _, f := range spec.Fields {
+		v, ok := fields[f]
+		if !ok {
+			continue
+		}
+		cols = append(cols, f)
+		args = append(args, v)
+		if s.dialect == MySQL {
+			sets = append(sets, f+" = VALUES("+f+")")
+		} else {
+			sets = append(sets, f+" = excluded."+f)
+		}
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ", spec.Table, strings.Join(cols, ", "),
+		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", "))
+	if s.dialect == MySQL {
+		q += "ON DUPLICATE KEY UPDATE " + strings.Join(sets, ", ")
+	} else {
+		q += fmt.Sprintf("ON CONFLICT (%s, lang) DO UPDATE SET %s", spec.Key, strings.Join(sets, ", "))
+	}
+	if _, err := s.db.ExecContext(ctx, q, args...); err != nil {
+		return fmt.Errorf("models: save %s %d translation %s: %w", k, id, lang, mapErr(err))
+	}
+	return nil
+}
+
+// SearchCondition builds the WHERE fragment of a text search over a kind's
+// table (aliased alias): every word must occur (case-insensitive substring,
+// which also works for Chinese, Japanese and Korean, where words are not
+// separated by spaces) in one of fields of the record, or in one of the lang
+// translations of those fields. It returns "" when words is empty.
+func SearchCondition(k Kind, alias, idCol string, fields []string, lang string, words []string) (string, []any) {
+	if len(words) == 0 {
+		return "", nil
+	}
+	spec := translationSpecs[k]
+	translated := map[string]bool{}
+	for _, f := range spec.Fields {
+		translated[f] = true
+	}
+	var conds []string
+	var args []any
+	for _, w := range words {
+		pat := "%" + EscapeLike(strings.ToLower(w)) + "%"
+		var ors []string
+		for _, f := range fields {
+			ors = append(ors, fmt.Sprintf("LOWER(%s.%s) LIKE ? ESCAPE '!'", alias, f))
+			args = append(args, pat)
+		}
+		var tors []string
+		var targs []any
+		for _, f := range fields {
+			if translated[f] {
+				tors = append(tors, fmt.Sprintf("LOWER(t.%s) LIKE ? ESCAPE '!'", f))
+				targs = append(targs, pat)
+			}
+		}
+		if len(tors) > 0 && lang != "" {
+			ors = append(ors, fmt.Sprintf("EXISTS (SELECT 1 FROM %s t WHERE t.%s = %s.%s AND t.lang = ? AND (%s))",
+				spec.Table, spec.Key, alias, idCol, strings.Join(tors, " OR ")))
+			args = append(args, lang)
+			args = append(args, targs...)
+		}
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+	}
+	return "(" + strings.Join(conds, " AND ") + ")", args
+}
+
+// EscapeLike escapes the LIKE wildcards of s with '!' (used with ESCAPE '!',
+// which both dialects accept).
+func EscapeLike(s string) string {
+	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
+	return r.Replace(s)
+}
