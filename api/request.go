@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 
-
 	"github.com/kalends/kalends/models"
 )
 
