@@ -20,6 +20,12 @@ type Request struct {
 	// Sent holds the names of the arguments the client actually sent (path
 	// parameters included). A default does not count as sent.
 	Sent map[string]bool
+	// Path holds the raw path parameters ("id", "slug"). Handlers find the
+	// record with these, never with Args: a body or query value of the same
+	// name (SPEC §2 precedence puts it first in Args) must not redirect the
+	// operation to another record. On the event by-slug update route,
+	// Args["slug"] sent in the body is the new slug.
+	Path map[string]string
 
 	User *models.User // nil for an anonymous caller
 	Lang string       // response language: "zh-hans", "en", "ja" or "ko"

@@ -27,3 +27,23 @@ func TestMigrationsApplyAndAreIdempotent(t *testing.T) {
 		}
 	})
 }
+
+func TestPostIDsAreSharedAcrossKinds(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		a, err := db.NewPostID(ctx, models.KindEvent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := db.NewPostID(ctx, models.KindVenue)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b <= a {
+			t.Fatalf("ids not increasing across kinds: %d then %d", a, b)
+		}
+		if _, err := db.PostKind(ctx, a); err == nil {
+			t.Fatalf("an id with no record must not be found")
+		}
+	})
+}
