@@ -2,8 +2,11 @@ package api
 
 import (
 	"errors"
+	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/gofiber/fiber/v2"
 )
 
 // Temporary: until the apicore date parser lands on main.
@@ -23,4 +26,32 @@ func linkedParseDate(s string, loc *time.Location, now time.Time) (time.Time, er
 		return now, nil
 	}
 	return time.Time{}, errors.New("bad date")
+}
+
+// Temporary stand-ins for apicore's helpers.
+
+func argForce() Arg {
+	return Arg{Name: "force", Type: "boolean", Default: false, HasDefault: true, Desc: "arg.common.force", In: "query", Kind: KBool}
+}
+
+func sendJSON(c *fiber.Ctx, status int, body any) error {
+	b, err := marshal(body)
+	if err != nil {
+		return err
+	}
+	c.Set("Content-Type", "application/json; charset=UTF-8")
+	return c.Status(status).Send(b)
+}
+
+func linkedPageURL(r *Request, path string, page int64, q []KV) string {
+	v := "?page=" + strconv.FormatInt(page, 10)
+	for _, kv := range q {
+		v += "&" + url.QueryEscape(kv.K) + "=" + url.QueryEscape(kv.V.(string))
+	}
+	return r.Deps.APIURL(r, path) + v
+}
+
+func linkedListHeaders(c *fiber.Ctx, total, totalPages int, next, prev string) {
+	c.Set("X-TEC-Total", strconv.Itoa(total))
+	c.Set("X-TEC-TotalPages", strconv.Itoa(totalPages))
 }
