@@ -55,6 +55,8 @@ type linkedSpec struct {
 	search    []string
 }
 
+var notTrashed = []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}
+
 // statusCondition is the visibility rule of SPEC §6 on the records of
 // alias: with no status filter, what vis shows by default; with one, those
 // statuses among what the user could see (contributors and authors: the
@@ -63,7 +65,8 @@ func statusCondition(alias string, statuses []string, vis Visibility) (string, [
 	if len(statuses) == 0 {
 		switch {
 		case vis.AllButTrash:
-			return alias + ".status <> ?", []any{StatusTrash}
+			// IN rather than <> trash, so that the status index serves it.
+			return alias + ".status IN (?)", []any{bun.In(notTrashed)}
 		case vis.OwnerID != 0:
 			return fmt.Sprintf("(%s.status = ? OR (%s.author_id = ? AND %s.status <> ?))", alias, alias, alias),
 				[]any{StatusPublish, vis.OwnerID, StatusTrash}
