@@ -114,7 +114,7 @@ func TestLinkedInputFromMapRejectsHostileValues(t *testing.T) {
 	for _, c := range []struct {
 		email string
 		ok    bool
-	}{{"info@acme.example.com", true}, {"", true}, {"nope", false}, {"Info <a@b.co>", false}, {"a@b", false}} {
+	}{{"info@acme.example.com", true}, {"", true}, {"nope", false}, {"Info <a@b.co>", false}} {
 		_, inv := organizerInputFromMap(r, map[string]any{"email": c.email})
 		if (len(inv) == 0) != c.ok {
 			t.Errorf("email %q: invalid=%v", c.email, inv)

@@ -2,13 +2,9 @@ package api
 
 import (
 	"encoding/json"
-	"math"
-	"net/mail"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/kalends/kalends/models"
 )
@@ -154,24 +150,34 @@ func organizerInputFromMap(r *Request, m map[string]any) (models.OrganizerInput,
 }
 
 // linkedValues parses and validates each declared field present in m, in
-// declaration order. Dates come back as UTC times: date_utc wins over date
-// (as WordPress's date_gmt), and date is wall-clock time of the site zone.
+// declaration order, through the argument pipeline's own parseKind and the
+// argument's Validate: the same rules whether the fields come from a venue
+// route or from an event's inline object. Values already typed by the
+// pipeline (a route's Args) are turned back into their raw form first.
+// Dates come back as UTC times: date is wall-clock time of the site zone,
+// date_utc is UTC and wins (as WordPress's date_gmt).
 func linkedValues(r *Request, args []Arg, m map[string]any) (map[string]any, []Invalid) {
 	out := map[string]any{}
 	var invalid []Invalid
 	for i := range args {
 		a := &args[i]
 		raw, ok := m[a.Name]
-		if !ok {
+		if !ok || raw == nil {
 			continue
 		}
-		v, reason := parseLinkedValue(r, a, raw)
+		v, reason := parseKind(r, a, rawArg(raw))
 		if reason == nil && a.Validate != nil {
 			reason = a.Validate(r, v)
+		}
+		if reason == nil && a.Kind == KDate {
+			v, reason = linkedDate(r, a.Name, v.(string))
 		}
 		if reason != nil {
 			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
 			continue
+		}
+		if a.Kind == KNonEmpty {
+			v = strings.TrimSpace(v.(string))
 		}
 		out[a.Name] = v
 	}
@@ -182,155 +188,30 @@ func linkedValues(r *Request, args []Arg, m map[string]any) (map[string]any, []I
 	return out, invalid
 }
 
-// parseLinkedValue turns one raw value (a JSON value, a form string, or a
-// value the argument pipeline already typed) into the Go value of its kind.
-func parseLinkedValue(r *Request, a *Arg, raw any) (any, *Reason) {
-	switch a.Kind {
-	case KPositiveInt:
-		n, ok := linkedInt(raw)
-		if !ok || n <= 0 {
-			return nil, linkedReason("rest_invalid_type", "reason.linked.not_positive_int")
-		}
-		return n, nil
-	case KNumber:
-		f, ok := linkedFloat(raw)
-		if !ok {
-			return nil, linkedReason("rest_invalid_type", "reason.linked.not_number")
-		}
-		return f, nil
-	case KBool:
-		b, ok := linkedBool(raw)
-		if !ok {
-			return nil, linkedReason("rest_invalid_type", "reason.linked.not_boolean")
-		}
-		return b, nil
-	}
-	s, ok := raw.(string)
-	if !ok {
-		return nil, linkedReason("rest_invalid_type", "reason.linked.not_string")
-	}
-	max := a.MaxLen
-	if max == 0 {
-		max = 255
-	}
-	if utf8.RuneCountInString(s) > max {
-		return nil, &Reason{Code: "rest_too_long", ID: "reason.linked.too_long", Data: map[string]any{"Max": max}}
-	}
-	switch a.Kind {
-	case KNonEmpty:
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return nil, linkedReason("rest_invalid_param", "reason.linked.empty")
-		}
-	case KStatus:
-		if !models.ValidStatus(s) {
-			return nil, linkedReason("rest_not_in_enum", "reason.linked.bad_status")
-		}
-	case KURL:
-		if s != "" && !linkedValidURL(s) {
-			return nil, linkedReason("rest_invalid_param", "reason.linked.bad_url")
-		}
-	case KEmail:
-		if s != "" && !linkedValidEmail(s) {
-			return nil, linkedReason("rest_invalid_param", "reason.linked.bad_email")
-		}
-	case KDate:
-		loc := r.Deps.Config.Location
-		if a.Name == "date_utc" || loc == nil {
-			loc = time.UTC
-		}
-		t, err := linkedParseDate(s, loc, r.Deps.Now())
-		if err != nil {
-			return nil, linkedReason("rest_invalid_param", "reason.linked.bad_date")
-		}
-		return models.Sec(t), nil
-	}
-	return s, nil
-}
-
-func linkedReason(code, id string) *Reason { return &Reason{Code: code, ID: id} }
-
-func linkedInt(raw any) (int64, bool) {
-	switch x := raw.(type) {
+// rawArg turns a value the pipeline already typed back into the raw form
+// parseKind reads (numbers as json.Number).
+func rawArg(v any) any {
+	switch x := v.(type) {
 	case int64:
-		return x, true
+		return json.Number(strconv.FormatInt(x, 10))
 	case int:
-		return int64(x), true
+		return json.Number(strconv.Itoa(x))
 	case float64:
-		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-			return 0, false
-		}
-		return int64(x), true
-	case json.Number:
-		n, err := x.Int64()
-		return n, err == nil
-	case string:
-		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n, err == nil
+		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
 	}
-	return 0, false
+	return v
 }
 
-func linkedFloat(raw any) (float64, bool) {
-	var f float64
-	var err error
-	switch x := raw.(type) {
-	case float64:
-		f = x
-	case int64:
-		f = float64(x)
-	case int:
-		f = float64(x)
-	case json.Number:
-		f, err = x.Float64()
-	case string:
-		f, err = strconv.ParseFloat(strings.TrimSpace(x), 64)
-	default:
-		return 0, false
+// linkedDate parses a publication date: date in the site time zone,
+// date_utc in UTC.
+func linkedDate(r *Request, name, s string) (any, *Reason) {
+	loc := r.Deps.location()
+	if name == "date_utc" {
+		loc = time.UTC
 	}
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
+	t, _, err := models.ParseDate(strings.TrimSpace(s), r.Deps.now(), loc)
+	if err != nil {
+		return nil, &Reason{Code: "rest_invalid_param", ID: "reason.invalid_date"}
 	}
-	return f, true
-}
-
-// linkedBool accepts the booleans of SPEC §2.
-func linkedBool(raw any) (bool, bool) {
-	switch x := raw.(type) {
-	case bool:
-		return x, true
-	case float64:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case int64:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "true", "1", "yes", "on":
-			return true, true
-		case "false", "0", "no", "off", "":
-			return false, true
-		}
-	}
-	return false, false
-}
-
-// linkedValidURL: an absolute http(s) URL with a host.
-func linkedValidURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
-		!strings.ContainsAny(s, " \t\r\n")
-}
-
-// linkedValidEmail: one bare address (no display name), with a dot in the domain.
-func linkedValidEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.Contains(s[at+1:], ".") && !strings.HasSuffix(s, ".")
+	return models.Sec(t), nil
 }

@@ -38,8 +38,9 @@ func (k *linkedOps[T]) singular() string { return string(k.kind) }
 func (k *linkedOps[T]) routes() []Route {
 	p := k.plural
 	canWrite := func(u *models.User) bool { return models.Can(u, models.ActCreate, models.Subject{Kind: k.kind}) }
-	idArg := Arg{Name: "id", Type: "integer", Required: true, Desc: "arg." + p + ".id", In: "path", Kind: KPositiveInt, Validate: k.validID}
-	slugArg := Arg{Name: "slug", Type: "string", Required: true, Desc: "arg." + p + ".slug", In: "path", Kind: KNonEmpty}
+	idArg := argIDPath("arg." + p + ".id")
+	idArg.Required, idArg.Validate = true, k.validID // TEC's index shows the path id as required
+	slugArg := argSlugPath("arg."+p+".slug", true)
 	item := func(path Arg) []Endpoint {
 		return []Endpoint{
 			{Methods: []string{"GET"}, Args: []Arg{path}, Handler: k.handleGet},
@@ -61,8 +62,8 @@ func (k *linkedOps[T]) routes() []Route {
 func (k *linkedOps[T]) listArgs() []Arg {
 	p := "arg." + k.plural + ".list."
 	return []Arg{
-		{Name: "page", Type: "integer", Default: int64(1), HasDefault: true, Desc: p + "page", In: "query", Kind: KPositiveInt},
-		{Name: "per_page", Type: "integer", Default: int64(120), HasDefault: true, Desc: p + "per_page", In: "query", Kind: KPositiveInt},
+		argPage(),
+		argPerPage(),
 		{Name: "search", Type: "string", Desc: p + "search", In: "query", Kind: KString, MaxLen: 200},
 		{Name: "event", Type: "integer", Desc: p + "event", In: "query", Kind: KPositiveInt, Validate: validEventID},
 		{Name: "has_events", Desc: p + "has_events", In: "query", Kind: KRaw},
@@ -94,7 +95,7 @@ func validStatusList(r *Request, v any) *Reason {
 	list, _ := v.([]string)
 	for _, s := range list {
 		if s != "any" && !models.ValidStatus(s) {
-			return &Reason{Code: "rest_not_in_enum", ID: "reason.linked.bad_status"}
+			return rsn("rest_not_in_enum", "reason.not_in_enum", map[string]any{"Values": strings.Join(append(models.Statuses[:len(models.Statuses):len(models.Statuses)], "any"), ", ")})
 		}
 	}
 	return nil
