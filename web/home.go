@@ -14,7 +14,7 @@ func (h *handler) layoutFor(lang, titleID string) layoutView {
 	return layoutView{
 		Lang:    i18n.Tag(lang).String(),
 		Title:   h.d.I18n.T(lang, titleID, nil),
-		Product: h.d.I18n.T(lang, "admin.product", nil),
+		Product: productName,
 		HTMXURL: assets.URL("vendor/htmx.min.js"),
 	}
 }
@@ -26,7 +26,7 @@ func (h *handler) home(c *fiber.Ctx) error {
 		return c.Redirect("/admin/", fiber.StatusMovedPermanently)
 	}
 	lang := h.pickLang(c)
-	if c.Query("lang") == lang {
+	if i18n.Normalize(c.Query("lang")) == lang {
 		c.Cookie(&fiber.Cookie{Name: langCookie, Value: lang, Path: "/admin/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
 			HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
 	}
@@ -42,3 +42,6 @@ func (h *handler) home(c *fiber.Ctx) error {
 		APIPath: apiPath,
 	}))
 }
+
+// productName is the product's name, the same in every language.
+const productName = "Kalends"

@@ -12,7 +12,7 @@ import templruntime "github.com/a-h/templ/runtime"
 type layoutView struct {
 	Lang    string // BCP 47 tag for <html lang>, e.g. "zh-Hans"
 	Title   string // the page title, already localized
-	Product string // "Kalends", localized (admin.product)
+	Product string // the product name, the same in every language
 	HTMXURL string // hashed URL of the vendored htmx
 }
 
