@@ -25,7 +25,11 @@ func NewServer(d *Deps, o ServerOptions) *fiber.App {
 			if o.WebErrorHandler != nil && !strings.Contains(c.Path(), "/"+Namespace) {
 				return o.WebErrorHandler(c, err)
 			}
-			return c.Status(fiber.StatusInternalServerError).JSON(fiber.Map{"code": "internal_server_error"})
+			status := fiber.StatusInternalServerError
+			if fe, ok := err.(*fiber.Error); ok {
+				status = fe.Code
+			}
+			return c.Status(status).JSON(fiber.Map{"code": "stub", "data": fiber.Map{"status": status}})
 		},
 	})
 	for _, m := range o.Middleware {

@@ -93,8 +93,11 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runAppPasswordCreate(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
-		logger.Error("kalends: "+cmd.name+" failed", "err", err)
-		fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
+		if cmd.cfg.LogFormat == "json" {
+			logger.Error("kalends: "+cmd.name+" failed", "err", err.Error())
+		} else {
+			fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
+		}
 		return exitFail
 	}
 	return exitOK
