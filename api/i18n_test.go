@@ -391,23 +391,48 @@ func strList(v any) string {
 // translationCase describes one kind for the content translation scenario.
 type translationCase struct {
 	kind, table, key string
-	create, ja       map[string]any // English fields; the ja text fields (plus one plain field)
 	nameField        string
-	search           string // a substring of the ja name
+	create           map[string]any // English fields at creation
+	ja               map[string]any // the ja texts of translatable fields
+	plain            map[string]any // untranslatable fields sent with the ja update (stored on the record)
+	search           string         // a substring of the ja name
+	listQuery        string         // extra list parameters
+	bySlug           bool           // the kind has a by-slug route
 }
 
-func TestI18nContentTranslationsOfVenuesAndOrganizers(t *testing.T) {
-	cases := []translationCase{
-		{kind: "venues", table: "venue_translations", key: "venue_id", nameField: "venue", search: "夏祭",
-			create: map[string]any{"venue": "Riverside Park", "city": "Kyoto", "address": "1 River Road", "description": "A park by the river."},
-			ja:     map[string]any{"venue": "夏祭り広場", "city": "京都市", "description": "川沿いの公園です。", "phone": "075-000-0000"}},
-		{kind: "organizers", table: "organizer_translations", key: "organizer_id", nameField: "organizer", search: "実行委",
-			create: map[string]any{"organizer": "Festival Committee", "description": "Runs the festival."},
-			ja:     map[string]any{"organizer": "夏祭り実行委員会", "description": "祭りを運営しています。", "email": "info@example.com"}},
-	}
+var translationCases = []translationCase{
+	{kind: "venues", table: "venue_translations", key: "venue_id", nameField: "venue", search: "夏祭", bySlug: true,
+		create: map[string]any{"venue": "Riverside Park", "city": "Kyoto", "address": "1 River Road", "description": "A park by the river."},
+		ja:     map[string]any{"venue": "夏祭り広場", "city": "京都市", "description": "川沿いの公園です。"},
+		plain:  map[string]any{"phone": "075-000-0000"}},
+	{kind: "organizers", table: "organizer_translations", key: "organizer_id", nameField: "organizer", search: "実行委", bySlug: true,
+		create: map[string]any{"organizer": "Festival Committee", "description": "Runs the festival."},
+		ja:     map[string]any{"organizer": "夏祭り実行委員会", "description": "祭りを運営しています。"},
+		plain:  map[string]any{"email": "info@example.com"}},
+	{kind: "categories", table: "term_translations", key: "term_id", nameField: "name", search: "伝統", listQuery: "&hide_empty=false",
+		create: map[string]any{"name": "Traditional Festivals", "description": "Festivals with a long history."},
+		ja:     map[string]any{"name": "伝統的な祭り", "description": "長い歴史のある祭りです。"}},
+	{kind: "tags", table: "term_translations", key: "term_id", nameField: "name", search: "花火", listQuery: "&hide_empty=false",
+		create: map[string]any{"name": "Fireworks"},
+		ja:     map[string]any{"name": "花火大会"}},
+}
+
+// haveRoute reports whether the API serves path (the events and terms
+// routes arrive from other branches).
+func haveRoute(t *testing.T, e *testEnv, path string) bool {
+	t.Helper()
+	r := e.do(t, "OPTIONS", nsURL+path, nil, "")
+	return r.Status == 200
+}
+
+func TestI18nContentTranslations(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *testEnv) {
-		for _, tc := range cases {
-			contentTranslationScenario(t, e, tc)
+		for _, tc := range translationCases {
+			if !haveRoute(t, e, "/"+tc.kind) {
+				t.Logf("/%s is not served yet: its translation scenario waits", tc.kind)
+				continue
+			}
+			t.Run(tc.kind, func(t *testing.T) { contentTranslationScenario(t, e, tc) })
 		}
 	})
 }
@@ -415,24 +440,25 @@ func TestI18nContentTranslationsOfVenuesAndOrganizers(t *testing.T) {
 // contentTranslationScenario: create in English, write the ja text fields
 // with ml_language=ja, read in ja/ko/en, search in ja, delete for good.
 func contentTranslationScenario(t *testing.T, e *testEnv, tc translationCase) {
-	t.Helper()
 	admin := models.RoleAdministrator
 	r := e.do(t, "POST", nsURL+"/"+tc.kind, tc.create, admin)
 	expect(t, "create "+tc.kind, r, 201, "")
 	id := idOf(t, r)
 	created := r.Map(t)
 	if str(created, "lang") != "en" || strList(created["translations"]) != "" {
-		t.Errorf("%s created: lang %v translations %v", tc.kind, created["lang"], created["translations"])
+		t.Errorf("created: lang %v translations %v", created["lang"], created["translations"])
 	}
 	item := fmt.Sprintf("%s/%s/%d", nsURL, tc.kind, id)
 	ja := map[string]any{"ml_language": "ja"}
-	for k, v := range tc.ja {
-		ja[k] = v
+	for _, m := range []map[string]any{tc.ja, tc.plain} {
+		for k, v := range m {
+			ja[k] = v
+		}
 	}
 	r = e.do(t, "POST", item, ja, admin)
 	expect(t, "update in ja", r, 200, "")
 	if got := str(r.Map(t), tc.nameField); got != tc.ja[tc.nameField] {
-		t.Errorf("%s update in ja answers %s %q", tc.kind, tc.nameField, got)
+		t.Errorf("the update in ja answers %s %q", tc.nameField, got)
 	}
 
 	read := func(lang string) map[string]any {
@@ -443,68 +469,214 @@ func contentTranslationScenario(t *testing.T, e *testEnv, tc translationCase) {
 	jaRead, koRead, enRead := read("ja"), read("ko"), read("en")
 	for k, v := range tc.ja {
 		if jaRead[k] != v {
-			t.Errorf("%s ja read: %s = %v, want %v", tc.kind, k, jaRead[k], v)
+			t.Errorf("ja read: %s = %v, want %v", k, jaRead[k], v)
 		}
 	}
 	for k, v := range tc.create {
+		if _, translated := tc.ja[k]; !translated && jaRead[k] != v {
+			t.Errorf("ja read: untranslated %s = %v, want the English %v", k, jaRead[k], v)
+		}
 		if koRead[k] != v {
-			t.Errorf("%s ko read: %s = %v, want the English %v", tc.kind, k, koRead[k], v)
+			t.Errorf("ko read: %s = %v, want the English %v", k, koRead[k], v)
 		}
 		if enRead[k] != v {
-			t.Errorf("%s en read: %s = %v, want the untouched English %v", tc.kind, k, enRead[k], v)
+			t.Errorf("en read: %s = %v, want the untouched English %v", k, enRead[k], v)
+		}
+	}
+	for k, v := range tc.plain {
+		if koRead[k] != v || enRead[k] != v {
+			t.Errorf("%s = %v (ko) / %v (en), want %v stored on the record", k, koRead[k], enRead[k], v)
 		}
 	}
 	for _, m := range []map[string]any{jaRead, koRead, enRead} {
 		if str(m, "lang") != "en" || strList(m["translations"]) != "ja" {
-			t.Errorf("%s: lang %v translations %v, want en and [ja]", tc.kind, m["lang"], m["translations"])
+			t.Errorf("lang %v translations %v, want en and [ja]", m["lang"], m["translations"])
 		}
 		if str(m, "slug") != str(created, "slug") {
-			t.Errorf("%s: slug changed to %q", tc.kind, str(m, "slug"))
+			t.Errorf("slug changed from %q to %q", str(created, "slug"), str(m, "slug"))
 		}
 	}
-	// The plain (untranslated) field went to the record.
-	for k, v := range tc.ja {
-		if _, translated := tc.create[k]; !translated && k != tc.nameField && k != "description" && k != "city" {
-			if koRead[k] != v {
-				t.Errorf("%s: %s = %v in ko, want %v stored on the record", tc.kind, k, koRead[k], v)
-			}
+	if tc.bySlug { // and the prefix instead of ml_language
+		r = e.do(t, "GET", fmt.Sprintf("/ja%s/%s/by-slug/%s", nsURL, tc.kind, url.PathEscape(str(created, "slug"))), nil, "")
+		if expect(t, "by-slug under /ja", r, 200, ""); str(r.Map(t), tc.nameField) != tc.ja[tc.nameField] {
+			t.Errorf("by slug under /ja: %s = %q", tc.nameField, str(r.Map(t), tc.nameField))
 		}
-	}
-	// By slug, and with the prefix instead of ml_language.
-	r = e.do(t, "GET", fmt.Sprintf("/ja%s/%s/by-slug/%s", nsURL, tc.kind, str(created, "slug")), nil, "")
-	if expect(t, "by-slug ja", r, 200, ""); str(r.Map(t), tc.nameField) != tc.ja[tc.nameField] {
-		t.Errorf("%s by slug under /ja: %s = %q", tc.kind, tc.nameField, str(r.Map(t), tc.nameField))
 	}
 
-	// Search: a substring of the Japanese name, in ja only; the source text in any language.
+	// Search: a substring of the Japanese name finds it in ja only; the
+	// source text in any language.
 	search := func(lang, q string) []int64 {
-		ids, _ := listIDs(t, e.do(t, "GET", nsURL+"/"+tc.kind+"?ml_language="+lang+"&search="+url.QueryEscape(q), nil, ""), tc.kind)
+		r := e.do(t, "GET", nsURL+"/"+tc.kind+"?ml_language="+lang+"&search="+url.QueryEscape(q)+tc.listQuery, nil, "")
+		ids, _ := listIDs(t, r, tc.kind)
 		return ids
 	}
 	if ids := search("ja", tc.search); len(ids) != 1 || ids[0] != id {
-		t.Errorf("%s search %q in ja: %v, want [%d]", tc.kind, tc.search, ids, id)
+		t.Errorf("search %q in ja: %v, want [%d]", tc.search, ids, id)
 	}
 	if ids := search("ko", tc.search); len(ids) != 0 {
-		t.Errorf("%s search %q in ko found %v: the ja translation leaked", tc.kind, tc.search, ids)
+		t.Errorf("search %q in ko found %v: the ja translation leaked", tc.search, ids)
 	}
-	enWord := strings.Fields(tc.create[tc.nameField].(string))[0]
+	enWord := strings.ToLower(strings.Fields(tc.create[tc.nameField].(string))[0])
 	for _, lang := range []string{"ja", "en"} {
-		if ids := search(lang, strings.ToLower(enWord)); len(ids) != 1 {
-			t.Errorf("%s search %q in %s: %v", tc.kind, enWord, lang, ids)
+		if ids := search(lang, enWord); len(ids) != 1 || ids[0] != id {
+			t.Errorf("search %q in %s: %v, want [%d]", enWord, lang, ids, id)
 		}
 	}
 	// The list in ja shows the translation too.
-	r = e.do(t, "GET", nsURL+"/"+tc.kind+"?ml_language=ja", nil, "")
+	r = e.do(t, "GET", nsURL+"/"+tc.kind+"?ml_language=ja"+tc.listQuery, nil, "")
 	if items, _ := r.Map(t)[tc.kind].([]any); len(items) != 1 || str(items[0].(map[string]any), tc.nameField) != tc.ja[tc.nameField] {
-		t.Errorf("%s list in ja: %.300s", tc.kind, r.Body)
+		t.Errorf("list in ja: %.300s", r.Body)
 	}
 
 	// Deleting for good deletes the translations (FK cascade).
 	if n := translationCount(t, e, tc.table, tc.key, id); n != 1 {
-		t.Errorf("%s: %d translation rows before delete", tc.kind, n)
+		t.Errorf("%d translation rows before the delete, want 1", n)
 	}
 	expect(t, "delete", e.do(t, "DELETE", item+"?force=true", nil, admin), 200, "")
 	if n := translationCount(t, e, tc.table, tc.key, id); n != 0 {
-		t.Errorf("%s: %d translation rows left after delete", tc.kind, n)
+		t.Errorf("%d translation rows left after the delete", n)
 	}
+}
+
+// TestI18nEventTranslationScenario is the acceptance scenario of issue 6:
+// an event created in English gets its ja title and description through
+// ml_language=ja; ja reads return them, ko reads the English ones, the
+// English record is untouched, translations lists ja, and search=夏祭 in ja
+// finds it. Its venue, organizer and terms follow the request language,
+// and so do the generated strings (Free, the cost range, inLanguage).
+func TestI18nEventTranslationScenario(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		if !haveRoute(t, e, "/events") {
+			t.Skip("/events is not served yet")
+		}
+		admin := models.RoleAdministrator
+		create := func(kind string, en, ja map[string]any) int64 {
+			t.Helper()
+			r := e.do(t, "POST", nsURL+"/"+kind, en, admin)
+			expect(t, "create "+kind, r, 201, "")
+			id := idOf(t, r)
+			ja["ml_language"] = "ja"
+			expect(t, "translate "+kind, e.do(t, "POST", fmt.Sprintf("%s/%s/%d", nsURL, kind, id), ja, admin), 200, "")
+			return id
+		}
+		venue := create("venues", map[string]any{"venue": "Riverside Park"}, map[string]any{"venue": "河川敷公園"})
+		organizer := create("organizers", map[string]any{"organizer": "Festival Committee"}, map[string]any{"organizer": "実行委員会"})
+		body := map[string]any{"title": "Summer Festival", "description": "Fireworks by the river.",
+			"start_date": "2027-08-01 18:00:00", "end_date": "2027-08-01 21:00:00", "cost": "0",
+			"venue": venue, "organizer": []int64{organizer}}
+		terms := haveRoute(t, e, "/categories") && haveRoute(t, e, "/tags")
+		var category, tag int64
+		if terms {
+			category = create("categories", map[string]any{"name": "Festivals"}, map[string]any{"name": "祭り"})
+			tag = create("tags", map[string]any{"name": "Summer"}, map[string]any{"name": "夏"})
+			body["categories"], body["tags"] = []int64{category}, []int64{tag}
+		} else {
+			t.Log("/categories and /tags are not served yet: embedded terms are not checked")
+		}
+		r := e.do(t, "POST", nsURL+"/events", body, admin)
+		expect(t, "create event", r, 201, "")
+		id := idOf(t, r)
+		item := fmt.Sprintf("%s/events/%d", nsURL, id)
+
+		r = e.do(t, "POST", item, map[string]any{"ml_language": "ja", "title": "夏祭り", "description": "川辺の花火大会です。"}, admin)
+		expect(t, "update in ja", r, 200, "")
+
+		read := func(lang string) map[string]any {
+			r := e.do(t, "GET", item+"?ml_language="+lang, nil, "")
+			expect(t, "read "+lang, r, 200, "")
+			return r.Map(t)
+		}
+		want := map[string]struct{ title, description, venue, organizer, category, tag string }{
+			"ja": {"夏祭り", "川辺の花火大会です。", "河川敷公園", "実行委員会", "祭り", "夏"},
+			"ko": {"Summer Festival", "Fireworks by the river.", "Riverside Park", "Festival Committee", "Festivals", "Summer"},
+			"en": {"Summer Festival", "Fireworks by the river.", "Riverside Park", "Festival Committee", "Festivals", "Summer"},
+		}
+		for _, lang := range []string{"ja", "ko", "en"} {
+			m, w := read(lang), want[lang]
+			if str(m, "title") != w.title || !strings.Contains(str(m, "description"), w.description) {
+				t.Errorf("%s read: title %q description %q", lang, str(m, "title"), str(m, "description"))
+			}
+			if str(m, "lang") != "en" || strList(m["translations"]) != "ja" {
+				t.Errorf("%s read: lang %v translations %v", lang, m["lang"], m["translations"])
+			}
+			if v, _ := m["venue"].(map[string]any); str(v, "venue") != w.venue {
+				t.Errorf("%s read: embedded venue %v", lang, m["venue"])
+			}
+			if os, _ := m["organizer"].([]any); len(os) != 1 || str(os[0].(map[string]any), "organizer") != w.organizer {
+				t.Errorf("%s read: embedded organizers %v", lang, m["organizer"])
+			}
+			if terms {
+				for key, name := range map[string]string{"categories": w.category, "tags": w.tag} {
+					if ts, _ := m[key].([]any); len(ts) != 1 || str(ts[0].(map[string]any), "name") != name {
+						t.Errorf("%s read: embedded %s %v, want %q", lang, key, m[key], name)
+					}
+				}
+			}
+			if free := e.Deps.I18n.T(lang, "cost.free", nil); str(m, "cost") != free {
+				t.Errorf("%s read: cost %q, want %q", lang, str(m, "cost"), free)
+			}
+			ld, _ := m["json_ld"].(map[string]any)
+			if got := str(ld, "inLanguage"); !strings.EqualFold(got, i18n.Tag(lang).String()) {
+				t.Errorf("%s read: json_ld inLanguage %q", lang, got)
+			}
+			if lang == "ja" && str(ld, "name") != "夏祭り" {
+				t.Errorf("ja read: json_ld name %q", str(ld, "name"))
+			}
+		}
+		// The English record is untouched.
+		var stored models.Event
+		if err := e.DB.IDB().NewSelect().Model(&stored).Where("id = ?", id).Scan(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if stored.Title != "Summer Festival" || stored.Description != "Fireworks by the river." || stored.Lang != "en" {
+			t.Errorf("stored record: title %q description %q lang %q", stored.Title, stored.Description, stored.Lang)
+		}
+
+		// Search a substring of the Japanese title.
+		search := func(lang, q string) []int64 {
+			ids, _ := listIDs(t, e.do(t, "GET", nsURL+"/events?ml_language="+lang+"&search="+url.QueryEscape(q), nil, ""), "events")
+			return ids
+		}
+		if ids := search("ja", "夏祭"); len(ids) != 1 || ids[0] != id {
+			t.Errorf("search=夏祭 in ja: %v, want [%d]", ids, id)
+		}
+		if ids := search("ko", "夏祭"); len(ids) != 0 {
+			t.Errorf("search=夏祭 in ko: %v, want none", ids)
+		}
+		if ids := search("ja", "summer"); len(ids) != 1 {
+			t.Errorf("search=summer in ja (source text): %v", ids)
+		}
+		// The list in ja carries the translation and the localized cost.
+		r = e.do(t, "GET", nsURL+"/events?ml_language=ja", nil, "")
+		if evs, _ := r.Map(t)["events"].([]any); len(evs) != 1 || str(evs[0].(map[string]any), "title") != "夏祭り" ||
+			str(evs[0].(map[string]any), "cost") != e.Deps.I18n.T("ja", "cost.free", nil) {
+			t.Errorf("list in ja: %.400s", r.Body)
+		}
+
+		// The cost range in every language.
+		r = e.do(t, "POST", item, map[string]any{"cost": "10 - 20"}, admin)
+		expect(t, "cost range", r, 200, "")
+		for _, lang := range i18n.Codes {
+			m := read(lang)
+			wantCost := e.Deps.I18n.T(lang, "cost.range", map[string]any{"Min": "$10", "Max": "$20"})
+			if str(m, "cost") != wantCost {
+				t.Errorf("%s: cost %q, want %q", lang, str(m, "cost"), wantCost)
+			}
+		}
+
+		// Under a prefix, every URL keeps it.
+		r = e.do(t, "GET", fmt.Sprintf("/ja%s/events/%d", nsURL, id), nil, "")
+		expect(t, "read under /ja", r, 200, "")
+		if str(r.Map(t), "title") != "夏祭り" || checkURLs(t, "event under /ja", r.JSON(t), e.Deps.Config.BaseURL, "/ja") == 0 {
+			t.Errorf("event under /ja: %.300s", r.Body)
+		}
+		r = e.do(t, "GET", "/ja"+nsURL+"/events?per_page=1", nil, "")
+		checkURLs(t, "event list under /ja", r.JSON(t), e.Deps.Config.BaseURL, "/ja")
+
+		// Deleting for good deletes the translations.
+		expect(t, "delete", e.do(t, "DELETE", item+"?force=true", nil, admin), 200, "")
+		if n := translationCount(t, e, "event_translations", "event_id", id); n != 0 {
+			t.Errorf("%d event translation rows left after the delete", n)
+		}
+	})
 }
