@@ -18,5 +18,3 @@ func Routes() []Route {
 func eventRoutes() []Route     { return nil }
 func venueRoutes() []Route     { return nil }
 func organizerRoutes() []Route { return nil }
-func categoryRoutes() []Route  { return nil }
-func tagRoutes() []Route       { return nil }
