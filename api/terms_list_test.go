@@ -191,8 +191,10 @@ func TestTermListPagination(t *testing.T) {
 // queryCounter counts the SQL statements a database runs.
 type queryCounter struct{ n atomic.Int64 }
 
-func (q *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
-func (q *queryCounter) AfterQuery(_ context.Context, _ *bun.QueryEvent)                    { q.n.Add(1) }
+func (q *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+func (q *queryCounter) AfterQuery(_ context.Context, _ *bun.QueryEvent) { q.n.Add(1) }
 
 func TestTermListCostsFixedQueries(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *testEnv) {
