@@ -96,7 +96,7 @@ func CleanTermName(name string) (string, error) {
 // termCountSQL counts the published events of term t (correlated, so the
 // count of a whole page costs no extra query).
 const termCountSQL = `(SELECT COUNT(*) FROM event_terms et JOIN events e ON e.id = et.event_id
-	WHERE et.term_id = t.id AND e.status = 'publish')`
+	WHERE et.term_id = tm.id AND e.status = 'publish')`
 
 // termRow is a terms row plus its published-event count.
 type termRow struct {
@@ -112,7 +112,7 @@ type termRow struct {
 	Cnt         int64  `bun:"cnt"`
 }
 
-const termRowColumns = "t.id, t.taxonomy, t.name, t.name_key, t.slug, t.description, t.parent_id, t.term_group, t.lang, "
+const termRowColumns = "tm.id, tm.taxonomy, tm.name, tm.name_key, tm.slug, tm.description, tm.parent_id, tm.term_group, tm.lang, "
 
 func (r *termRow) term() *Term {
 	return &Term{ID: r.ID, Taxonomy: r.Taxonomy, Name: r.Name, NameKey: r.NameKey, Slug: r.Slug,
@@ -129,7 +129,7 @@ func (s *Store) TermsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 		return out, nil
 	}
 	var rows []termRow
-	err := s.db.NewRaw("SELECT "+termRowColumns+termCountSQL+" AS cnt FROM terms t WHERE t.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	err := s.db.NewRaw("SELECT "+termRowColumns+termCountSQL+" AS cnt FROM terms tm WHERE tm.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("models: terms by ids: %w", mapErr(err))
 	}

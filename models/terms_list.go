@@ -37,7 +37,7 @@ var TermOrderBys = []string{"id", "include", "name", "slug", "term_group", "desc
 func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, error) {
 	where, args := termConditions(f)
 	var total int
-	err := s.db.NewRaw("SELECT COUNT(*) FROM terms t WHERE "+where, args...).Scan(ctx, &total)
+	err := s.db.NewRaw("SELECT COUNT(*) FROM terms tm WHERE "+where, args...).Scan(ctx, &total)
 	if err != nil {
 		return nil, 0, fmt.Errorf("models: count %ss: %w", f.Taxonomy, mapErr(err))
 	}
@@ -51,11 +51,9 @@ func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, erro
 	if total == 0 || offset >= int64(total) {
 		return []*Term{}, total, nil
 	}
-	order, oargs := s.termOrder(f)
-	q := "SELECT " + termRowColumns + termCountSQL + " AS cnt FROM terms t WHERE " + where +
-		" ORDER BY " + order + fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, offset)
+	q, qargs := s.termPageQuery(f, offset)
 	var rows []termRow
-	if err := s.db.NewRaw(q, append(args, oargs...)...).Scan(ctx, &rows); err != nil {
+	if err := s.db.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
 		return nil, 0, fmt.Errorf("models: list %ss: %w", f.Taxonomy, mapErr(err))
 	}
 	terms := make([]*Term, len(rows))
@@ -68,37 +66,47 @@ func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, erro
 	return terms, total, nil
 }
 
-// termConditions builds the WHERE clause of a term list.
+// termPageQuery is the SQL of one page of a term list (also EXPLAINed by
+// the index tests).
+func (s *Store) termPageQuery(f TermFilter, offset int64) (string, []any) {
+	where, args := termConditions(f)
+	order := s.termOrder(f)
+	return "SELECT " + termRowColumns + termCountSQL + " AS cnt FROM terms tm WHERE " + where +
+		" ORDER BY " + order + fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, offset), args
+}
+
+// termConditions builds the WHERE clause of a term list. The terms table
+// is aliased tm: SearchCondition names its translation table t.
 func termConditions(f TermFilter) (string, []any) {
-	conds := []string{"t.taxonomy = ?"}
+	conds := []string{"tm.taxonomy = ?"}
 	args := []any{f.Taxonomy}
 	if f.Search != "" {
-		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "t", "id", []string{"name", "slug"}, f.Lang, []string{f.Search})
+		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "slug"}, f.Lang, []string{f.Search})
 		conds = append(conds, c)
 		args = append(args, a...)
 	}
 	if len(f.Include) > 0 {
-		conds = append(conds, "t.id IN (?)")
+		conds = append(conds, "tm.id IN (?)")
 		args = append(args, bun.In(f.Include))
 	}
 	if len(f.Exclude) > 0 {
-		conds = append(conds, "t.id NOT IN (?)")
+		conds = append(conds, "tm.id NOT IN (?)")
 		args = append(args, bun.In(f.Exclude))
 	}
 	if f.HideEmpty {
 		conds = append(conds, `EXISTS (SELECT 1 FROM event_terms et JOIN events e ON e.id = et.event_id
-			WHERE et.term_id = t.id AND e.status = 'publish')`)
+			WHERE et.term_id = tm.id AND e.status = 'publish')`)
 	}
 	if f.ParentID != nil {
-		conds = append(conds, "t.parent_id = ?")
+		conds = append(conds, "tm.parent_id = ?")
 		args = append(args, *f.ParentID)
 	}
 	if f.EventID > 0 {
-		conds = append(conds, "EXISTS (SELECT 1 FROM event_terms ef WHERE ef.term_id = t.id AND ef.event_id = ?)")
+		conds = append(conds, "EXISTS (SELECT 1 FROM event_terms ef WHERE ef.term_id = tm.id AND ef.event_id = ?)")
 		args = append(args, f.EventID)
 	}
 	if f.Slug != "" {
-		conds = append(conds, "t.slug = ?")
+		conds = append(conds, "tm.slug = ?")
 		args = append(args, f.Slug)
 	}
 	return strings.Join(conds, " AND "), args
@@ -106,41 +114,40 @@ func termConditions(f TermFilter) (string, []any) {
 
 // termOrder builds the ORDER BY clause; ties break on id in the same
 // direction so pages never overlap.
-func (s *Store) termOrder(f TermFilter) (string, []any) {
+func (s *Store) termOrder(f TermFilter) string {
 	dir := " ASC"
 	if strings.EqualFold(f.Order, "desc") {
 		dir = " DESC"
 	}
 	var key string
-	var args []any
 	switch f.OrderBy {
 	case "id":
-		return "t.id" + dir, nil
+		return "tm.id" + dir
 	case "include":
 		if len(f.Include) == 0 {
-			key = "t.name_key"
+			key = "tm.name_key"
 			break
 		}
 		var b strings.Builder
-		b.WriteString("CASE t.id")
+		b.WriteString("CASE tm.id")
 		for i, id := range f.Include {
 			fmt.Fprintf(&b, " WHEN %d THEN %d", id, i)
 		}
 		b.WriteString(" END")
 		key = b.String()
 	case "slug":
-		key = "t.slug" // utf8mb4_bin on MySQL, BINARY on SQLite: the same order
+		key = "tm.slug" // utf8mb4_bin on MySQL, BINARY on SQLite: the same order
 	case "term_group":
-		key = "t.term_group"
+		key = "tm.term_group"
 	case "description":
-		key = "t.description"
+		key = "tm.description"
 		if s.dialect == MySQL {
 			key += " COLLATE utf8mb4_bin" // byte order, as SQLite
 		}
 	case "count":
 		key = "cnt"
 	default:
-		key = "t.name_key"
+		key = "tm.name_key"
 	}
-	return key + dir + ", t.id" + dir, args
+	return key + dir + ", tm.id" + dir
 }
