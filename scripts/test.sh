@@ -176,6 +176,11 @@ fi
 
 # ---------------------------------------------------------------- tests
 step "go test"
-# -race is affordable here: see README (measured on 2 cores).
-go test -count=1 ${KALENDS_TEST_FLAGS:-} ./...
+# The race detector costs little here (measured on 2 cores with a warm build
+# cache: 22 s with -race against 19 s without; a cold cache adds about four
+# minutes of compiling). KALENDS_TEST_RACE=0 turns it off;
+# KALENDS_TEST_FLAGS adds flags (e.g. -run or -v).
+race="-race"
+[[ "${KALENDS_TEST_RACE:-1}" == 0 ]] && race=""
+go test -count=1 $race ${KALENDS_TEST_FLAGS:-} ./...
 echo "all checks and tests passed in ${SECONDS}s"
