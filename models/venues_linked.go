@@ -152,19 +152,24 @@ func (s *Store) trashLinked(ctx context.Context, sp linkedSpec, id int64) error 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("models: trash %s %d: %w", sp.kind, id, ErrNotFound)
 		}
-		if _, err := tx.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
-		}
-		return nil
+		return tx.unlinkAll(ctx, sp, id)
 	})
+}
+
+// unlinkAll removes record id from every event it is linked to.
+func (s *Store) unlinkAll(ctx context.Context, sp linkedSpec, id int64) error {
+	if _, err := s.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
+	}
+	return nil
 }
 
 // deleteLinked deletes record id for good, with its links; its translations
 // go by the foreign key cascade. Its id stays allocated (never reused).
 func (s *Store) deleteLinked(ctx context.Context, sp linkedSpec, id int64) error {
 	return s.RunInTx(ctx, func(tx *Store) error {
-		if _, err := tx.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
+		if err := tx.unlinkAll(ctx, sp, id); err != nil {
+			return err
 		}
 		spec := translationSpecs[sp.kind]
 		// Explicit as well as by cascade: a MySQL table created without the
