@@ -11,6 +11,7 @@ import (
 // No input may produce a 500: hostile queries and bodies on every venue and
 // organizer route answer 2xx or 4xx.
 func TestLinkedRoutesSurviveHostileInput(t *testing.T) {
+	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		e.do(t, "POST", nsURL+"/venues", map[string]any{"venue": "100% _real_ venue!"}, models.RoleEditor)
 		for _, c := range []struct {

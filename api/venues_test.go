@@ -73,6 +73,7 @@ func expect(t *testing.T, what string, r *testResp, status int, code string) {
 }
 
 func TestVenueCreateReadUpdateTrash(t *testing.T) {
+	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		body := map[string]any{"venue": "Grand Arena", "address": "1 Main St", "city": "Metropolis", "country": "United States",
 			"state": "NY", "zip": "10001", "phone": "555-1234", "website": "https://arena.example.com"}
@@ -137,6 +138,7 @@ func TestVenueCreateReadUpdateTrash(t *testing.T) {
 }
 
 func TestVenueErrorsAndRoles(t *testing.T) {
+	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		ed := e.do(t, "POST", nsURL+"/venues", map[string]any{"venue": "Editor Hall"}, models.RoleEditor)
 		id := idOf(t, ed)

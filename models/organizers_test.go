@@ -11,6 +11,7 @@ import (
 )
 
 func TestOrganizerLifecycle(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
@@ -83,6 +84,7 @@ func TestOrganizerLifecycle(t *testing.T) {
 }
 
 func TestTrashingByUpdateUnlinks(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)

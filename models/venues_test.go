@@ -50,6 +50,7 @@ func mkEvent(t *testing.T, db *models.DB, status string, end time.Time, venues, 
 }
 
 func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		admin := mkUser(t, db, "admin", models.RoleAdministrator)
@@ -111,6 +112,7 @@ func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
 }
 
 func TestVenueUpdateTranslationsTrashDelete(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
@@ -165,6 +167,7 @@ func TestVenueUpdateTranslationsTrashDelete(t *testing.T) {
 }
 
 func TestVenueListFilters(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
