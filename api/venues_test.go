@@ -205,3 +205,26 @@ func TestVenueErrorsAndRoles(t *testing.T) {
 		}
 	})
 }
+
+func TestLinkedPublicationDates(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		loc, _ := time.LoadLocation("Asia/Tokyo")
+		e.Deps.Config.Location = loc
+		r := e.do(t, "POST", nsURL+"/organizers", map[string]any{"organizer": "Dated", "date": "2026-01-02 09:00:00"}, models.RoleEditor)
+		m := r.Map(t)
+		if m["date"] != "2026-01-02 09:00:00" || m["date_utc"] != "2026-01-02 00:00:00" {
+			t.Errorf("date in the site zone: %s", r.Body)
+		}
+		r = e.do(t, "PATCH", fmt.Sprintf("%s/organizers/%d", nsURL, idOf(t, r)), map[string]any{"date": "2020-01-01", "date_utc": "2025-05-05 12:00:00"}, models.RoleEditor)
+		m = r.Map(t)
+		if m["date_utc"] != "2025-05-05 12:00:00" || m["date"] != "2025-05-05 21:00:00" {
+			t.Errorf("date_utc wins over date: %s", r.Body)
+		}
+		// Older publication dates sort later in lists.
+		newer := idOf(t, e.do(t, "POST", nsURL+"/organizers", map[string]any{"organizer": "Newer"}, models.RoleEditor))
+		if got, _ := listIDs(t, e.do(t, "GET", nsURL+"/organizers", nil, ""), "organizers"); len(got) != 2 || got[0] != newer {
+			t.Errorf("order by publication date: %v", got)
+		}
+	})
+}
