@@ -5,13 +5,12 @@ package i18n
 
 import (
 	"embed"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"sync"
 
-	"encoding/json"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
@@ -91,8 +90,7 @@ func (b *Bundle) T(code, id string, data map[string]any) string {
 		if _, seen := b.missed.LoadOrStore(code+"/"+id, true); !seen {
 			b.logger.Warn("i18n: message problem", "lang", code, "id", id, "err", err)
 		}
-		var nf *goi18n.MessageNotFoundErr
-		if s == "" || !errors.As(err, &nf) && s == "" {
+		if s == "" {
 			return id
 		}
 	}
