@@ -26,7 +26,6 @@ func Register(app *fiber.App, d *Deps) {
 
 // Placeholders until each resource file declares its routes.
 func indexRoutes() []Route     { return nil }
-func eventRoutes() []Route     { return nil }
 func venueRoutes() []Route     { return nil }
 func organizerRoutes() []Route { return nil }
 func categoryRoutes() []Route  { return nil }
