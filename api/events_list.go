@@ -53,7 +53,7 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 		body = append(body, KV{"previous_rest_url", prev})
 	}
 	body = append(body, KV{"total", page.Total}, KV{"total_pages", totalPages})
-	setListHeaders(c, r, page.Total, totalPages, next, prev)
+	setListHeaders(c, r, int64(page.Total), totalPages, next, prev)
 	return sendJSON(c, http.StatusOK, body)
 }
 

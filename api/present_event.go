@@ -9,21 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/kalends/kalends/models"
 )
-
-// sendJSON writes v as the JSON body with status (no HTML escaping).
-func sendJSON(c *fiber.Ctx, status int, v any) error {
-	b, err := marshal(v)
-	if err != nil {
-		return ErrInternal(fmt.Errorf("api: encode response: %w", err))
-	}
-	c.Status(status)
-	c.Set(fiber.HeaderContentType, "application/json; charset=UTF-8")
-	return c.Send(b)
-}
 
 // presentEvents shapes events as TEC does (SPEC §4), loading their links
 // in a fixed number of queries: links, venues, organizers, terms.

@@ -1,7 +1,5 @@
 package api
 
-import "github.com/gofiber/fiber/v2"
-
 // Routes returns the whole route table in registration order (which is the
 // key order of the namespace index): index, doc, events, venues,
 // organizers, categories, tags. Each resource file declares its own routes.
@@ -16,16 +14,7 @@ func Routes() []Route {
 	return rs
 }
 
-// Register mounts the API on app: /cal/events/v1/… and /{lang}/cal/events/v1/….
-func Register(app *fiber.App, d *Deps) {
-	_ = app
-	_ = d
-	// The dispatcher (route matching, argument pipeline, auth, errors) is
-	// built in router.go.
-}
-
 // Placeholders until each resource file declares its routes.
-func indexRoutes() []Route     { return nil }
 func venueRoutes() []Route     { return nil }
 func organizerRoutes() []Route { return nil }
 func categoryRoutes() []Route  { return nil }

@@ -29,7 +29,7 @@ const (
 	KEmail                   // string, "" or an e-mail address
 	KStatus                  // string, one post status
 	KTimezone                // string, "" or an IANA zone or a UTC±N offset
-	KRaw                     // any: the decoded JSON value (or form string/map/list) as sent
+	KRaw                     // any: the decoded JSON value as sent (numbers as json.Number; objects map[string]any; arrays []any), or the form string/map/list
 )
 
 // Arg declares one argument of an endpoint. The exported fields map one to

@@ -58,10 +58,18 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	if _, ok := s.db.(bun.Tx); ok { // already in a transaction: join it
 		return fn(s)
 	}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(&Store{db: tx, dialect: s.dialect})
-	})
-	return mapErr(err)
+	// MySQL resolves lock cycles between concurrent writers (two creates
+	// racing for the same unique slug or name) by rolling one transaction
+	// back with a deadlock error that asks to restart it: do so, a few times.
+	for attempt := 1; ; attempt++ {
+		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return fn(&Store{db: tx, dialect: s.dialect})
+		})
+		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
+			return mapErr(err)
+		}
+		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
+	}
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (the embedded

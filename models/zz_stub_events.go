@@ -9,81 +9,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
 
 	"github.com/uptrace/bun"
 )
-
-// DateForm says how a date input was written.
-type DateForm struct {
-	DateOnly bool
-	Absolute bool
-}
-
-// ParseDate is a stub of the terms branch's date parser.
-func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, DateForm, error) {
-	s = strings.TrimSpace(s)
-	for _, l := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.ParseInLocation(l, s, loc); err == nil {
-			return t, DateForm{DateOnly: l == "2006-01-02", Absolute: true}, nil
-		}
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, DateForm{Absolute: true}, nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && n < 1e11 {
-		return time.Unix(n, 0).UTC(), DateForm{Absolute: true}, nil
-	}
-	switch s {
-	case "now":
-		return now.In(loc), DateForm{}, nil
-	case "today":
-		y, m, d := now.In(loc).Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, loc), DateForm{DateOnly: true}, nil
-	case "yesterday":
-		y, m, d := now.In(loc).Date()
-		return time.Date(y, m, d-1, 0, 0, 0, 0, loc), DateForm{DateOnly: true}, nil
-	case "tomorrow":
-		y, m, d := now.In(loc).Date()
-		return time.Date(y, m, d+1, 0, 0, 0, 0, loc), DateForm{DateOnly: true}, nil
-	}
-	return time.Time{}, DateForm{}, fmt.Errorf("models: parse date %q: %w", s, ErrInvalid)
-}
-
-// Slugify is a stub of the terms branch's slug rule.
-func Slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.Trim(b.String(), "-")
-}
-
-// InsertWithUniqueSlug is a stub of the terms branch's unique slug helper.
-func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string, excludeID int64, insert func(slug string) error) (string, error) {
-	for i := 1; i < 1000; i++ {
-		slug := base
-		if i > 1 {
-			slug = base + "-" + strconv.Itoa(i)
-		}
-		err := insert(slug)
-		if err == nil {
-			return slug, nil
-		}
-		if !errors.Is(err, ErrConflict) {
-			return "", err
-		}
-	}
-	return "", ErrConflict
-}
 
 // TermRef names a term by id or by name/slug.
 type TermRef struct {

@@ -1,0 +1,209 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/i18n"
+)
+
+// parseArgs runs the argument pipeline of SPEC §2, in this order: read the
+// sources (JSON body > form body > query string > path), attach defaults,
+// check required arguments (all missing names in one error), parse and
+// validate every present argument by its Kind and then its Validate (all
+// invalid arguments in one error). Authorization comes after, in serve.
+func parseArgs(c *fiber.Ctx, r *Request) error {
+	src, err := readSources(c, r)
+	if err != nil {
+		return err
+	}
+	if s, ok := src["ml_language"].(string); ok && i18n.Valid(s) {
+		r.Lang = s
+	}
+	r.Args = map[string]any{}
+	r.Sent = map[string]bool{}
+	for k := range r.Path {
+		r.Sent[k] = true
+	}
+	args := r.Endpoint.Args
+
+	var missing []string
+	for i := range args {
+		a := &args[i]
+		v, ok := src[a.Name]
+		if ok && v == nil && a.Kind != KRaw {
+			ok = false // JSON null is "not sent"
+		}
+		if !ok {
+			if a.Required {
+				missing = append(missing, a.Name)
+				continue
+			}
+			if def, has := defaultOf(r, a); has {
+				r.Args[a.Name] = def
+			}
+			continue
+		}
+		r.Sent[a.Name] = true
+	}
+	if len(missing) > 0 {
+		e := NewError(http.StatusBadRequest, "rest_missing_callback_param", "error.rest_missing_callback_param")
+		e.Missing = missing
+		return e
+	}
+
+	var invalid []Invalid
+	ok := make([]bool, len(args))
+	for i := range args {
+		a := &args[i]
+		if !r.Sent[a.Name] {
+			continue
+		}
+		v, reason := parseKind(r, a, src[a.Name])
+		if reason != nil {
+			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
+			continue
+		}
+		r.Args[a.Name] = v
+		ok[i] = true
+	}
+	// Validate may look at other arguments, so it runs once all are parsed.
+	for i := range args {
+		a := &args[i]
+		if !ok[i] || a.Validate == nil {
+			continue
+		}
+		if reason := a.Validate(r, r.Args[a.Name]); reason != nil {
+			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
+			delete(r.Args, a.Name)
+		}
+	}
+	if len(invalid) > 0 {
+		sortInvalid(invalid, args)
+		e := NewError(http.StatusBadRequest, "rest_invalid_param", "error.rest_invalid_param")
+		e.Invalid = invalid
+		return e
+	}
+	return nil
+}
+
+// sortInvalid puts invalid arguments in declaration order (Validate
+// failures were appended after kind failures).
+func sortInvalid(inv []Invalid, args []Arg) {
+	pos := map[string]int{}
+	for i, a := range args {
+		pos[a.Name] = i
+	}
+	for i := 1; i < len(inv); i++ {
+		for j := i; j > 0 && pos[inv[j].Name] < pos[inv[j-1].Name]; j-- {
+			inv[j], inv[j-1] = inv[j-1], inv[j]
+		}
+	}
+}
+
+// defaultOf returns the default of an argument that was not sent, in the
+// Go type of its kind.
+func defaultOf(r *Request, a *Arg) (any, bool) {
+	var v any
+	switch {
+	case a.DefaultFunc != nil:
+		v = a.DefaultFunc(r)
+	case a.HasDefault:
+		v = a.Default
+	default:
+		return nil, false
+	}
+	switch x := v.(type) {
+	case int:
+		if a.Kind == KNumber {
+			return float64(x), true
+		}
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	}
+	return v, true
+}
+
+// readSources merges the request's parameter sources into one map of
+// top-level names, the highest source winning: JSON body, form body, query
+// string, path.
+func readSources(c *fiber.Ctx, r *Request) (map[string]any, error) {
+	out := map[string]any{}
+	for k, v := range r.Path {
+		out[k] = v
+	}
+	for k, v := range parsePairs(string(c.Request().URI().QueryString())) {
+		out[k] = v
+	}
+	ct, _, _ := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	ct = strings.ToLower(ct)
+	body := c.Body()
+	if r.Method != fiber.MethodGet {
+		switch ct {
+		case fiber.MIMEApplicationForm:
+			for k, v := range parsePairs(string(body)) {
+				out[k] = v
+			}
+		case fiber.MIMEMultipartForm:
+			// A malformed multipart body carries no parameters (as PHP).
+			if f, err := c.MultipartForm(); err == nil {
+				for k, v := range parseMultiValues(f.Value) {
+					out[k] = v
+				}
+			}
+		}
+	}
+	if ct == fiber.MIMEApplicationJSON && len(bytes.TrimSpace(body)) > 0 {
+		obj, err := decodeJSONObject(body)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range obj {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// decodeJSONObject decodes a JSON body that must be one object. Numbers
+// stay json.Number so that integers keep every digit and a number sent
+// for a string argument can be told apart.
+func decodeJSONObject(body []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
+			err = errors.New("api: trailing data after the JSON value")
+		}
+	}
+	if err != nil {
+		return nil, invalidJSON("reason.json_syntax")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, invalidJSON("reason.json_not_object")
+	}
+	return obj, nil
+}
+
+// invalidJSON is 400 rest_invalid_json with PHP's error code for a syntax
+// error (4, what WordPress reports) and our own explanation.
+func invalidJSON(reasonID string) *Error {
+	e := NewError(http.StatusBadRequest, "rest_invalid_json", "error.rest_invalid_json")
+	e.Data = Obj{{"json_error_code", 4}, {"json_error_message", jsonReason{reasonID}}}
+	return e
+}
+
+// jsonReason is a message id inside Error.Data, rendered in the request
+// language by errorBody.
+type jsonReason struct{ id string }

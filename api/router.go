@@ -1,0 +1,423 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
+)
+
+// RequestTimeout bounds every API request, so a hung database gives 503
+// instead of a hung client.
+const RequestTimeout = 5 * time.Second
+
+const (
+	contentTypeJSON = "application/json; charset=UTF-8"
+	exposeHeaders   = "X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages"
+	allowHeaders    = "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type"
+
+	requestKey = "kalends.api_request" // fiber Locals: *Request
+	routesKey  = "kalends.api_routes"  // fiber Locals: []Route (the prepared table)
+)
+
+// languageCodes are the accepted ml_language values and path prefixes.
+var languageCodes = i18n.Codes
+
+// compiledRoute is a route of the table with its anchored regex.
+type compiledRoute struct {
+	route *Route
+	re    *regexp.Regexp
+}
+
+// dispatcher serves every API path: one fiber handler matches the WordPress
+// regex patterns itself, so unknown paths and methods are 404 rest_no_route
+// (never fiber's 405) and OPTIONS works on every route.
+type dispatcher struct {
+	d      *Deps
+	table  []Route
+	routes []compiledRoute
+}
+
+// Register mounts the API on app: /cal/events/v1/… and /{lang}/cal/events/v1/….
+func Register(app *fiber.App, d *Deps) {
+	register(app, d, Routes())
+}
+
+func register(app *fiber.App, d *Deps, routes []Route) {
+	dp := &dispatcher{d: d, table: prepareRoutes(routes)}
+	for i := range dp.table {
+		rt := &dp.table[i]
+		dp.routes = append(dp.routes, compiledRoute{route: rt, re: regexp.MustCompile(`(?i)^` + rt.Pattern + `/?$`)})
+	}
+	ns := "/" + Namespace
+	for _, pre := range append([]string{""}, prefixes()...) {
+		app.All(pre+ns, dp.serve)
+		app.All(pre+ns+"/*", dp.serve)
+	}
+}
+
+func prefixes() []string {
+	out := make([]string, len(languageCodes))
+	for i, c := range languageCodes {
+		out[i] = "/" + c
+	}
+	return out
+}
+
+// mlLanguageArg is added to every endpoint: the language selector.
+func mlLanguageArg() Arg {
+	return Arg{Name: "ml_language", Type: "string", Enum: languageCodes, Desc: "arg.common.ml_language",
+		In: "query", Kind: KEnum}
+}
+
+// prepareRoutes copies the table and adds ml_language to every endpoint
+// that does not declare it (resource tables never do).
+func prepareRoutes(routes []Route) []Route {
+	out := make([]Route, len(routes))
+	for i, rt := range routes {
+		eps := make([]Endpoint, len(rt.Endpoints))
+		for j, ep := range rt.Endpoints {
+			args := append([]Arg(nil), ep.Args...)
+			has := false
+			for _, a := range args {
+				has = has || a.Name == "ml_language"
+			}
+			if !has {
+				args = append(args, mlLanguageArg())
+			}
+			ep.Args = args
+			eps[j] = ep
+		}
+		rt.Endpoints = eps
+		out[i] = rt
+	}
+	return out
+}
+
+// serve runs one API request: language, authentication, route match,
+// OPTIONS, the argument pipeline, authorization, then the handler.
+func (dp *dispatcher) serve(c *fiber.Ctx) error {
+	prefix, rest, ok := splitAPIPath(c.Path())
+	if !ok {
+		return c.Next()
+	}
+	r := &Request{Deps: dp.d, Prefix: prefix, Lang: dp.d.defaultLang(), Method: c.Method()}
+	if prefix != "" {
+		r.Prefix = strings.ToLower(prefix)
+		r.Lang = r.Prefix[1:]
+	}
+	// A valid ml_language in the query speaks in errors raised before the
+	// arguments are read (auth, no route); the body's one wins later.
+	if l := string(c.Request().URI().QueryArgs().Peek("ml_language")); i18n.Valid(l) {
+		r.Lang = l
+	}
+	c.Locals(requestKey, r)
+	c.Locals(routesKey, dp.table)
+	ctx, cancel := context.WithTimeout(c.UserContext(), RequestTimeout)
+	defer cancel()
+	r.Ctx = ctx
+	applyCORS(c, dp.d)
+
+	u, err := authenticate(c, r)
+	if err != nil {
+		return err
+	}
+	r.User = u
+
+	rest, uerr := url.PathUnescape(rest)
+	cr, params := dp.match(rest)
+	if uerr != nil || cr == nil {
+		return ErrNoRoute()
+	}
+	r.Route = cr.route
+	r.Path = params
+	c.Set(fiber.HeaderAllow, strings.Join(allowedMethods(r.Route, r.User), ", "))
+
+	method := strings.ToUpper(c.Method())
+	if method == fiber.MethodOptions {
+		return dp.options(c, r)
+	}
+	if method == fiber.MethodHead {
+		method = fiber.MethodGet
+	}
+	ep := endpointFor(r.Route, method)
+	if ep == nil {
+		return ErrNoRoute()
+	}
+	r.Endpoint, r.Method = ep, method
+	if err := parseArgs(c, r); err != nil {
+		return err
+	}
+	if ep.Allowed != nil && !ep.Allowed(r.User) {
+		return ErrForbidden(r)
+	}
+	if err := ep.Handler(c, r); err != nil {
+		return err
+	}
+	setAPIHeaders(c, r.Lang)
+	return nil
+}
+
+// match finds the first route whose pattern matches rest (the path after
+// the namespace) and returns its named groups.
+func (dp *dispatcher) match(rest string) (*compiledRoute, map[string]string) {
+	for i := range dp.routes {
+		cr := &dp.routes[i]
+		m := cr.re.FindStringSubmatch(rest)
+		if m == nil {
+			continue
+		}
+		params := map[string]string{}
+		for j, name := range cr.re.SubexpNames() {
+			if name != "" && j < len(m) {
+				params[name] = m[j]
+			}
+		}
+		return cr, params
+	}
+	return nil, nil
+}
+
+// options answers OPTIONS on a route with its index entry.
+func (dp *dispatcher) options(c *fiber.Ctx, r *Request) error {
+	if c.Get(fiber.HeaderOrigin) != "" && c.Get(fiber.HeaderAccessControlRequestMethod) != "" {
+		if listedOrigin(dp.d, c.Get(fiber.HeaderOrigin)) {
+			c.Set(fiber.HeaderAccessControlAllowMethods, strings.Join(append(routeMethods(r.Route), "OPTIONS"), ", "))
+		} else {
+			c.Set(fiber.HeaderAccessControlAllowMethods, "GET, HEAD, OPTIONS")
+		}
+		c.Set(fiber.HeaderAccessControlMaxAge, "600")
+	}
+	if err := sendJSON(c, http.StatusOK, routeEntry(r, r.Route)); err != nil {
+		return err
+	}
+	setAPIHeaders(c, r.Lang)
+	return nil
+}
+
+func endpointFor(rt *Route, method string) *Endpoint {
+	for i := range rt.Endpoints {
+		for _, m := range rt.Endpoints[i].Methods {
+			if m == method {
+				return &rt.Endpoints[i]
+			}
+		}
+	}
+	return nil
+}
+
+// routeMethods lists the methods of a route in table order, once each.
+func routeMethods(rt *Route) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, ep := range rt.Endpoints {
+		for _, m := range ep.Methods {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// allowedMethods lists the methods of a route the caller may use (the
+// Allow header).
+func allowedMethods(rt *Route, u *models.User) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, ep := range rt.Endpoints {
+		if ep.Allowed != nil && !ep.Allowed(u) {
+			continue
+		}
+		for _, m := range ep.Methods {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// applyCORS follows SPEC §2: reads (GET, HEAD, OPTIONS) answer any origin
+// without credentials; origins listed in Config.CORSOrigins get their
+// origin echoed with credentials, which writes need.
+func applyCORS(c *fiber.Ctx, d *Deps) {
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" {
+		return
+	}
+	c.Vary(fiber.HeaderOrigin)
+	if listedOrigin(d, origin) {
+		c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+		c.Set(fiber.HeaderAccessControlAllowCredentials, "true")
+		return
+	}
+	m := strings.ToUpper(c.Method())
+	if m == fiber.MethodOptions {
+		if rm := c.Get(fiber.HeaderAccessControlRequestMethod); rm != "" {
+			m = strings.ToUpper(rm)
+		}
+	}
+	switch m {
+	case fiber.MethodGet, fiber.MethodHead, fiber.MethodOptions:
+		c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	}
+}
+
+func listedOrigin(d *Deps, origin string) bool {
+	for _, o := range d.Config.CORSOrigins {
+		if o != "" && strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// setAPIHeaders sets the headers every API response carries (SPEC §2).
+func setAPIHeaders(c *fiber.Ctx, lang string) {
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set("X-Robots-Tag", "noindex")
+	c.Set(fiber.HeaderContentLanguage, lang)
+	c.Set(fiber.HeaderAccessControlExposeHeaders, exposeHeaders)
+	c.Set(fiber.HeaderAccessControlAllowHeaders, allowHeaders)
+}
+
+// sendJSON writes v as the JSON response body (no HTML escaping) with
+// status. Handlers answer with it.
+func sendJSON(c *fiber.Ctx, status int, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return ErrInternal(err)
+	}
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	return c.Status(status).Send(b)
+}
+
+// toAPIError turns any error into an *Error: our own pass through, a
+// database that does not answer is 503, anything else 500.
+func toAPIError(err error) *Error {
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	if errors.Is(err, models.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return ErrUnavailable(err)
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch {
+		case fe.Code == http.StatusRequestEntityTooLarge:
+			return NewError(fe.Code, "rest_payload_too_large", "error.rest_payload_too_large")
+		case fe.Code == http.StatusNotFound || fe.Code == http.StatusMethodNotAllowed || fe.Code == http.StatusNotImplemented:
+			return ErrNoRoute()
+		case fe.Code == http.StatusServiceUnavailable:
+			return ErrUnavailable(err)
+		case fe.Code >= 400 && fe.Code < 500:
+			e := NewError(fe.Code, "rest_bad_request", "error.rest_bad_request")
+			return e
+		}
+	}
+	return ErrInternal(err)
+}
+
+// writeAPIError renders err in the WordPress error shape in the request's
+// language (or the path prefix's, or the default).
+func writeAPIError(c *fiber.Ctx, d *Deps, err error) error {
+	e := toAPIError(err)
+	lang := d.defaultLang()
+	r, _ := c.Locals(requestKey).(*Request)
+	if r != nil {
+		lang = r.Lang
+	} else if prefix, _, ok := splitAPIPath(c.Path()); ok && prefix != "" {
+		lang = strings.ToLower(prefix[1:])
+	}
+	if e.Status >= 500 {
+		logger(d).Error("api: request failed", "status", e.Status, "code", e.Code, "err", err,
+			"method", c.Method(), "path", c.Path(), "request_id", RequestIDOf(c))
+	}
+	c.Response().ResetBody()
+	for _, h := range []string{"X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages", fiber.HeaderLink, fiber.HeaderLocation} {
+		c.Response().Header.Del(h)
+	}
+	if err := sendJSON(c, e.Status, errorBody(d, lang, e)); err != nil {
+		return err
+	}
+	setAPIHeaders(c, lang)
+	return nil
+}
+
+// errorBody is {"code", "message", "data": {"status", …}}.
+func errorBody(d *Deps, lang string, e *Error) Obj {
+	data := Obj{{"status", e.Status}}
+	msgData := map[string]any{}
+	for k, v := range e.MsgData {
+		msgData[k] = v
+	}
+	if e.Missing != nil {
+		data = append(data, KV{"params", e.Missing})
+		if _, ok := msgData["Params"]; !ok {
+			msgData["Params"] = strings.Join(e.Missing, ", ")
+		}
+	}
+	if e.Invalid != nil {
+		params, details := Obj{}, Obj{}
+		names := make([]string, 0, len(e.Invalid))
+		for _, inv := range e.Invalid {
+			msg := d.I18n.T(lang, inv.Reason.ID, inv.Reason.Data)
+			params = append(params, KV{inv.Name, msg})
+			details = append(details, KV{inv.Name, Obj{{"code", inv.Reason.Code}, {"message", msg}, {"data", nil}}})
+			names = append(names, inv.Name)
+		}
+		data = append(data, KV{"params", params}, KV{"details", details})
+		if _, ok := msgData["Params"]; !ok {
+			msgData["Params"] = strings.Join(names, ", ")
+		}
+	}
+	for _, kv := range e.Data {
+		if jr, ok := kv.V.(jsonReason); ok {
+			kv.V = d.I18n.T(lang, jr.id, nil)
+		}
+		data = append(data, kv)
+	}
+	return Obj{{"code", e.Code}, {"message", d.I18n.T(lang, e.MsgID, msgData)}, {"data", data}}
+}
+
+func (d *Deps) defaultLang() string {
+	if i18n.Valid(d.Config.DefaultLanguage) {
+		return d.Config.DefaultLanguage
+	}
+	return "en"
+}
+
+func (d *Deps) now() time.Time {
+	if d.Now != nil {
+		return d.Now()
+	}
+	return models.Now()
+}
+
+func (d *Deps) location() *time.Location {
+	if d.Config.Location != nil {
+		return d.Config.Location
+	}
+	return time.UTC
+}
+
+func logger(d *Deps) *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}

@@ -1,0 +1,211 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/uptrace/bun"
+	"modernc.org/sqlite"
+)
+
+// MaxSlugBytes caps a generated slug, leaving room under the 255-character
+// column for a "-N" suffix.
+const MaxSlugBytes = 200
+
+// maxSlugLen is the column size; a suffixed slug never exceeds it.
+const maxSlugLen = 255
+
+// maxSlugAttempts bounds the conflict retries of InsertWithUniqueSlug, so a
+// conflict that is not about the slug can never loop for ever.
+const maxSlugAttempts = 50
+
+// Slugify turns a title into a slug: lower-case; Unicode letters, marks and
+// digits are kept (夏祭り stays 夏祭り, 서울 stays 서울, café keeps its é);
+// every run of anything else (whitespace, punctuation, symbols, control
+// characters, invalid UTF-8) becomes one "-"; leading and trailing "-" are
+// trimmed; the result is capped at MaxSlugBytes on a rune boundary. A title
+// with no letter or digit gives "".
+func Slugify(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	dash := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) {
+			if dash && b.Len() > 0 {
+				if b.Len()+1+utf8.RuneLen(r) > MaxSlugBytes {
+					break
+				}
+				b.WriteByte('-')
+			}
+			dash = false
+			r = unicode.ToLower(r)
+			if b.Len()+utf8.RuneLen(r) > MaxSlugBytes {
+				break
+			}
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// slugTable names the table holding the slugs of a kind, and the extra
+// condition that scopes them (terms are unique per taxonomy).
+func slugTable(kind Kind) (table, scope string, err error) {
+	switch kind {
+	case KindEvent:
+		return "events", "", nil
+	case KindVenue:
+		return "venues", "", nil
+	case KindOrganizer:
+		return "organizers", "", nil
+	case KindCategory:
+		return "terms", "category", nil
+	case KindTag:
+		return "terms", "tag", nil
+	}
+	return "", "", fmt.Errorf("models: kind %q has no slugs", kind)
+}
+
+// SlugTaken reports whether slug is used by a record of kind other than
+// excludeID (0 excludes nothing). Slugs compare byte for byte on both
+// dialects (the MySQL columns are utf8mb4_bin).
+func (s *Store) SlugTaken(ctx context.Context, kind Kind, slug string, excludeID int64) (bool, error) {
+	table, scope, err := slugTable(kind)
+	if err != nil {
+		return false, err
+	}
+	q := s.db.NewSelect().TableExpr(table).Where("slug = ?", slug)
+	if scope != "" {
+		q = q.Where("taxonomy = ?", scope)
+	}
+	if excludeID > 0 {
+		q = q.Where("id <> ?", excludeID)
+	}
+	ok, err := q.Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("models: slug %q taken among %ss: %w", slug, kind, mapErr(err))
+	}
+	return ok, nil
+}
+
+// takenSlugs loads the slugs of kind that are base or base-<something>, in
+// one query, excluding record excludeID.
+func (s *Store) takenSlugs(ctx context.Context, kind Kind, base string, excludeID int64) (map[string]bool, error) {
+	table, scope, err := slugTable(kind)
+	if err != nil {
+		return nil, err
+	}
+	var slugs []string
+	q := s.db.NewSelect().TableExpr(table).Column("slug").
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("slug = ?", base).WhereOr("slug LIKE ? ESCAPE '!'", EscapeLike(base)+"-%")
+		})
+	if scope != "" {
+		q = q.Where("taxonomy = ?", scope)
+	}
+	if excludeID > 0 {
+		q = q.Where("id <> ?", excludeID)
+	}
+	if err := q.Scan(ctx, &slugs); err != nil {
+		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
+	}
+	taken := make(map[string]bool, len(slugs))
+	for _, v := range slugs {
+		taken[v] = true
+	}
+	return taken, nil
+}
+
+// InsertWithUniqueSlug finds the first free slug among base, base-2,
+// base-3, … for kind (events, venues and organizers share nothing; terms are
+// unique within their taxonomy), ignoring record excludeID (for updates; 0
+// on create), and calls insert with it; insert writes the record (an INSERT
+// or an UPDATE). When insert fails with a unique violation on the slug (a
+// concurrent writer took the same slug in between), the next free slug is
+// tried, so concurrent creates of the same title all succeed with distinct
+// slugs. Any other error of insert is returned as is. An empty base falls
+// back to the kind's name ("event", "event-2", …).
+//
+// Call it on the Store of the transaction that insert writes in: both
+// dialects keep a transaction usable after a unique violation (only the
+// statement fails), which is what makes the retry possible.
+func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string, excludeID int64, insert func(slug string) error) (string, error) {
+	if base == "" {
+		base = string(kind)
+	}
+	failed := map[string]bool{}
+	for attempt := 0; attempt < maxSlugAttempts; attempt++ {
+		taken, err := s.takenSlugs(ctx, kind, base, excludeID)
+		if err != nil {
+			return "", err
+		}
+		for k := range failed {
+			taken[k] = true
+		}
+		slug := base
+		for n := 2; taken[slug]; n++ {
+			slug = suffixed(base, n)
+		}
+		err = insert(slug)
+		if err == nil {
+			return slug, nil
+		}
+		if !isSlugConflict(err) {
+			return "", err
+		}
+		// Another writer committed this slug after our look-up (or, inside a
+		// REPEATABLE READ snapshot, before it): never try it again.
+		failed[slug] = true
+	}
+	return "", fmt.Errorf("models: no free slug for %s %q after %d attempts: %w", kind, base, maxSlugAttempts, ErrConflict)
+}
+
+// suffixed appends "-n" to base, shortening base on a rune boundary when the
+// result would not fit the column.
+func suffixed(base string, n int) string {
+	suf := "-" + strconv.Itoa(n)
+	for len(base)+len(suf) > maxSlugLen {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return base + suf
+}
+
+// isSlugConflict reports whether err is a unique violation of a slug index
+// (events_slug_uq, terms_slug_uq, … on MySQL; "UNIQUE constraint failed:
+// terms.taxonomy, terms.slug" on SQLite), as opposed to another unique
+// index such as a term's name.
+func isSlugConflict(err error) bool {
+	if !errors.Is(mapErr(err), ErrConflict) {
+		return false
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return strings.Contains(me.Message, "slug_uq")
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return strings.Contains(se.Error(), ".slug")
+	}
+	return false
+}
+
+// maxTxAttempts bounds how often RunInTx restarts a transaction that MySQL
+// rolled back to break a deadlock.
+const maxTxAttempts = 8
+
+// isDeadlock reports whether err is MySQL's "deadlock found, try restarting
+// transaction" (1213): the transaction was rolled back and may simply be
+// run again.
+func isDeadlock(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1213
+}

@@ -1,0 +1,215 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+func TestSlugify(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("夏", 100) // 300 bytes
+	cases := []struct{ in, want string }{
+		{"Summer Jazz Night", "summer-jazz-night"},
+		{"  --Hello,   World!!  ", "hello-world"},
+		{"夏祭り", "夏祭り"},
+		{"서울 재즈 페스티벌", "서울-재즈-페스티벌"},
+		{"Café Olé", "café-olé"},
+		{"Cafe\u0301", "cafe\u0301"}, // a combining mark is kept
+		{"ÄÖÜ", "äöü"},
+		{"Привет, мир", "привет-мир"},
+		{"हिन्दी", "हिन्दी"},
+		{"rock & roll / blues", "rock-roll-blues"},
+		{"a_b.c", "a-b-c"},
+		{"2027 年 3 月", "2027-年-3-月"},
+		{"emoji 🎉 party", "emoji-party"},
+		{"tab\tnew\nline", "tab-new-line"},
+		{"bad \xff utf8", "bad-utf8"},
+		{"!!!", ""},
+		{"", ""},
+		{"🎉", ""},
+		{long, strings.Repeat("夏", 66)},
+		{strings.Repeat("ab ", 100), strings.Repeat("ab-", 66) + "ab"},
+	}
+	for _, c := range cases {
+		got := models.Slugify(c.in)
+		if got != c.want {
+			t.Errorf("Slugify(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if len(got) > models.MaxSlugBytes || !utf8.ValidString(got) || strings.HasPrefix(got, "-") || strings.HasSuffix(got, "-") || strings.Contains(got, "--") {
+			t.Errorf("Slugify(%q) = %q breaks an invariant", c.in, got)
+		}
+	}
+}
+
+func FuzzSlugify(f *testing.F) {
+	for _, s := range []string{"Summer Jazz", "夏祭り", "서울", "\xff", "a--b", strings.Repeat("é", 150)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := models.Slugify(s)
+		if len(got) > models.MaxSlugBytes || !utf8.ValidString(got) || strings.HasPrefix(got, "-") ||
+			strings.HasSuffix(got, "-") || strings.Contains(got, "--") || models.Slugify(got) != got {
+			t.Fatalf("Slugify(%q) = %q breaks an invariant", s, got)
+		}
+	})
+}
+
+// insertTerm writes a term with the given slug through the store's bun handle.
+func insertTerm(ctx context.Context, tx *models.Store, taxonomy, name, slug string) error {
+	now := models.Now()
+	term := &models.Term{Taxonomy: taxonomy, Name: name, NameKey: strings.ToLower(name), Slug: slug, Lang: "en", CreatedAt: now, UpdatedAt: now}
+	_, err := tx.IDB().NewInsert().Model(term).Exec(ctx)
+	return err
+}
+
+// insertVenue writes a venue with the given slug (and its shared post id).
+func insertVenue(ctx context.Context, tx *models.Store, title, slug string) error {
+	id, err := tx.NewPostID(ctx, models.KindVenue)
+	if err != nil {
+		return err
+	}
+	now := models.Now()
+	v := &models.Venue{ID: id, Status: models.StatusPublish, Slug: slug, Lang: "en", Venue: title, PublishedAt: now, CreatedAt: now, UpdatedAt: now}
+	_, err = tx.IDB().NewInsert().Model(v).Exec(ctx)
+	return err
+}
+
+func TestInsertWithUniqueSlugPicksNextFreeSuffix(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		create := func(kind models.Kind, title string) string {
+			t.Helper()
+			slug, err := db.InsertWithUniqueSlug(ctx, kind, models.Slugify(title), 0, func(slug string) error {
+				if kind == models.KindVenue {
+					return insertVenue(ctx, db.Store, title, slug)
+				}
+				return insertTerm(ctx, db.Store, string(kind), title, slug)
+			})
+			if err != nil {
+				t.Fatalf("create %s %q: %v", kind, title, err)
+			}
+			return slug
+		}
+		for i, want := range []string{"jazz", "jazz-2", "jazz-3"} {
+			if got := create(models.KindVenue, "Jazz"+strings.Repeat("!", i)); got != want {
+				t.Errorf("venue %d: slug %q, want %q", i, got, want)
+			}
+		}
+		// Slugs are per kind, and per taxonomy for terms.
+		if got := create(models.KindCategory, "Jazz"); got != "jazz" {
+			t.Errorf("category: %q, want jazz", got)
+		}
+		if got := create(models.KindTag, "Jazz"); got != "jazz" {
+			t.Errorf("tag: %q, want jazz", got)
+		}
+		if got := create(models.KindTag, "jazz?"); got != "jazz-2" {
+			t.Errorf("second tag: %q, want jazz-2", got)
+		}
+		// A similar but different slug does not count; LIKE wildcards are literal.
+		if got := create(models.KindVenue, "jazz_night"); got != "jazz-night" {
+			t.Errorf("jazz night: %q", got)
+		}
+		if got := create(models.KindVenue, "jazz%"); got != "jazz-4" {
+			t.Errorf("jazz%%: %q, want jazz-4", got)
+		}
+		if got := create(models.KindVenue, "!!!"); got != "venue" {
+			t.Errorf("empty base: %q, want venue", got)
+		}
+
+		taken, err := db.SlugTaken(ctx, models.KindVenue, "jazz-2", 0)
+		if err != nil || !taken {
+			t.Errorf("SlugTaken(jazz-2) = %v, %v; want true", taken, err)
+		}
+		var id int64
+		if err := db.IDB().NewSelect().TableExpr("venues").Column("id").Where("slug = ?", "jazz-2").Scan(ctx, &id); err != nil {
+			t.Fatal(err)
+		}
+		if taken, _ := db.SlugTaken(ctx, models.KindVenue, "jazz-2", id); taken {
+			t.Error("SlugTaken must ignore the excluded record")
+		}
+		if taken, _ := db.SlugTaken(ctx, models.KindOrganizer, "jazz", 0); taken {
+			t.Error("organizers do not share venue slugs")
+		}
+		// Updating a record to its own slug keeps it.
+		got, err := db.InsertWithUniqueSlug(ctx, models.KindVenue, "jazz-2", id, func(string) error { return nil })
+		if err != nil || got != "jazz-2" {
+			t.Errorf("update keeps own slug: %q, %v", got, err)
+		}
+		// A non-slug conflict is returned, not retried.
+		_, err = db.InsertWithUniqueSlug(ctx, models.KindCategory, "other", 0, func(slug string) error {
+			return insertTerm(ctx, db.Store, "category", "JAZZ", slug) // name_key "jazz" exists at this level
+		})
+		if err == nil || strings.Contains(err.Error(), "attempts") {
+			t.Errorf("name conflict: got %v, want the insert's own conflict", err)
+		}
+		if _, err := db.SlugTaken(ctx, models.Kind("user"), "x", 0); err == nil {
+			t.Error("unknown kind must fail")
+		}
+	})
+}
+
+func TestInsertWithUniqueSlugLongBaseStaysInColumn(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		base := strings.Repeat("ü", 127) // 254 bytes, as a caller-sent slug could be
+		for i := 0; i < 3; i++ {
+			slug, err := db.InsertWithUniqueSlug(ctx, models.KindTag, base, 0, func(slug string) error {
+				return insertTerm(ctx, db.Store, "tag", fmt.Sprint("t", i), slug)
+			})
+			if err != nil || utf8.RuneCountInString(slug) > 255 || len(slug) > 255 || !utf8.ValidString(slug) {
+				t.Fatalf("slug %d: %q (%d bytes), %v", i, slug, len(slug), err)
+			}
+		}
+	})
+}
+
+func TestInsertWithUniqueSlugUnderConcurrency(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		const n = 20
+		for _, kind := range []models.Kind{models.KindVenue, models.KindTag} {
+			var wg sync.WaitGroup
+			slugs := make([]string, n)
+			errs := make([]error, n)
+			for i := 0; i < n; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					title := "Open Air" + strings.Repeat("!", i) // distinct names, one slug base
+					errs[i] = db.RunInTx(ctx, func(tx *models.Store) error {
+						s, err := tx.InsertWithUniqueSlug(ctx, kind, models.Slugify(title), 0, func(slug string) error {
+							if kind == models.KindVenue {
+								return insertVenue(ctx, tx, title, slug)
+							}
+							return insertTerm(ctx, tx, "tag", title, slug)
+						})
+						slugs[i] = s
+						return err
+					})
+				}(i)
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("%s %d: %v", kind, i, err)
+				}
+			}
+			sort.Strings(slugs)
+			seen := map[string]bool{}
+			for _, s := range slugs {
+				if seen[s] || !strings.HasPrefix(s, "open-air") {
+					t.Errorf("%s: bad or duplicate slug %q in %v", kind, s, slugs)
+				}
+				seen[s] = true
+			}
+		}
+	})
+}
