@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -102,7 +103,7 @@ func validateCost(r *Request, v any) *Reason {
 			return len(y) <= 255
 		case float64:
 			return !math.IsNaN(y) && !math.IsInf(y, 0)
-		case int64, int, nil:
+		case int64, int, json.Number, nil:
 			return true
 		}
 		return false
@@ -165,11 +166,12 @@ func termRefs(v any, _ bool) ([]models.TermRef, *Reason) {
 			}
 			out = append(out, models.TermRef{ID: int64(y)})
 			return true
-		case int64:
-			if y <= 0 {
+		case int64, json.Number:
+			n, ok := intValue(y)
+			if !ok || n <= 0 {
 				return false
 			}
-			out = append(out, models.TermRef{ID: y})
+			out = append(out, models.TermRef{ID: n})
 			return true
 		case map[string]any:
 			if id, ok := y["id"]; ok {
@@ -229,6 +231,9 @@ func intValue(v any) (int64, bool) {
 		return y, true
 	case int:
 		return int64(y), true
+	case json.Number:
+		n, err := y.Int64()
+		return n, err == nil
 	case string:
 		n, err := strconv.ParseInt(strings.TrimSpace(y), 10, 64)
 		return n, err == nil
@@ -262,7 +267,7 @@ func linkItems(v any) ([]any, bool) {
 				out = append(out, n)
 			}
 			return true
-		case float64, int64, int:
+		case float64, int64, int, json.Number:
 			n, ok := intValue(y)
 			if !ok || n <= 0 {
 				return false

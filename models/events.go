@@ -79,7 +79,7 @@ type EventInput struct {
 }
 
 // utcOffsetZone matches TEC's "UTC+N" / "UTC-N:30" manual offsets.
-var utcOffsetZone = regexp.MustCompile(`^UTC([+-])(\d{1,2})(?::?(\d{2}))?$`)
+var utcOffsetZone = regexp.MustCompile(`^UTC([+-])(\d{1,2})(?:([.:])(\d{1,2}))?$`)
 
 // LoadZone resolves an event time zone: "" is the site zone, "UTC±N[:MM]"
 // a fixed offset named as given, anything else an IANA id.
@@ -99,8 +99,13 @@ func LoadZone(name string, site *time.Location) (*time.Location, error) {
 	if m := utcOffsetZone.FindStringSubmatch(name); m != nil {
 		h, _ := strconv.Atoi(m[2])
 		mins := 0
-		if m[3] != "" {
-			mins, _ = strconv.Atoi(m[3])
+		if m[4] != "" {
+			n, _ := strconv.Atoi(m[4])
+			if m[3] == "." { // TEC's fractional hours: UTC+5.5, UTC+5.75
+				f, _ := strconv.ParseFloat("0."+m[4], 64)
+				n = int(f*60 + 0.5)
+			}
+			mins = n
 		}
 		if h > 14 || mins >= 60 {
 			return nil, fmt.Errorf("models: time zone %q: %w", name, ErrInvalid)
