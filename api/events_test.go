@@ -45,8 +45,8 @@ func TestEventSamplesReplay(t *testing.T) {
 			"title": "Tech Conference 2027", "description": "<p>A big conference</p>", "excerpt": "Short summary",
 			"start_date": "2027-03-10 09:00:00", "end_date": "2027-03-12 17:00:00", "timezone": "America/New_York",
 			"cost": "25", "website": "https://conf.example.com",
-			"venue":     map[string]any{"venue": "Grand Arena", "city": "Metropolis"},
-			"organizer": []any{map[string]any{"organizer": "Acme Events"}},
+			"venue":      map[string]any{"venue": "Grand Arena", "city": "Metropolis"},
+			"organizer":  []any{map[string]any{"organizer": "Acme Events"}},
 			"categories": []any{"Conferences"}, "tags": "featured-talk", "featured": true, "show_map": true,
 		}, models.RoleAdministrator)
 		mustStatus(t, r, http.StatusCreated)
