@@ -26,7 +26,7 @@ func (e *testEnv) weekly(t *testing.T, extra func(i int) map[string]any) []int64
 				body[k] = v
 			}
 		}
-		ids = append(ids, idOf(e.createEvent(t, body)))
+		ids = append(ids, eventIDOf(e.createEvent(t, body)))
 	}
 	return ids
 }
@@ -129,7 +129,7 @@ func TestEventListFilters(t *testing.T) {
 		if _, err := db.NewUpdate().TableExpr("events").Set("parent_id = ?", ids[0]).Where("id = ?", ids[7]).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		past := idOf(e.createEvent(t, map[string]any{"title": "Past", "start_date": "2020-01-01 10:00", "end_date": "2020-01-01 11:00"}))
+		past := eventIDOf(e.createEvent(t, map[string]any{"title": "Past", "start_date": "2020-01-01 10:00", "end_date": "2020-01-01 11:00"}))
 
 		cases := []struct {
 			query string
@@ -163,7 +163,7 @@ func TestEventListFilters(t *testing.T) {
 			}
 		}
 		_, m := e.listTotal(t, "geoloc_lat=40&geoloc_lng=-75", "")
-		if first := m["events"].([]any)[0].(map[string]any); idOf(first) != ids[4] {
+		if first := m["events"].([]any)[0].(map[string]any); eventIDOf(first) != ids[4] {
 			t.Errorf("nearest first: got %v", first["title"])
 		}
 		_, m = e.listTotal(t, "categories=music&tags=jazz&venue="+fmt.Sprint(near)+"&featured=1", "")
@@ -193,9 +193,9 @@ func TestEventVisibilityPerRole(t *testing.T) {
 		body := map[string]any{"title": "Mine", "start_date": start, "end_date": end, "status": "draft"}
 		r := e.do(t, "POST", "/cal/events/v1/events", body, models.RoleContributor)
 		mustStatus(t, r, http.StatusCreated)
-		mine := idOf(r.Map(t))
+		mine := eventIDOf(r.Map(t))
 		body["title"] = "Theirs"
-		theirs := idOf(e.createEvent(t, body))
+		theirs := eventIDOf(e.createEvent(t, body))
 		body["title"], body["status"] = "Public", "publish"
 		r = e.do(t, "POST", "/cal/events/v1/events", body, models.RoleContributor)
 		if m := r.Map(t); m["status"] != "pending" {

@@ -35,7 +35,7 @@ func (e *testEnv) createEvent(t *testing.T, body map[string]any) map[string]any 
 	return r.Map(t)
 }
 
-func idOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
+func eventIDOf(m map[string]any) int64 { return int64(m["id"].(float64)) }
 
 func TestEventSamplesReplay(t *testing.T) {
 	t.Parallel()
@@ -54,7 +54,7 @@ func TestEventSamplesReplay(t *testing.T) {
 			t.Errorf("keys:\n got %v\nwant %v", got, eventKeys)
 		}
 		ev := r.Map(t)
-		id := idOf(ev)
+		id := eventIDOf(ev)
 		if loc := r.Header.Get("Location"); loc != fmt.Sprintf("http://example.test/cal/events/v1/events/%d", id) {
 			t.Errorf("Location %q", loc)
 		}
@@ -128,7 +128,7 @@ func TestEventSamplesReplay(t *testing.T) {
 		// 19: by slug.
 		r = e.do(t, "GET", "/cal/events/v1/events/by-slug/tech-conference-2027", nil, "")
 		mustStatus(t, r, http.StatusOK)
-		if idOf(r.Map(t)) != id {
+		if eventIDOf(r.Map(t)) != id {
 			t.Error("by-slug found another event")
 		}
 
@@ -147,7 +147,7 @@ func TestEventSamplesReplay(t *testing.T) {
 		}
 
 		// 29: PUT with all_day.
-		r = e.do(t, "PUT", fmt.Sprintf("/cal/events/v1/events/%d", idOf(fair)), map[string]any{"title": "All Day Fair (put)",
+		r = e.do(t, "PUT", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(fair)), map[string]any{"title": "All Day Fair (put)",
 			"start_date": "2027-04-02", "end_date": "2027-04-02", "all_day": true}, models.RoleAdministrator)
 		mustStatus(t, r, http.StatusOK)
 		if m := r.Map(t); m["start_date"] != "2027-04-02 00:00:00" || m["end_date"] != "2027-04-02 23:59:59" || m["cost"] != "Free" {
@@ -186,27 +186,27 @@ func TestEventSamplesReplay(t *testing.T) {
 		mustStatus(t, e.do(t, "POST", "/cal/events/v1/events", map[string]any{"title": "Anon", "start_date": "2027-01-01 10:00:00", "end_date": "2027-01-01 11:00:00"}, ""), http.StatusUnauthorized)
 
 		// 59–62: trash, trash again, read trashed.
-		r = e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d", idOf(fair)), nil, models.RoleAdministrator)
+		r = e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(fair)), nil, models.RoleAdministrator)
 		mustStatus(t, r, http.StatusOK)
 		if m := r.Map(t); m["status"] != "trash" || m["slug"] != "all-day-fair" {
 			t.Errorf("trashed: %v %v", m["status"], m["slug"])
 		}
-		r = e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d", idOf(fair)), nil, models.RoleAdministrator)
+		r = e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(fair)), nil, models.RoleAdministrator)
 		mustStatus(t, r, http.StatusGone)
 		if r.Code(t) != "event-is-in-trash" {
 			t.Errorf("code %s", r.Code(t))
 		}
 		for _, as := range []models.Role{"", models.RoleAdministrator} {
-			r = e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", idOf(fair)), nil, as)
+			r = e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(fair)), nil, as)
 			mustStatus(t, r, http.StatusForbidden)
 			if r.Code(t) != "event-no-longer-available" {
 				t.Errorf("code %s", r.Code(t))
 			}
 		}
 		// force=true deletes for good.
-		mustStatus(t, e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?force=true", idOf(fair)), nil, models.RoleAuthor), http.StatusForbidden)
-		mustStatus(t, e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?force=true", idOf(fair)), nil, models.RoleEditor), http.StatusOK)
-		mustStatus(t, e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", idOf(fair)), nil, models.RoleEditor), http.StatusNotFound)
+		mustStatus(t, e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?force=true", eventIDOf(fair)), nil, models.RoleAuthor), http.StatusForbidden)
+		mustStatus(t, e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?force=true", eventIDOf(fair)), nil, models.RoleEditor), http.StatusOK)
+		mustStatus(t, e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(fair)), nil, models.RoleEditor), http.StatusNotFound)
 	})
 }
 

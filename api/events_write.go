@@ -476,8 +476,8 @@ func eventInput(r *Request) (models.EventInput, error) {
 	return in, nil
 }
 
-// mayAssignAuthor: only editors and up may give an event to someone else.
-func mayAssignAuthor(r *Request, in models.EventInput) bool {
+// mayAssignEventAuthor: only editors and up may give an event to someone else.
+func mayAssignEventAuthor(r *Request, in models.EventInput) bool {
 	return in.AuthorID == nil || r.User == nil || *in.AuthorID == r.User.ID || r.User.Role.AtLeast(models.RoleEditor)
 }
 
@@ -507,7 +507,7 @@ func createEvent(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if !mayAssignAuthor(r, in) {
+	if !mayAssignEventAuthor(r, in) {
 		return ErrForbidden(r)
 	}
 	e, err := r.Deps.DB.CreateEvent(r.Ctx, r.User, in)
@@ -535,7 +535,7 @@ func updateEvent(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if !mayAssignAuthor(r, in) {
+	if !mayAssignEventAuthor(r, in) {
 		return ErrForbidden(r)
 	}
 	updated, err := r.Deps.DB.UpdateEvent(r.Ctx, r.User, e.ID, in)

@@ -256,7 +256,7 @@ func autop(s string) string {
 // tags matches HTML tags for plain-text JSON-LD fields.
 var tags = regexp.MustCompile(`<[^>]*>`)
 
-func plainText(s string) string {
+func eventPlainText(s string) string {
 	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(s, "")))
 }
 
@@ -264,14 +264,14 @@ func plainText(s string) string {
 // the request language as inLanguage.
 func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink string, items, values []string,
 	vs []*models.Venue, os []*models.Organizer) Obj {
-	desc := plainText(e.Excerpt)
+	desc := eventPlainText(e.Excerpt)
 	if desc == "" {
-		desc = plainText(e.Description)
+		desc = eventPlainText(e.Description)
 	}
 	ld := Obj{
 		{"@context", "http://schema.org"},
 		{"@type", "Event"},
-		{"name", plainText(e.Title)},
+		{"name", eventPlainText(e.Title)},
 		{"description", desc},
 	}
 	if e.ImageURL != "" {

@@ -15,7 +15,5 @@ func Routes() []Route {
 }
 
 // Placeholders until each resource file declares its routes.
-func venueRoutes() []Route     { return nil }
-func organizerRoutes() []Route { return nil }
-func categoryRoutes() []Route  { return nil }
-func tagRoutes() []Route       { return nil }
+func categoryRoutes() []Route { return nil }
+func tagRoutes() []Route      { return nil }

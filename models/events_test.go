@@ -161,7 +161,7 @@ func TestEventListCostsFixedQueriesAndUsesIndex(t *testing.T) {
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
 		for i := 0; i < 101; i++ {
 			in := baseInput("Event", "2027-01-01 10:00", "2027-01-01 11:00")
-			in.Organizers = &[]models.OrganizerRef{{New: &models.OrganizerInput{Organizer: "Org"}}}
+			in.Organizers = &[]models.OrganizerRef{{New: &models.OrganizerInput{Organizer: ptr("Org")}}}
 			in.Categories = &[]models.TermRef{{Name: "Music"}}
 			in.CreateCategories = true
 			if _, err := db.CreateEvent(ctx, admin, in); err != nil {
@@ -218,7 +218,7 @@ func TestEventListQueryUsesAnIndex(t *testing.T) {
 		if len(rec.queries) == 0 {
 			t.Fatal("no query recorded")
 		}
-		plan := explain(t, db, rec.queries[0])
+		plan := explainPlan(t, db, rec.queries[0])
 		t.Logf("plan:\n%s", plan)
 		if !usesIndex(db, plan) {
 			t.Errorf("list query does not use an index:\n%s", plan)
@@ -236,8 +236,8 @@ func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	r.queries = append(r.queries, e.Query)
 }
 
-// explain returns the query plan of query as text.
-func explain(t *testing.T, db *models.DB, query string) string {
+// explainPlan returns the query plan of query as text.
+func explainPlan(t *testing.T, db *models.DB, query string) string {
 	t.Helper()
 	prefix := "EXPLAIN "
 	if db.Dialect() == models.SQLite {
