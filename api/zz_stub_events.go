@@ -10,4 +10,3 @@ import (
 func presentTermEmbedded(r *Request, t *models.Term) Obj {
 	return Obj{{"name", t.Name}, {"slug", t.Slug}, {"id", t.ID}}
 }
-

@@ -62,4 +62,3 @@ func (s *Store) TermsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 	}
 	return out, nil
 }
-
