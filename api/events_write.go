@@ -327,6 +327,10 @@ func venueRefs(r *Request, v any) ([]models.VenueRef, *Reason) {
 				refs = append(refs, models.VenueRef{ID: n})
 				continue
 			}
+			// An inline venue needs its name, as on the create route (TEC §14).
+			if name, _ := y["venue"].(string); strings.TrimSpace(name) == "" {
+				return nil, invalid("reason.events.invalid_inline_venue", map[string]any{"Field": "venue"})
+			}
 			in, bad := venueInputFromMap(r, y)
 			if len(bad) > 0 {
 				return nil, invalid("reason.events.invalid_inline_venue", map[string]any{"Field": bad[0].Name})
@@ -356,6 +360,10 @@ func organizerRefs(r *Request, v any) ([]models.OrganizerRef, *Reason) {
 				}
 				refs = append(refs, models.OrganizerRef{ID: n})
 				continue
+			}
+			// An inline organizer needs its name, as on the create route (TEC §14).
+			if name, _ := y["organizer"].(string); strings.TrimSpace(name) == "" {
+				return nil, invalid("reason.events.invalid_inline_organizer", map[string]any{"Field": "organizer"})
 			}
 			in, bad := organizerInputFromMap(r, y)
 			if len(bad) > 0 {
