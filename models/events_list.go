@@ -43,8 +43,9 @@ type EventPage struct {
 	Total  int
 }
 
-// ListEvents returns a page of events and the total, in two queries (page
-// and count) plus two for translations, whatever PerPage is. Events hidden
+// ListEvents returns a page of events and the total, in at most two
+// queries (page, and count when the page is full) plus two for
+// translations, whatever PerPage is. Events hidden
 // from listings are left out. Order: distance (with Near), start, publication
 // date, id.
 func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, error) {
@@ -71,11 +72,17 @@ func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, erro
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: list events: %w", mapErr(err))
 	}
-	cq := s.db.NewSelect().Model((*Event)(nil))
-	s.applyEventFilter(cq, f)
-	total, err := cq.Count(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("models: count events: %w", mapErr(err))
+	// A page that is not full tells the total without counting (the count
+	// is the costly part of a big window); otherwise one COUNT query.
+	total := int64(offset + len(events))
+	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
+		cq := s.db.NewSelect().Model((*Event)(nil))
+		s.applyEventFilter(cq, f)
+		n, err := cq.Count(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
+		}
+		total = int64(n)
 	}
 	if err := s.overlayEvents(ctx, events, f.Lang); err != nil {
 		return nil, err
