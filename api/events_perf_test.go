@@ -34,7 +34,7 @@ func TestEventListCostsTheSameQueriesWhateverPerPage(t *testing.T) {
 			s := start.Add(time.Duration(i) * time.Hour)
 			e.createEvent(t, map[string]any{"title": fmt.Sprintf("Event %d", i), "start_date": s.Format(time.DateTime),
 				"end_date": s.Add(time.Hour).Format(time.DateTime), "venue": map[string]any{"venue": fmt.Sprintf("Hall %d", i%7)},
-				"organizer": []any{map[string]any{"organizer": "A"}, map[string]any{"organizer": fmt.Sprintf("B%d", i%5)}},
+				"organizer":  []any{map[string]any{"organizer": "A"}, map[string]any{"organizer": fmt.Sprintf("B%d", i%5)}},
 				"categories": []any{"Music", fmt.Sprintf("Cat %d", i%3)}, "tags": "jazz"})
 		}
 		counter := &eventQueryCounter{}
