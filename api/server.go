@@ -42,6 +42,10 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		ErrorHandler:          errorHandler(d, o),
 		DisableStartupMessage: true,
 	})
+	// fasthttp parses a multipart body while reading the request and, when
+	// it is malformed, answers a plain-text 400 before any handler runs;
+	// parsed lazily, a bad multipart body carries no parameters (readSources).
+	app.Server().DisablePreParseMultipartForm = true
 	app.Use(RequestID(), AccessLog(d.Logger), Recover(d.Logger))
 	for _, m := range o.Middleware {
 		app.Use(m)
