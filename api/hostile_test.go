@@ -37,7 +37,7 @@ import (
 
 const (
 	hostileSeed        = 20261122
-	hostilePerArg      = 8 // hostile values per argument and endpoint
+	hostilePerArg      = 6 // hostile values per argument and endpoint
 	hostileMaxDuration = 3 * time.Second
 )
 
@@ -75,6 +75,7 @@ type hostileReq struct {
 func TestHostileInputSweep(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
+		t.Parallel()
 		s := &sweep{t: t, e: e, rng: rand.New(rand.NewPCG(hostileSeed, 1)), table: prepareRoutes(Routes()),
 			fixtures: map[string][2]string{}, writes: &atomic.Int64{}, stats: map[int]int{}}
 		e.DB.Bun.AddQueryHook(writeCounter{s.writes})
