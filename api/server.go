@@ -41,6 +41,10 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		Immutable:             true,
 		ErrorHandler:          errorHandler(d, o),
 		DisableStartupMessage: true,
+		// Parse multipart bodies in the pipeline (where a broken one just
+		// carries no parameters), not while reading the request, where
+		// fasthttp would fail the whole connection.
+		DisablePreParseMultipartForm: true,
 	})
 	// fasthttp parses a multipart body while reading the request and, when
 	// it is malformed, answers a plain-text 400 before any handler runs;
