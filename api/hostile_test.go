@@ -226,6 +226,17 @@ func (s *sweep) route(rt *Route) {
 				s.sendValue(rt, ep, name, vals[k])
 			}
 		}
+		// Duplicate keys in JSON, and the same argument in the query and
+		// the body with different types.
+		if len(ep.Args) > 0 {
+			a := jsonKey(ep.Args[s.rng.IntN(len(ep.Args))].Name)
+			paths := s.paths(rt)
+			for _, body := range []string{"{" + a + ":1," + a + `:"x"}`, "{" + a + ":{}," + a + ":[]}"} {
+				s.send(hostileReq{what: "duplicate JSON key", method: ep.Methods[s.rng.IntN(len(ep.Methods))],
+					target: "/" + Namespace + paths[s.rng.IntN(len(paths))] + "?" + strings.Trim(a, `"`) + "[]=1",
+					ct:     "application/json", body: []byte(body), as: hostileRoles[s.rng.IntN(len(hostileRoles))]}, rt)
+			}
+		}
 		for _, b := range hostileBodies {
 			paths := s.paths(rt)
 			s.send(hostileReq{what: "body " + b.label, method: ep.Methods[s.rng.IntN(len(ep.Methods))],

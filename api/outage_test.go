@@ -224,8 +224,12 @@ func proxiedEnv(t *testing.T) (*testEnv, *dbProxy) {
 // timed sends GET target and returns the status, the error code and the time.
 func timed(t *testing.T, e *testEnv, target string) (int, string, time.Duration) {
 	t.Helper()
+	req := httptest.NewRequest("GET", target, nil)
+	if strings.HasSuffix(target, "as=editor") {
+		req.SetBasicAuth(string(models.RoleEditor), e.passwords[models.RoleEditor])
+	}
 	start := time.Now()
-	res := e.send(t, httptest.NewRequest("GET", target, nil))
+	res := e.send(t, req)
 	took := time.Since(start)
 	code := ""
 	if strings.HasPrefix(target, "/"+Namespace) && res.Status >= 400 {
@@ -234,10 +238,11 @@ func timed(t *testing.T, e *testEnv, target string) (int, string, time.Duration)
 	return res.Status, code, took
 }
 
-// expectDown checks that /healthz and an API list answer 503 within 5 s.
+// expectDown checks that /healthz and an API list (anonymous, and signed
+// in, which needs the database to authenticate) answer 503 within 5 s.
 func expectDown(t *testing.T, e *testEnv, phase string) {
 	t.Helper()
-	for _, target := range []string{"/healthz", "/" + Namespace + "/venues"} {
+	for _, target := range []string{"/healthz", "/" + Namespace + "/venues", "/" + Namespace + "/organizers?as=editor"} {
 		status, code, took := timed(t, e, target)
 		t.Logf("%s: GET %s → %d %s in %v", phase, target, status, code, took.Round(time.Millisecond))
 		if status != 503 || (code != "" && code != "service_unavailable") {
