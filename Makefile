@@ -1,0 +1,36 @@
+# Kalends: common tasks. `make run` and `make test` need only Go (and, for
+# the test's MariaDB, root to install it with apt when it is missing).
+
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: run test bench assets generate build clean
+
+## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
+run:
+	$(GO) run ./cmd/kalends serve
+
+## test: gofmt, vet, regeneration checks, then every test on SQLite and MariaDB
+test:
+	./scripts/test.sh
+
+## bench: every benchmark, no tests
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## assets: rebuild assets/vendor from package.json (commit the result)
+assets:
+	npm ci --no-audit --no-fund
+	npm run build
+
+## generate: regenerate the templ components (commit the *_templ.go files)
+generate:
+	$(GO) tool templ generate
+
+## build: the kalends binary in ./kalends
+build:
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o kalends ./cmd/kalends
+
+clean:
+	rm -f kalends

@@ -1,0 +1,278 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kalends/kalends/i18n"
+)
+
+// envPrefix starts the environment variable of every option.
+const envPrefix = "KALENDS_"
+
+// Config is the validated configuration of one run. It is built by
+// loadConfig from the option table; nothing reads flags or the environment
+// afterwards.
+type Config struct {
+	Addr            string
+	DB              string
+	BaseURL         string // without trailing slash
+	Timezone        string
+	Location        *time.Location // loaded from Timezone by Validate
+	DefaultLanguage string
+	MaxPerPage      int
+	AdminLogin      string
+	AdminPassword   string
+	CORSOrigins     []string
+	LogFormat       string
+}
+
+// option is one row of the option table: every option is a flag, an
+// environment variable and a default, declared once.
+type option struct {
+	name   string // flag name; the variable is KALENDS_ + upper-case name with _ for -
+	def    string // default as text ("" = none)
+	usage  string // one line for --help and the README
+	secret bool   // never logged; also read from KALENDS_<NAME>_FILE
+	set    func(c *Config, v string) error
+}
+
+// envName returns the environment variable of an option name.
+func envName(name string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// options is the option table (SPEC §1).
+var options = []option{
+	{name: "addr", def: "127.0.0.1:8080", usage: "listen address (host:port)",
+		set: func(c *Config, v string) error { c.Addr = v; return nil }},
+	{name: "db", def: "sqlite:kalends.db", secret: true,
+		usage: "database: sqlite:PATH or mysql://USER:PASS@HOST:PORT/DBNAME",
+		set:   func(c *Config, v string) error { c.DB = v; return nil }},
+	{name: "base-url", usage: "public root used in every URL the API emits (default http:// + addr)",
+		set: func(c *Config, v string) error { c.BaseURL = strings.TrimRight(v, "/"); return nil }},
+	{name: "timezone", def: "UTC", usage: "site time zone (IANA name, e.g. Europe/Oslo)",
+		set: func(c *Config, v string) error { c.Timezone = v; return nil }},
+	{name: "default-language", def: "en", usage: "language of content without a translation: zh-hans, en, ja or ko",
+		set: func(c *Config, v string) error { c.DefaultLanguage = strings.ToLower(v); return nil }},
+	{name: "max-per-page", def: "500", usage: "largest page size of a list (larger values are clamped)",
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			c.MaxPerPage = n
+			return nil
+		}},
+	{name: "admin-login", usage: "on start, create this administrator if no user has that login",
+		set: func(c *Config, v string) error { c.AdminLogin = strings.TrimSpace(v); return nil }},
+	{name: "admin-password", secret: true, usage: "password of the administrator created from --admin-login",
+		set: func(c *Config, v string) error { c.AdminPassword = v; return nil }},
+	{name: "cors-origins", usage: "comma list of browser origins allowed to write through the API with credentials",
+		set: func(c *Config, v string) error { c.CORSOrigins = splitList(v); return nil }},
+	{name: "log-format", def: "text", usage: "log format: text or json",
+		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
+}
+
+// splitList splits a comma list, dropping blanks.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// settings holds the raw text of every option while the sources are layered:
+// defaults, then the environment, then flags (the last writer wins).
+type settings struct {
+	values map[string]string
+	source map[string]string // "default", "env" or "flag", for error messages
+}
+
+func newSettings() *settings {
+	s := &settings{values: map[string]string{}, source: map[string]string{}}
+	for _, o := range options {
+		s.values[o.name], s.source[o.name] = o.def, "default"
+	}
+	return s
+}
+
+// fromEnv applies the environment to every option not set by a flag (flags
+// win; flags are parsed first so that -h and version need no valid
+// environment). For a secret option, KALENDS_<NAME>_FILE
+// names a file holding the value (trailing newline removed); setting both
+// the variable and its _FILE form is an error.
+func (s *settings) fromEnv(getenv func(string) string) error {
+	for _, o := range options {
+		if strings.HasPrefix(s.source[o.name], "flag") {
+			continue
+		}
+		key := envName(o.name)
+		v, hasV := getenv(key), getenv(key) != ""
+		if o.secret {
+			if f := getenv(key + "_FILE"); f != "" {
+				if hasV {
+					return fmt.Errorf("config: both %s and %s_FILE are set; use one", key, key)
+				}
+				b, err := os.ReadFile(f)
+				if err != nil {
+					return fmt.Errorf("config: %s_FILE: %w", key, err)
+				}
+				v, hasV = strings.TrimRight(string(b), "\r\n"), true
+			}
+		}
+		if hasV {
+			s.values[o.name], s.source[o.name] = v, "env "+key
+		}
+	}
+	return nil
+}
+
+// flagValue writes a flag into settings.
+type flagValue struct {
+	s    *settings
+	name string
+}
+
+func (f flagValue) String() string {
+	if f.s == nil {
+		return ""
+	}
+	return f.s.values[f.name]
+}
+
+func (f flagValue) Set(v string) error {
+	f.s.values[f.name], f.s.source[f.name] = v, "flag --"+f.name
+	return nil
+}
+
+// addFlags declares every option on fs, writing into s.
+func (s *settings) addFlags(fs *flag.FlagSet) {
+	for _, o := range options {
+		usage := o.usage + " [" + envName(o.name) + "]"
+		if o.secret {
+			usage = o.usage + " [" + envName(o.name) + " or " + envName(o.name) + "_FILE]"
+		}
+		fs.Var(flagValue{s: s, name: o.name}, o.name, usage)
+	}
+}
+
+// config converts the layered text into a Config and validates it.
+func (s *settings) config() (*Config, error) {
+	c := &Config{}
+	for _, o := range options {
+		if err := o.set(c, s.values[o.name]); err != nil {
+			return nil, fmt.Errorf("config: --%s (from %s): %w", o.name, s.source[o.name], err)
+		}
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Validate checks each value and the rules between them, and loads the time
+// zone. All problems are reported at once.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil || c.Addr == "" {
+		bad("--addr %q is not host:port", c.Addr)
+	}
+	if !strings.HasPrefix(c.DB, "sqlite:") && !strings.HasPrefix(c.DB, "mysql://") || c.DB == "sqlite:" {
+		bad("--db must be sqlite:PATH or mysql://USER:PASS@HOST:PORT/DBNAME")
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.RawQuery != "" || u.Fragment != "" {
+		bad("--base-url %q must be an absolute http:// or https:// URL without query or fragment", c.BaseURL)
+	}
+	loc, err := time.LoadLocation(c.Timezone)
+	if err != nil || c.Timezone == "" || c.Timezone == "Local" {
+		bad("--timezone %q is not an IANA time zone name (e.g. UTC, Europe/Oslo)", c.Timezone)
+	} else {
+		c.Location = loc
+	}
+	if !i18n.Valid(c.DefaultLanguage) {
+		bad("--default-language %q must be one of %s", c.DefaultLanguage, strings.Join(i18n.Codes, ", "))
+	}
+	if c.MaxPerPage < 1 {
+		bad("--max-per-page must be at least 1, not %d", c.MaxPerPage)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("--log-format %q must be text or json", c.LogFormat)
+	}
+	if (c.AdminLogin == "") != (c.AdminPassword == "") {
+		bad("--admin-login and --admin-password go together: set both or neither")
+	}
+	for _, o := range c.CORSOrigins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			bad("--cors-origins: %q is not an origin like https://example.org", o)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("config: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// printOptions writes the option table (flags, variables, defaults) for
+// --help.
+func printOptions(w io.Writer) {
+	fmt.Fprintln(w, "Options (each also an environment variable; flags win over the environment):")
+	for _, o := range options {
+		n, def := o.name, o.def
+		if n == "base-url" {
+			def = "http:// + addr"
+		}
+		if def == "" {
+			def = "none"
+		}
+		env := envName(n)
+		if o.secret {
+			env += " (or " + env + "_FILE)"
+		}
+		fmt.Fprintf(w, "  --%-18s %s\n  %-20s %s; default: %s\n", n, env, "", o.usage, def)
+	}
+}
+
+// redacted returns the options as log attributes, secrets hidden.
+func (s *settings) redacted() []any {
+	var out []any
+	for _, o := range options {
+		v := s.values[o.name]
+		if o.secret && v != "" {
+			v = redactSecret(o.name, v)
+		}
+		out = append(out, o.name, v)
+	}
+	return out
+}
+
+// redactSecret hides a secret value; for a database URL only the password
+// is hidden, so logs still say which database is used.
+func redactSecret(name, v string) string {
+	if name == "db" {
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			if _, ok := u.User.Password(); ok {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			}
+			return u.String()
+		}
+		return v
+	}
+	return "xxxxx"
+}

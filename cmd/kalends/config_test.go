@@ -1,0 +1,187 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestEnvNameIsPrefixedUpperCaseWithUnderscores(t *testing.T) {
+	for name, want := range map[string]string{
+		"addr":             "KALENDS_ADDR",
+		"default-language": "KALENDS_DEFAULT_LANGUAGE",
+		"max-per-page":     "KALENDS_MAX_PER_PAGE",
+		"base-url":         "KALENDS_BASE_URL",
+	} {
+		if got := envName(name); got != want {
+			t.Errorf("envName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(secret, []byte("from-a-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		check func(t *testing.T, c *command)
+	}{
+		{"defaults of SPEC §1", nil, nil, func(t *testing.T, c *command) {
+			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
+				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, LogFormat: "text"}
+			got := *c.cfg
+			got.Location = nil
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("config = %+v, want %+v", got, want)
+			}
+			if c.name != "serve" || c.cfg.Location.String() != "UTC" {
+				t.Errorf("command %q, location %v", c.name, c.cfg.Location)
+			}
+		}},
+		{"environment overrides defaults", nil,
+			map[string]string{"KALENDS_ADDR": "127.0.0.1:9000", "KALENDS_MAX_PER_PAGE": "50", "KALENDS_DEFAULT_LANGUAGE": "ja",
+				"KALENDS_CORS_ORIGINS": " https://a.example , https://b.example ,", "KALENDS_TIMEZONE": "Asia/Tokyo"},
+			func(t *testing.T, c *command) {
+				if c.cfg.Addr != "127.0.0.1:9000" || c.cfg.MaxPerPage != 50 || c.cfg.DefaultLanguage != "ja" {
+					t.Errorf("config = %+v", c.cfg)
+				}
+				if c.cfg.BaseURL != "http://127.0.0.1:9000" {
+					t.Errorf("base URL %q does not follow addr", c.cfg.BaseURL)
+				}
+				if want := []string{"https://a.example", "https://b.example"}; !reflect.DeepEqual(c.cfg.CORSOrigins, want) {
+					t.Errorf("cors origins %q, want %q", c.cfg.CORSOrigins, want)
+				}
+				if c.cfg.Location.String() != "Asia/Tokyo" {
+					t.Errorf("location %v", c.cfg.Location)
+				}
+			}},
+		{"flags win over the environment", []string{"--addr", "127.0.0.1:7000", "serve", "--max-per-page=20"},
+			map[string]string{"KALENDS_ADDR": "127.0.0.1:9000", "KALENDS_MAX_PER_PAGE": "50"},
+			func(t *testing.T, c *command) {
+				if c.cfg.Addr != "127.0.0.1:7000" || c.cfg.MaxPerPage != 20 {
+					t.Errorf("config = %+v", c.cfg)
+				}
+			}},
+		{"explicit base URL loses its trailing slash", []string{"--base-url", "https://cal.example.org/site/"}, nil,
+			func(t *testing.T, c *command) {
+				if c.cfg.BaseURL != "https://cal.example.org/site" {
+					t.Errorf("base URL %q", c.cfg.BaseURL)
+				}
+			}},
+		{"secret from a _FILE variable", nil,
+			map[string]string{"KALENDS_ADMIN_LOGIN": "root", "KALENDS_ADMIN_PASSWORD_FILE": secret},
+			func(t *testing.T, c *command) {
+				if c.cfg.AdminLogin != "root" || c.cfg.AdminPassword != "from-a-file" {
+					t.Errorf("admin %q / %q", c.cfg.AdminLogin, c.cfg.AdminPassword)
+				}
+			}},
+		{"a flag wins over a _FILE variable", []string{"--admin-password", "from-flag"},
+			map[string]string{"KALENDS_ADMIN_LOGIN": "root", "KALENDS_ADMIN_PASSWORD_FILE": "/nonexistent"},
+			func(t *testing.T, c *command) {
+				if c.cfg.AdminPassword != "from-flag" {
+					t.Errorf("admin password %q", c.cfg.AdminPassword)
+				}
+			}},
+		{"user create takes options after the command words",
+			[]string{"user", "create", "--db", "sqlite:x.db", "--login", "ann", "--password", "p", "--role", "editor", "--email", "a@b.c"}, nil,
+			func(t *testing.T, c *command) {
+				if c.name != "user create" || c.cfg.DB != "sqlite:x.db" || c.login != "ann" || c.role != "editor" || c.email != "a@b.c" {
+					t.Errorf("command = %+v", c)
+				}
+			}},
+		{"app-password create has a default name", []string{"app-password", "create", "--login", "ann"}, nil,
+			func(t *testing.T, c *command) {
+				if c.name != "app-password create" || c.appName != "API" {
+					t.Errorf("command = %+v", c)
+				}
+			}},
+		{"version needs no valid environment", []string{"version"}, map[string]string{"KALENDS_TIMEZONE": "Nowhere/Atlantis"},
+			func(t *testing.T, c *command) {
+				if c.name != "version" {
+					t.Errorf("command %q", c.name)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseCommand(tt.args, envOf(tt.env), io.Discard)
+			if err != nil {
+				t.Fatalf("parseCommand: %v", err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // substring of the error
+	}{
+		{"unknown time zone", []string{"--timezone", "Mars/Olympus_Mons"}, nil, "--timezone"},
+		{"Local is not an IANA name", []string{"--timezone", "Local"}, nil, "--timezone"},
+		{"unknown language", []string{"--default-language", "fr"}, nil, "--default-language"},
+		{"page size zero", []string{"--max-per-page", "0"}, nil, "--max-per-page must be at least 1"},
+		{"page size not a number", nil, map[string]string{"KALENDS_MAX_PER_PAGE": "many"}, "env KALENDS_MAX_PER_PAGE"},
+		{"log format", []string{"--log-format", "xml"}, nil, "--log-format"},
+		{"relative base URL", []string{"--base-url", "/cal"}, nil, "--base-url"},
+		{"base URL of another scheme", []string{"--base-url", "ftp://example.org"}, nil, "--base-url"},
+		{"address without port", []string{"--addr", "localhost"}, nil, "--addr"},
+		{"unsupported database", []string{"--db", "postgres://x/y"}, nil, "--db must be"},
+		{"empty SQLite path", []string{"--db", "sqlite:"}, nil, "--db must be"},
+		{"admin login without password", []string{"--admin-login", "root"}, nil, "go together"},
+		{"CORS origin with a path", []string{"--cors-origins", "https://a.example/app"}, nil, "--cors-origins"},
+		{"secret set twice", nil, map[string]string{"KALENDS_ADMIN_PASSWORD": "a", "KALENDS_ADMIN_PASSWORD_FILE": "/x"}, "use one"},
+		{"unreadable secret file", nil, map[string]string{"KALENDS_ADMIN_PASSWORD_FILE": "/nonexistent/pw"}, "KALENDS_ADMIN_PASSWORD_FILE"},
+		{"unknown flag", []string{"--nope"}, nil, "-nope"},
+		{"unknown command", []string{"frobnicate"}, nil, `unknown command "frobnicate"`},
+		{"user without create", []string{"user", "delete"}, nil, "user create"},
+		{"user create without required flags", []string{"user", "create", "--login", "x"}, nil, "missing --password, --role"},
+		{"stray argument", []string{"migrate", "now"}, nil, `unexpected argument "now"`},
+		{"all problems at once", []string{"--log-format", "xml", "--max-per-page", "-1"}, nil, "--max-per-page must be at least 1, not -1\n--log-format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseCommand(tt.args, envOf(tt.env), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactedHidesSecrets(t *testing.T) {
+	c, err := parseCommand([]string{"--db", "mysql://kal:hunter2@db:3306/kal", "--admin-login", "a", "--admin-password", "s3cret-pw"},
+		envOf(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(toStrings(c.set.redacted()), " ")
+	if strings.Contains(got, "hunter2") || strings.Contains(got, "s3cret-pw") {
+		t.Errorf("secrets leaked: %s", got)
+	}
+	if !strings.Contains(got, "kal:xxxxx@db:3306") {
+		t.Errorf("database host hidden too: %s", got)
+	}
+}
+
+func toStrings(kv []any) []string {
+	out := make([]string, len(kv))
+	for i, v := range kv {
+		out[i] = v.(string)
+	}
+	return out
+}

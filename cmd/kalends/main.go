@@ -1,0 +1,213 @@
+// Command kalends is the Kalends server and its administration commands:
+// serve (the default), migrate, user create, app-password create, version.
+// main only parses the command line; every dependency is built in run (serve)
+// or in the command's own function and passed down.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	_ "time/tzdata" // --timezone must work on machines without zone files
+)
+
+// version is set at build time: go build -ldflags "-X main.version=1.2.3".
+var version = "dev"
+
+// Exit codes: 0 success, 1 the command failed, 2 bad command line or
+// configuration.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	go func() {
+		// After the first signal, restore the default handling so a second
+		// one ends a shutdown that hangs.
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(cli(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// command is a parsed command line.
+type command struct {
+	name string // "serve", "migrate", "user create", "app-password create", "version"
+	cfg  *Config
+	set  *settings
+	// flags of user create and app-password create
+	login, password, role, email, displayName, appName string
+}
+
+const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
+
+Usage:
+  kalends [options] [serve]      migrate the database, then serve the API, the admin and the assets
+  kalends [options] migrate      apply pending migrations and exit
+  kalends [options] user create --login L --password P --role R [--email E] [--display-name N]
+                                 create a user and print its id
+  kalends [options] app-password create --login L [--name N]
+                                 create an application password and print it alone on stdout
+  kalends version                print the version
+
+Roles: subscriber, contributor, author, editor, administrator.
+
+`
+
+// cli runs one command line and returns the process exit code.
+func cli(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cmd, err := parseCommand(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kalends: %v\n", err)
+		fmt.Fprintln(stderr, "Run 'kalends -h' for usage.")
+		return exitUsage
+	}
+	if cmd.name == "version" {
+		fmt.Fprintln(stdout, version)
+		return exitOK
+	}
+	logger := newLogger(cmd.cfg.LogFormat, stderr)
+	switch cmd.name {
+	case "serve":
+		logger.Info("kalends: starting", append([]any{"version", version}, cmd.set.redacted()...)...)
+		err = run(ctx, cmd.cfg, logger)
+	case "migrate":
+		err = runMigrate(ctx, cmd.cfg, logger)
+	case "user create":
+		err = runUserCreate(ctx, cmd, stdout, logger)
+	case "app-password create":
+		err = runAppPasswordCreate(ctx, cmd, stdout, logger)
+	}
+	if err != nil {
+		if cmd.cfg.LogFormat == "json" {
+			logger.Error("kalends: "+cmd.name+" failed", "err", err.Error())
+		} else {
+			fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
+		}
+		return exitFail
+	}
+	return exitOK
+}
+
+// newLogger builds the one logger of the process.
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// parseCommand reads the command line: options may come before the command
+// word or after it; each command has its own flags besides the options.
+func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (*command, error) {
+	s := newSettings()
+	usage := func(fs *flag.FlagSet) func() {
+		return func() {
+			fmt.Fprint(stderr, usageText)
+			printOptions(stderr)
+			if fs.Name() != "kalends" {
+				fmt.Fprintf(stderr, "\nFlags of %s:\n", fs.Name())
+				fs.VisitAll(func(f *flag.Flag) {
+					if _, isOption := f.Value.(flagValue); !isOption {
+						fmt.Fprintf(stderr, "  --%-18s %s\n", f.Name, f.Usage)
+					}
+				})
+			}
+		}
+	}
+	global := flag.NewFlagSet("kalends", flag.ContinueOnError)
+	global.SetOutput(io.Discard)
+	global.Usage = usage(global)
+	s.addFlags(global)
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			global.Usage()
+		}
+		return nil, err
+	}
+	rest := global.Args()
+	cmd := &command{name: "serve", set: s}
+	if len(rest) > 0 {
+		cmd.name, rest = rest[0], rest[1:]
+		if cmd.name == "user" || cmd.name == "app-password" {
+			if len(rest) == 0 || rest[0] != "create" {
+				return nil, fmt.Errorf("unknown command %q: did you mean '%s create'?", strings.TrimSpace(cmd.name+" "+strings.Join(rest[:min(1, len(rest))], "")), cmd.name)
+			}
+			cmd.name, rest = cmd.name+" create", rest[1:]
+		}
+	}
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = usage(fs)
+	switch cmd.name {
+	case "serve", "migrate", "version":
+	case "user create":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.login, "login", "", "login of the new user (required)")
+		fs.StringVar(&cmd.password, "password", "", "account password, at least 8 characters (required)")
+		fs.StringVar(&cmd.role, "role", "", "subscriber, contributor, author, editor or administrator (required)")
+		fs.StringVar(&cmd.email, "email", "", "e-mail address")
+		fs.StringVar(&cmd.displayName, "display-name", "", "name shown to others (default: the login)")
+	case "app-password create":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.login, "login", "", "login of the user (required)")
+		fs.StringVar(&cmd.appName, "name", "API", "what the password is for, e.g. the client's name")
+	default:
+		return nil, fmt.Errorf("unknown command %q", cmd.name)
+	}
+	if cmd.name == "serve" || cmd.name == "migrate" {
+		s.addFlags(fs)
+	}
+	if err := fs.Parse(rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", cmd.name, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(0))
+	}
+	if cmd.name == "version" {
+		return cmd, nil
+	}
+	var missing []string
+	switch cmd.name {
+	case "user create":
+		for _, f := range []struct{ name, v string }{{"login", cmd.login}, {"password", cmd.password}, {"role", cmd.role}} {
+			if f.v == "" {
+				missing = append(missing, "--"+f.name)
+			}
+		}
+	case "app-password create":
+		if cmd.login == "" {
+			missing = append(missing, "--login")
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s: missing %s", cmd.name, strings.Join(missing, ", "))
+	}
+	if err := s.fromEnv(getenv); err != nil {
+		return nil, err
+	}
+	cfg, err := s.config()
+	if err != nil {
+		return nil, err
+	}
+	cmd.cfg = cfg
+	return cmd, nil
+}

@@ -1,0 +1,428 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binary is the kalends binary built once by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kalends-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "kalends")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version=test-1.2.3", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build kalends:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cleanEnv is the test process environment without KALENDS_ variables, so
+// a developer's settings cannot leak into the binary under test.
+func cleanEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, envPrefix) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
+
+// result is what a finished command left.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// kalends runs the binary to completion (bounded to 60 s).
+func kalends(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Env = cleanEnv()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run kalends %v: %v", args, err)
+	}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// lockedBuffer collects a running process's output.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// server is a running `kalends serve`.
+type server struct {
+	cmd    *exec.Cmd
+	addr   string // host:port
+	url    string // http://host:port
+	stderr *lockedBuffer
+	done   chan struct{}
+	err    error // from Wait, valid after done
+}
+
+// freeAddr returns a 127.0.0.1 address with a port nobody listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+// startServer runs `kalends serve` on a free port and waits (up to 30 s) for
+// /healthz to answer. The process is killed when the test ends if still up.
+func startServer(t *testing.T, db string, args ...string) *server {
+	t.Helper()
+	addr := freeAddr(t)
+	s := &server{addr: addr, url: "http://" + addr, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s.cmd = exec.Command(binary, append([]string{"serve", "--addr", addr, "--db", db}, args...)...)
+	s.cmd.Env = cleanEnv()
+	s.cmd.Stdout, s.cmd.Stderr = s.stderr, s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.err = s.cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			_ = s.cmd.Process.Kill()
+			<-s.done
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.stderr.String())
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-s.done:
+			t.Fatalf("server exited during start-up: %v\n%s", s.err, s.stderr.String())
+		default:
+		}
+		resp, err := http.Get(s.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("server did not answer /healthz within 30 s\n%s", s.stderr.String())
+	return nil
+}
+
+// wait waits (bounded) for the server to exit and returns its exit code.
+func (s *server) wait(t *testing.T, limit time.Duration) int {
+	t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(limit):
+		t.Fatalf("server still running %v after the signal", limit)
+	}
+	var ee *exec.ExitError
+	if errors.As(s.err, &ee) {
+		return ee.ExitCode()
+	}
+	if s.err != nil {
+		t.Fatalf("wait: %v", s.err)
+	}
+	return 0
+}
+
+func get(t *testing.T, url string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+func TestServeOnAFreshSQLiteFile(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "fresh", "kalends.db")
+	s := startServer(t, "sqlite:"+db)
+
+	resp, body := get(t, s.url+"/healthz")
+	var health map[string]any
+	if err := json.Unmarshal([]byte(body), &health); err != nil || resp.StatusCode != 200 || health["status"] != "ok" {
+		t.Errorf("/healthz = %d %s", resp.StatusCode, body)
+	}
+
+	resp, body = get(t, s.url+"/admin/", "Accept-Language", "ko-KR,ko;q=0.9")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Errorf("/admin/ = %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if !strings.Contains(body, `<html lang="ko">`) || !strings.Contains(body, "/assets/vendor/htmx.min.js?v=") {
+		t.Errorf("/admin/ page lacks the Korean layout or the htmx script:\n%s", body)
+	}
+
+	resp, body = get(t, s.url+"/assets/vendor/htmx.min.js")
+	if resp.StatusCode != 200 || !strings.Contains(body, "htmx") {
+		t.Errorf("htmx asset = %d (%d bytes)", resp.StatusCode, len(body))
+	}
+
+	resp, body = get(t, s.url+"/no/such/page")
+	if resp.StatusCode != 404 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || strings.Contains(body, "Cannot GET") {
+		t.Errorf("unknown page = %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("database file not created: %v", err)
+	}
+	if log := s.stderr.String(); !strings.Contains(log, "login=admin password=") {
+		t.Errorf("no generated administrator password in the log:\n%s", log)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := s.wait(t, 15*time.Second); code != 0 {
+		t.Errorf("exit code after SIGINT = %d, want 0", code)
+	}
+
+	// A second start finds users and logs no new password.
+	s2 := startServer(t, "sqlite:"+db)
+	_ = s2.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s2.wait(t, 15*time.Second); code != 0 || strings.Contains(s2.stderr.String(), "login=admin password=") {
+		t.Errorf("second start: exit %d, log:\n%s", code, s2.stderr.String())
+	}
+}
+
+func TestUserAndAppPasswordCommandsAgainstARunningServer(t *testing.T) {
+	t.Parallel()
+	db := "sqlite:" + filepath.Join(t.TempDir(), "kalends.db")
+	s := startServer(t, db, "--admin-login", "boss", "--admin-password", "boss-password-1")
+
+	r := kalends(t, "user", "create", "--db", db, "--login", "Ann", "--password", "ann-account-pw", "--role", "editor",
+		"--email", "ann@example.org", "--display-name", "Ann Example")
+	if r.code != 0 || strings.TrimSpace(r.stdout) == "" || strings.Contains(strings.TrimSpace(r.stdout), "\n") {
+		t.Fatalf("user create: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	r2 := kalends(t, "user", "create", "--db", db, "--login", "ann", "--password", "another-pw", "--role", "author")
+	if r2.code != 1 || !strings.Contains(r2.stderr, `"ann" already exists`) {
+		t.Errorf("duplicate user create: exit %d, stderr %s", r2.code, r2.stderr)
+	}
+	r = kalends(t, "app-password", "create", "--db", db, "--login", "ann", "--name", "test client")
+	password := strings.TrimSpace(r.stdout)
+	if r.code != 0 || password == "" || strings.ContainsAny(password, "\n=") {
+		t.Fatalf("app-password create: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if r := kalends(t, "app-password", "create", "--db", db, "--login", "nobody"); r.code != 1 || !strings.Contains(r.stderr, `no user has login "nobody"`) {
+		t.Errorf("app-password for an unknown login: exit %d, stderr %s", r.code, r.stderr)
+	}
+
+	// The API authenticates with the application password (a venue can be
+	// created), refuses anonymous writes, and refuses the account password.
+	venues := s.url + "/cal/events/v1/venues"
+	post := func(auth string) (int, string) {
+		req, err := http.NewRequest(http.MethodPost, venues, strings.NewReader(`{"venue":"Main hall"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if auth != "" {
+			req.Header.Set("Authorization", "Basic "+auth)
+		}
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := post(basic("ann", password)); code != http.StatusCreated {
+		t.Errorf("POST venues with the application password = %d %s, want 201", code, body)
+	}
+	if code, body := post(basic("ANN", password)); code != http.StatusCreated {
+		t.Errorf("logins are case-insensitive, yet POST venues as ANN = %d %s", code, body)
+	}
+	if code, body := post(""); code != http.StatusUnauthorized || !strings.Contains(body, `"rest_forbidden"`) {
+		t.Errorf("anonymous POST venues = %d %s, want 401 rest_forbidden", code, body)
+	}
+	if code, body := post(basic("ann", "ann-account-pw")); code != http.StatusUnauthorized || !strings.Contains(body, `"incorrect_password"`) {
+		t.Errorf("POST venues with the account password = %d %s, want 401 incorrect_password", code, body)
+	}
+	if resp, body := get(t, s.url+"/cal/events/v1/", "Authorization", "Basic "+basic("ann", password)); resp.StatusCode != http.StatusOK {
+		t.Errorf("API index with the application password = %d %s", resp.StatusCode, body)
+	}
+}
+
+func basic(login, password string) string {
+	req, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
+	req.SetBasicAuth(login, password)
+	return strings.TrimPrefix(req.Header.Get("Authorization"), "Basic ")
+}
+
+// TestSIGTERMLetsASlowRequestFinish sends a request whose body trickles in,
+// signals the server midway, and checks that the request still gets its
+// whole response, that no new connection is accepted, and that the process
+// exits 0.
+func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "sqlite:"+filepath.Join(t.TempDir(), "kalends.db"))
+	conn, err := net.DialTimeout("tcp", s.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	body := `{"venue":"A slow upload","address":"1 Long Road","city":"Oslo","country":"Norway"}`
+	head := fmt.Sprintf("POST /cal/events/v1/venues HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.addr, len(body))
+	if _, err := io.WriteString(conn, head+body[:10]); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	select {
+	case <-s.done:
+		t.Fatalf("server exited with a request in flight: %v", s.err)
+	default:
+	}
+	if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
+		c.Close()
+		t.Errorf("server still accepts connections after SIGTERM")
+	}
+	for i := 10; i < len(body); i += 20 { // trickle the rest
+		if _, err := io.WriteString(conn, body[i:min(i+20, len(body))]); err != nil {
+			t.Fatalf("write body: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read response: %v", err)
+	}
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || int64(len(got)) != resp.ContentLength || !json.Valid(got) {
+		t.Errorf("response body incomplete: %d of %d bytes, err %v: %s", len(got), resp.ContentLength, err, got)
+	}
+	if resp.StatusCode != http.StatusUnauthorized { // anonymous write: read in full, validated, refused
+		t.Errorf("slow request answered %d, want 401: %s", resp.StatusCode, got)
+	}
+	if code := s.wait(t, 15*time.Second); code != 0 {
+		t.Errorf("exit code = %d, want 0", code)
+	}
+}
+
+func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined: -nope"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"unsupported database scheme", []string{"migrate", "--db", "postgres://localhost/x"}, 2, "--db must be sqlite:PATH or mysql://"},
+		{"bad time zone", []string{"migrate", "--timezone", "Mars/Olympus_Mons"}, 2, "--timezone"},
+		{"SQLite file that cannot be created", []string{"migrate", "--db", "sqlite:" + filepath.Join(blocker, "kalends.db")}, 1, "models: open sqlite"},
+		{"MySQL server that does not answer", []string{"migrate", "--db", "mysql://kalends@127.0.0.1:1/kalends"}, 1, "connection refused"},
+		{"user create with a bad role", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "a.db"), "--login", "x", "--password", "long-enough", "--role", "king"}, 1, `unknown role "king"`},
+		{"help", []string{"-h"}, 0, "KALENDS_DEFAULT_LANGUAGE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := kalends(t, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", r.code, tt.code, r.stderr, tt.want)
+			}
+			if strings.Contains(r.stderr, "panic") {
+				t.Errorf("panic:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestVersionPrintsTheLinkedVersion(t *testing.T) {
+	t.Parallel()
+	if r := kalends(t, "version"); r.code != 0 || r.stdout != "test-1.2.3\n" {
+		t.Errorf("version: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestMigrateCreatesTheSchema(t *testing.T) {
+	t.Parallel()
+	db := "sqlite:" + filepath.Join(t.TempDir(), "m.db")
+	for i := 0; i < 2; i++ { // the second run finds nothing to do
+		if r := kalends(t, "migrate", "--db", db, "--log-format", "json"); r.code != 0 {
+			t.Fatalf("migrate run %d: exit %d\n%s", i+1, r.code, r.stderr)
+		} else if !json.Valid([]byte(strings.SplitN(r.stderr, "\n", 2)[0])) {
+			t.Errorf("--log-format json wrote a non-JSON line: %s", r.stderr)
+		}
+	}
+}

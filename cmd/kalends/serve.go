@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/api"
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/web"
+)
+
+// shutdownTimeout bounds how long in-flight requests may take to finish
+// after SIGTERM (SPEC §11).
+const shutdownTimeout = 10 * time.Second
+
+// run serves until ctx is cancelled (SIGTERM/SIGINT), then stops accepting,
+// lets in-flight requests finish (up to shutdownTimeout), closes the
+// database and returns nil.
+func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			logger.Warn("kalends: close database", "err", err)
+		}
+	}()
+	if err := bootstrapAdmin(ctx, db, cfg, logger); err != nil {
+		return err
+	}
+	app, err := newApp(db, cfg, logger)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", cfg.Addr, err)
+	}
+	logger.Info("kalends: listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL,
+		"admin", cfg.BaseURL+"/admin/", "api", cfg.BaseURL+"/"+api.Namespace+"/")
+	served := make(chan error, 1)
+	go func() { served <- app.Listener(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("kalends: shutting down; waiting for in-flight requests", "timeout", shutdownTimeout.String())
+	if err := app.ShutdownWithTimeout(shutdownTimeout); err != nil {
+		// Requests still running after the timeout are cut off; that is the
+		// documented bound, not a failure of the shutdown itself.
+		logger.Warn("kalends: in-flight requests did not finish in time", "err", err)
+	}
+	<-served
+	logger.Info("kalends: stopped")
+	return nil
+}
+
+// newApp builds the whole HTTP surface: the API (with /healthz) from
+// api.NewServer, then the admin and the assets on the same app.
+func newApp(db *models.DB, cfg *Config, logger *slog.Logger) (*fiber.App, error) {
+	bundle, err := i18n.New(logger)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	deps := &api.Deps{
+		DB:     db,
+		I18n:   bundle,
+		Logger: logger,
+		Now:    models.Now,
+		Config: api.Config{
+			BaseURL:          cfg.BaseURL,
+			MaxPerPage:       cfg.MaxPerPage,
+			Location:         cfg.Location,
+			DefaultLanguage:  cfg.DefaultLanguage,
+			CORSOrigins:      cfg.CORSOrigins,
+			CurrencySymbol:   "$",
+			CurrencyPosition: "prefix",
+			CurrencyCode:     "USD",
+		},
+	}
+	webDeps := &web.Deps{DB: db, I18n: bundle, Logger: logger, DefaultLanguage: cfg.DefaultLanguage,
+		APIPath: "/" + api.Namespace + "/"}
+	app := api.NewServer(deps, api.ServerOptions{WebErrorHandler: web.ErrorHandler(webDeps)})
+	web.Register(app, webDeps)
+	return app, nil
+}
+
+// openMigrated opens the database and applies pending migrations.
+func openMigrated(ctx context.Context, cfg *Config, logger *slog.Logger) (*models.DB, error) {
+	db, err := models.Open(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	applied, err := db.Migrate(ctx)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if len(applied) > 0 {
+		logger.Info("kalends: migrations applied", "migrations", applied)
+	}
+	return db, nil
+}
+
+// runMigrate applies pending migrations and exits.
+func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	logger.Info("kalends: database is up to date")
+	return db.Close()
+}
+
+// bootstrapAdmin makes sure an administrator can sign in: the configured
+// one is created when no user has its login; with none configured and no
+// user at all, "admin" is created with a random password, logged once.
+// Several instances may start together: losing the race (ErrConflict) is
+// fine.
+func bootstrapAdmin(ctx context.Context, db *models.DB, cfg *Config, logger *slog.Logger) error {
+	if cfg.AdminLogin != "" {
+		_, err := db.GetUserByLogin(ctx, cfg.AdminLogin)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, models.ErrNotFound) {
+			return fmt.Errorf("bootstrap administrator: %w", err)
+		}
+		u, err := db.CreateUser(ctx, models.NewUser{Login: cfg.AdminLogin, Password: cfg.AdminPassword, Role: models.RoleAdministrator})
+		if errors.Is(err, models.ErrConflict) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("bootstrap administrator --admin-login %q: %w", cfg.AdminLogin, err)
+		}
+		logger.Info("kalends: created administrator from --admin-login", "login", u.Login, "id", u.ID)
+		return nil
+	}
+	n, err := db.CountUsers(ctx)
+	if err != nil {
+		return fmt.Errorf("bootstrap administrator: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	password := rand.Text() // 26 base32 characters, 130 bits
+	u, err := db.CreateUser(ctx, models.NewUser{Login: "admin", Password: password, Role: models.RoleAdministrator})
+	if errors.Is(err, models.ErrConflict) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bootstrap administrator: %w", err)
+	}
+	logger.Warn("kalends: the database had no user, so an administrator was created; its password is shown only this once",
+		"login", u.Login, "password", password)
+	return nil
+}
+
+// runUserCreate creates a user and prints its id.
+func runUserCreate(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cmd.cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := db.CreateUser(ctx, models.NewUser{Login: cmd.login, Password: cmd.password, Role: models.Role(cmd.role),
+		Email: cmd.email, DisplayName: cmd.displayName})
+	if errors.Is(err, models.ErrConflict) {
+		return fmt.Errorf("a user with login %q already exists", models.NormalizeLogin(cmd.login))
+	}
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, u.ID)
+	return err
+}
+
+// runAppPasswordCreate creates an application password and prints it,
+// alone, on stdout (so scripts can capture it).
+func runAppPasswordCreate(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cmd.cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := db.GetUserByLogin(ctx, cmd.login)
+	if errors.Is(err, models.ErrNotFound) {
+		return fmt.Errorf("no user has login %q", models.NormalizeLogin(cmd.login))
+	}
+	if err != nil {
+		return err
+	}
+	plain, _, err := db.CreateAppPassword(ctx, u.ID, cmd.appName)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, plain)
+	return err
+}

@@ -1,0 +1,147 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// queryLog records the SQL the store runs (a bun query hook).
+type queryLog struct {
+	mu      sync.Mutex
+	queries []string
+}
+
+func (l *queryLog) BeforeQuery(ctx context.Context, e *bun.QueryEvent) context.Context { return ctx }
+func (l *queryLog) AfterQuery(ctx context.Context, e *bun.QueryEvent) {
+	l.mu.Lock()
+	l.queries = append(l.queries, e.Query)
+	l.mu.Unlock()
+}
+func (l *queryLog) reset() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	q := l.queries
+	l.queries = nil
+	return q
+}
+
+func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := mkUser(t, db, "ed", models.RoleEditor)
+		var vids, oids []int64
+		for i := 0; i < 120; i++ {
+			v, _, err := db.CreateVenue(ctx, ed, models.VenueInput{Venue: sp(fmt.Sprintf("Venue %d", i)), City: sp("Oslo")}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, _, err := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp(fmt.Sprintf("Org %d", i))}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			vids, oids = append(vids, v.ID), append(oids, o.ID)
+			if i%10 == 0 {
+				if err := db.SaveTranslation(ctx, models.KindVenue, v.ID, "ja", map[string]string{"venue": "会場"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		mkEvent(t, db, models.StatusPublish, time.Now().Add(time.Hour), vids[:50], oids[:50])
+		log := &queryLog{}
+		db.Bun.AddQueryHook(log)
+		tru := true
+		filters := []models.LinkedFilter{
+			{Lang: "ja"},
+			{Lang: "ja", Viewer: ed, Words: []string{"venue", "1"}},
+			{Lang: "en", HasEvents: &tru, OnlyWithUpcoming: true},
+		}
+		var listSQL []string
+		for _, f := range filters {
+			counts := map[int]int{}
+			for _, per := range []int{1, 100} {
+				f.PerPage, f.Page, f.Now = per, 1, time.Now()
+				log.reset()
+				vs, _, err := db.ListVenues(ctx, f)
+				if err != nil || len(vs) == 0 {
+					t.Fatalf("list venues %+v: %v (%d rows)", f, err, len(vs))
+				}
+				q := log.reset()
+				if _, _, err := db.ListOrganizers(ctx, f); err != nil {
+					t.Fatal(err)
+				}
+				if oq := log.reset(); len(oq) > 4 {
+					t.Errorf("organizers list ran %d queries", len(oq))
+				}
+				counts[per] = len(q)
+				if len(f.Words) == 0 { // a substring search scans by nature
+					listSQL = append(listSQL, q[0], q[1])
+				}
+			}
+			if counts[1] != counts[100] || counts[1] > 4 {
+				t.Errorf("queries per list %+v: per_page 1 → %d, per_page 100 → %d (want the same, at most 4)", f, counts[1], counts[100])
+			}
+		}
+		log.reset()
+		if m, err := db.VenuesByIDs(ctx, vids, "ja"); err != nil || len(m) != len(vids) {
+			t.Fatalf("by ids: %v", err)
+		}
+		if n := len(log.reset()); n != 3 {
+			t.Errorf("VenuesByIDs of %d ids ran %d queries, want 3", len(vids), n)
+		}
+		for _, q := range listSQL { // default visibility: the status/published index
+			plan := explain(t, db, q)
+			if !indexRE.MatchString(plan) {
+				t.Errorf("no index in the plan of\n%s\n%s", q, plan)
+			}
+		}
+	})
+}
+
+// indexRE finds the venues table read through one of its indexes, on
+// SQLite (EXPLAIN QUERY PLAN) or MySQL (EXPLAIN).
+var indexRE = regexp.MustCompile(`(SEARCH|SCAN) venue USING (COVERING )?INDEX venues_|table=venue type=\w+ possible_keys=\S* key=venues_`)
+
+// explain returns the query plan of q as one string, on either dialect.
+func explain(t *testing.T, db *models.DB, q string) string {
+	t.Helper()
+	prefix := "EXPLAIN QUERY PLAN "
+	if db.Dialect() == models.MySQL {
+		prefix = "EXPLAIN "
+	}
+	rows, err := db.Bun.QueryContext(context.Background(), prefix+q)
+	if err != nil {
+		t.Fatalf("explain %s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if bs, ok := v.([]byte); ok {
+				v = string(bs)
+			}
+			fmt.Fprintf(&b, "%s=%v ", cols[i], v)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,15 @@
+// Copies the pinned vendor files from node_modules into assets/vendor/.
+// The copies are committed so that `go build` alone works on a clean clone;
+// scripts/test.sh re-runs this and fails when the committed files differ.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const files = [["node_modules/htmx.org/dist/htmx.min.js", "assets/vendor/htmx.min.js"]];
+
+for (const [from, to] of files) {
+  mkdirSync(dirname(join(root, to)), { recursive: true });
+  copyFileSync(join(root, from), join(root, to));
+  console.log(`copied ${from} -> ${to}`);
+}

@@ -1,0 +1,85 @@
+// Package web is the browser admin: templ pages under /admin/ and the
+// embedded static files under /assets/. It calls models and never bun
+// directly; texts come from the i18n bundle.
+package web
+
+import (
+	"bytes"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"path"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/assets"
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
+)
+
+// Deps holds what the admin needs. One value is built in main.
+type Deps struct {
+	DB              *models.DB
+	I18n            *i18n.Bundle
+	Logger          *slog.Logger
+	DefaultLanguage string // used when nothing in the request picks a language
+	APIPath         string // path of the API index, e.g. "/cal/events/v1/"
+}
+
+// handler holds the dependencies of the admin handlers.
+type handler struct{ d *Deps }
+
+// Register mounts the admin and the assets on app. Every admin route is
+// listed here.
+func Register(app *fiber.App, d *Deps) {
+	h := &handler{d: d}
+	app.Get("/assets/*", h.asset)
+	// Both spellings are registered so the redirect works whether or not
+	// the app uses strict routing.
+	app.Get("/admin", h.home)
+	app.Get("/admin/", h.home)
+}
+
+// render writes a templ component as the HTML response. On a render error
+// the partial body is discarded so the error page is not appended to half a
+// page.
+func render(c *fiber.Ctx, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.UserContext(), &buf); err != nil {
+		c.Response().ResetBody()
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Status(status).Send(buf.Bytes())
+}
+
+// asset serves an embedded file. With the current content hash in ?v= the
+// file may be cached for a year; without it (or with a stale hash) caches
+// must revalidate, so an old URL never pins an old file.
+func (h *handler) asset(c *fiber.Ctx) error {
+	name := strings.TrimPrefix(path.Clean("/"+c.Params("*")), "/")
+	b, err := fs.ReadFile(assets.FS, name)
+	if err != nil || name == "" {
+		return fiber.ErrNotFound
+	}
+	ct := mime.TypeByExtension(path.Ext(name))
+	if ct == "" {
+		ct = fiber.MIMEOctetStream
+	}
+	hash := assets.Hash(name)
+	if c.Query("v") == hash {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
+	} else {
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+	}
+	etag := `"` + hash + `"`
+	c.Set(fiber.HeaderETag, etag)
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	if c.Get(fiber.HeaderIfNoneMatch) == etag {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, ct)
+	return c.Send(b)
+}
