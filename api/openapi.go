@@ -1,8 +1,10 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -180,9 +182,44 @@ func argSchema(a *Arg) Obj {
 		s = append(s, KV{"enum", a.Enum})
 	}
 	if a.HasDefault && a.DefaultFunc == nil && a.Default != nil {
-		s = append(s, KV{"default", a.Default})
+		if v, ok := docDefault(a.Default, typ); ok {
+			s = append(s, KV{"default", v})
+		}
 	}
 	return s
+}
+
+// docDefault converts a default to the schema type: the index shows
+// defaults as the published route description declares them (hide_empty
+// "1"), but an OpenAPI default must match its type. A default that does
+// not convert is left out of /doc.
+func docDefault(v any, typ string) (any, bool) {
+	var j any = v
+	switch n := v.(type) {
+	case int:
+		j = json.Number(strconv.Itoa(n))
+	case int64:
+		j = json.Number(strconv.FormatInt(n, 10))
+	case float64:
+		j = json.Number(strconv.FormatFloat(n, 'g', -1, 64))
+	}
+	switch typ {
+	case "boolean":
+		b, rs := parseBool(j)
+		return b, rs == nil
+	case "integer":
+		n, rs := parseInt(j)
+		return n, rs == nil
+	case "number":
+		f, rs := parseNumber(j)
+		return f, rs == nil
+	case "string":
+		s, ok := v.(string)
+		return s, ok
+	case "array":
+		return v, false
+	}
+	return v, true
 }
 
 // responses lists the answers of an operation with their descriptions and,
