@@ -1,10 +1,8 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -182,42 +180,31 @@ func argSchema(a *Arg) Obj {
 		s = append(s, KV{"enum", a.Enum})
 	}
 	if a.HasDefault && a.DefaultFunc == nil && a.Default != nil {
-		if v, ok := docDefault(a.Default, typ); ok {
+		if v, ok := typedDefault(typ, a.Default); ok {
 			s = append(s, KV{"default", v})
 		}
 	}
 	return s
 }
 
-// docDefault converts a default to the schema type: the index shows
-// defaults as the published route description declares them (hide_empty
-// "1"), but an OpenAPI default must match its type. A default that does
-// not convert is left out of /doc.
-func docDefault(v any, typ string) (any, bool) {
-	var j any = v
-	switch n := v.(type) {
-	case int:
-		j = json.Number(strconv.Itoa(n))
-	case int64:
-		j = json.Number(strconv.FormatInt(n, 10))
-	case float64:
-		j = json.Number(strconv.FormatFloat(n, 'g', -1, 64))
+// typedDefault converts a default as the published route description gives
+// it (hide_empty's default is the string "1") to the schema's type, which an
+// OpenAPI validator requires; the namespace index keeps the published value.
+// A default that does not convert is left out of the schema.
+func typedDefault(typ string, v any) (any, bool) {
+	if _, isString := v.(string); !isString {
+		return v, true // already typed in the table
 	}
 	switch typ {
 	case "boolean":
-		b, rs := parseBool(j)
-		return b, rs == nil
+		b, reason := parseBool(v)
+		return b, reason == nil
 	case "integer":
-		n, rs := parseInt(j)
-		return n, rs == nil
+		n, reason := parseInt(v)
+		return n, reason == nil
 	case "number":
-		f, rs := parseNumber(j)
-		return f, rs == nil
-	case "string":
-		s, ok := v.(string)
-		return s, ok
-	case "array":
-		return v, false
+		f, reason := parseNumber(v)
+		return f, reason == nil
 	}
 	return v, true
 }
