@@ -24,6 +24,14 @@ func parseArgs(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
+	// The path locates the record even when a body or query value of the
+	// same name wins in Args, so its text is checked on its own: a NUL
+	// byte or invalid UTF-8 must never reach the store.
+	for k, v := range r.Path {
+		if rs := checkText(v, 0); rs != nil {
+			return ErrInvalidParam(k, *rs)
+		}
+	}
 	if s, ok := src["ml_language"].(string); ok && i18n.Valid(s) {
 		r.Lang = s
 	}
