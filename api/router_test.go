@@ -82,6 +82,9 @@ func TestRouterStatusAndCodes(t *testing.T) {
 				if got := res.Keys(t); strings.Join(got, ",") != "code,message,data" {
 					t.Errorf("keys %v", got)
 				}
+				if msg, _ := m["message"].(string); msg == "" || strings.HasPrefix(msg, "error.") {
+					t.Errorf("message %q is not localized", msg)
+				}
 			}
 			if strings.Contains(string(res.Body), "secret") {
 				t.Errorf("body leaks the cause: %s", res.Body)
