@@ -180,7 +180,11 @@ func argSchema(a *Arg) Obj {
 		s = append(s, KV{"enum", a.Enum})
 	}
 	if a.HasDefault && a.DefaultFunc == nil && a.Default != nil {
-		s = append(s, KV{"default", a.Default})
+		def := a.Default
+		if b, rs := parseBool(def); a.Kind == KBool && rs == nil {
+			def = b // the index keeps TEC's "1" (hide_empty); a schema needs a boolean
+		}
+		s = append(s, KV{"default", def})
 	}
 	return s
 }
