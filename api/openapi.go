@@ -180,13 +180,33 @@ func argSchema(a *Arg) Obj {
 		s = append(s, KV{"enum", a.Enum})
 	}
 	if a.HasDefault && a.DefaultFunc == nil && a.Default != nil {
-		def := a.Default
-		if b, rs := parseBool(def); a.Kind == KBool && rs == nil {
-			def = b // the index keeps TEC's "1" (hide_empty); a schema needs a boolean
+		if v, ok := typedDefault(typ, a.Default); ok {
+			s = append(s, KV{"default", v})
 		}
-		s = append(s, KV{"default", def})
 	}
 	return s
+}
+
+// typedDefault converts a default as the published route description gives
+// it (hide_empty's default is the string "1") to the schema's type, which an
+// OpenAPI validator requires; the namespace index keeps the published value.
+// A default that does not convert is left out of the schema.
+func typedDefault(typ string, v any) (any, bool) {
+	if _, isString := v.(string); !isString {
+		return v, true // already typed in the table
+	}
+	switch typ {
+	case "boolean":
+		b, reason := parseBool(v)
+		return b, reason == nil
+	case "integer":
+		n, reason := parseInt(v)
+		return n, reason == nil
+	case "number":
+		f, reason := parseNumber(v)
+		return f, reason == nil
+	}
+	return v, true
 }
 
 // responses lists the answers of an operation with their descriptions and,
