@@ -178,6 +178,7 @@ func (s *settings) config() (*Config, error) {
 	}
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + c.Addr
+		s.values["base-url"] = c.BaseURL // so the start-up log shows the value in use
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err
