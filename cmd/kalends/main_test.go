@@ -397,6 +397,7 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := kalends(t, tt.args...)
 			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", r.code, tt.code, r.stderr, tt.want)
