@@ -15,6 +15,4 @@ func Routes() []Route {
 }
 
 // Placeholders until each resource file declares its routes.
-func eventRoutes() []Route    { return nil }
-func categoryRoutes() []Route { return nil }
-func tagRoutes() []Route      { return nil }
+func eventRoutes() []Route { return nil }
