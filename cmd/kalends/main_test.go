@@ -380,12 +380,18 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { busy.Close() })
 	tests := []struct {
 		name string
 		args []string
 		code int
 		want string // in stderr
 	}{
+		{"address in use", []string{"serve", "--db", "sqlite:" + filepath.Join(dir, "busy.db"), "--addr", busy.Addr().String()}, 1, "address already in use"},
 		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined: -nope"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"unsupported database scheme", []string{"migrate", "--db", "postgres://localhost/x"}, 2, "--db must be sqlite:PATH or mysql://"},
