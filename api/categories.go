@@ -119,8 +119,9 @@ func (h *termHandler) validateParent(r *Request, v any) *Reason {
 	return h.validateListParent(r, id)
 }
 
-// validateEventID: post and event must name an existing event (any
-// status), as TEC's is_event_id.
+// validateEventID: the argument must name an existing event (any status),
+// as TEC's is_event_id. Used by the term lists' post/event and the events
+// list's post_parent.
 func validateEventID(r *Request, v any) *Reason {
 	id, _ := v.(int64)
 	k, err := r.Deps.DB.PostKind(r.Ctx, id)
