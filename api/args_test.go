@@ -128,6 +128,9 @@ func TestArgKinds(t *testing.T) {
 		// Dates.
 		{name: "date", query: "d=2027-03-10%2009:00", want: map[string]any{"d": "2027-03-10 09:00"}, types: map[string]string{"d": "string"}},
 		{name: "date only", query: "d=2027-03-10", want: map[string]any{"d": "2027-03-10"}},
+		{name: "date relative", query: "d=tomorrow%209am", want: map[string]any{"d": "tomorrow 9am"}},
+		{name: "date ISO 8601", query: "d=2027-03-10T09:00:00Z", want: map[string]any{"d": "2027-03-10T09:00:00Z"}},
+		{name: "date UNIX timestamp JSON", method: "POST", body: `{"d": 1800000000}`, want: map[string]any{"d": "1800000000"}},
 		{name: "date garbage", query: "d=someday", invalid: map[string]string{"d": "rest_invalid_param"}},
 		{name: "date JSON bool", method: "POST", body: `{"d": true}`, invalid: map[string]string{"d": "rest_invalid_type"}},
 		// Lists.

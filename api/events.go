@@ -91,7 +91,7 @@ func eventListArgs() []Arg {
 		{Name: "geoloc_lat", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lat", In: "query", Validate: validateCoord("geoloc_lat", "geoloc_lng", 90)},
 		{Name: "geoloc_lng", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lng", In: "query", Validate: validateCoord("geoloc_lng", "geoloc_lat", 180)},
 		{Name: "include", Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list.include", In: "query"},
-		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateEventID},
+		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateParentEventID},
 	}
 }
 
@@ -168,8 +168,8 @@ func validateListIDs(name string) func(r *Request, v any) *Reason {
 	}
 }
 
-// validateEventID checks that v is the id of a stored event.
-func validateEventID(r *Request, v any) *Reason {
+// validateParentEventID checks that v is the id of a stored event.
+func validateParentEventID(r *Request, v any) *Reason {
 	id, _ := v.(int64)
 	have, err := r.Deps.DB.ExistingIDs(r.Ctx, models.KindEvent, []int64{id})
 	if err != nil || !have[id] {

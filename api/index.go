@@ -23,6 +23,7 @@ func indexRoutes() []Route {
 		},
 		{
 			Pattern: "/doc",
+			DocPath: "/doc",
 			Endpoints: []Endpoint{{
 				Methods: []string{"GET"},
 				Handler: serveDoc,

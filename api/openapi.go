@@ -2,11 +2,277 @@ package api
 
 import (
 	"net/http"
+	"regexp"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 )
 
-// serveDoc answers GET /doc with the OpenAPI document (built in step 2).
+// docResource says what a path family returns, for the response schemas
+// of /doc (the route table does not carry response shapes).
+type docResource struct {
+	schema  string // component name
+	listKey string // key of the list in list responses
+	post    bool   // event, venue or organizer (403/410 answers, list keys first)
+}
+
+var docResources = map[string]docResource{
+	"events":     {"Event", "events", true},
+	"venues":     {"Venue", "venues", true},
+	"organizers": {"Organizer", "organizers", true},
+	"categories": {"Term", "categories", false},
+	"tags":       {"Term", "tags", false},
+}
+
+var groupNameRe = regexp.MustCompile(`\(\?P<([A-Za-z_][A-Za-z0-9_]*)>`)
+
+// serveDoc answers GET /doc with an OpenAPI 3.0 document generated from
+// the route table, in the request language.
 func serveDoc(c *fiber.Ctx, r *Request) error {
-	return NewError(http.StatusNotImplemented, "rest_not_implemented", "error.rest_not_implemented")
+	return sendJSON(c, http.StatusOK, openAPIDoc(r, tableOf(c)))
+}
+
+// openAPIDoc builds the document: openapi, info, components, servers,
+// paths (TEC's key order), paths in table order.
+func openAPIDoc(r *Request, table []Route) Obj {
+	paths := Obj{}
+	for i := range table {
+		rt := &table[i]
+		if rt.DocPath == "" {
+			continue
+		}
+		paths = append(paths, KV{rt.DocPath, pathItem(r, rt)})
+	}
+	return Obj{
+		{"openapi", "3.0.0"},
+		{"info", Obj{{"version", "1.0.0"}, {"title", r.T("doc.info.title", nil)}, {"description", r.T("doc.info.description", nil)}}},
+		{"components", Obj{{"schemas", docSchemas(r)}}},
+		{"servers", []Obj{{{"url", r.Deps.APIURL(r, "/")}}}},
+		{"paths", paths},
+	}
+}
+
+// pathItem lists one operation per method of the route.
+func pathItem(r *Request, rt *Route) Obj {
+	res, known := docResources[firstSegment(rt.DocPath)]
+	pathParams := map[string]bool{}
+	var pathOrder []string
+	for _, m := range groupNameRe.FindAllStringSubmatch(rt.Pattern, -1) {
+		pathParams[m[1]] = true
+		pathOrder = append(pathOrder, m[1])
+	}
+	item := Obj{}
+	for i := range rt.Endpoints {
+		ep := &rt.Endpoints[i]
+		for _, m := range ep.Methods {
+			op := operation(r, rt, ep, m, pathParams, pathOrder, res, known)
+			item = append(item, KV{strings.ToLower(m), op})
+		}
+	}
+	return item
+}
+
+func firstSegment(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+// operation describes one method: parameters (path, then query for reads
+// and deletes), requestBody for writes, responses.
+func operation(r *Request, rt *Route, ep *Endpoint, method string, pathParams map[string]bool, pathOrder []string,
+	res docResource, known bool) Obj {
+	write := method == "POST" || method == "PUT" || method == "PATCH"
+	params := []Obj{}
+	declared := map[string]bool{}
+	for j := range ep.Args {
+		a := &ep.Args[j]
+		if pathParams[a.Name] {
+			declared[a.Name] = true
+			params = append(params, parameter(r, a, "path"))
+		}
+	}
+	for _, name := range pathOrder {
+		if !declared[name] { // every {param} of the path needs a parameter
+			params = append(params, Obj{{"in", "path"}, {"schema", Obj{{"type", "string"}}}, {"required", true}, {"name", name}})
+		}
+	}
+	props, required := Obj{}, []string{}
+	for j := range ep.Args {
+		a := &ep.Args[j]
+		switch {
+		case pathParams[a.Name]:
+		case !write || a.Name == "ml_language":
+			params = append(params, parameter(r, a, "query"))
+		default:
+			s := argSchema(a)
+			s = append(s, KV{"description", r.T(a.Desc, nil)})
+			props = append(props, KV{a.Name, s})
+			if a.Required {
+				required = append(required, a.Name)
+			}
+		}
+	}
+	op := Obj{{"parameters", params}}
+	if write && len(props) > 0 {
+		schema := Obj{{"type", "object"}, {"properties", props}}
+		if len(required) > 0 {
+			schema = append(schema, KV{"required", required})
+		}
+		op = append(op, KV{"requestBody", Obj{{"content", Obj{
+			{"application/json", Obj{{"schema", schema}}},
+			{"application/x-www-form-urlencoded", Obj{{"schema", schema}}},
+		}}}})
+	}
+	return append(op, KV{"responses", responses(r, rt, method, len(pathOrder) > 0, res, known)})
+}
+
+// parameter is an OpenAPI parameter object in TEC's key order.
+func parameter(r *Request, a *Arg, in string) Obj {
+	p := Obj{{"in", in}, {"schema", argSchema(a)}, {"description", r.T(a.Desc, nil)},
+		{"required", a.Required || in == "path"}, {"name", a.Name}}
+	if in == "query" && (a.Kind == KIntList || a.Kind == KStringList) {
+		p = append(p, KV{"style", "form"}, KV{"explode", false})
+	}
+	return p
+}
+
+// argSchema is the JSON schema of an argument: its declared type (or the
+// one its Kind implies), items, format, enum and a static default.
+func argSchema(a *Arg) Obj {
+	typ, items := a.Type, a.Items
+	if typ == "" {
+		switch a.Kind {
+		case KInt, KPositiveInt:
+			typ = "integer"
+		case KBool:
+			typ = "boolean"
+		case KNumber:
+			typ = "number"
+		case KIntList:
+			typ = "array"
+		case KStringList:
+			typ = "array"
+		case KRaw:
+		default:
+			typ = "string"
+		}
+	}
+	if typ == "array" && items == "" {
+		items = "string"
+		if a.Kind == KIntList {
+			items = "integer"
+		}
+	}
+	s := Obj{}
+	if typ != "" {
+		s = append(s, KV{"type", typ})
+	}
+	if typ == "array" {
+		s = append(s, KV{"items", Obj{{"type", items}}})
+	}
+	if a.Format != "" {
+		s = append(s, KV{"format", a.Format})
+	}
+	if len(a.Enum) > 0 {
+		s = append(s, KV{"enum", a.Enum})
+	}
+	if a.HasDefault && a.DefaultFunc == nil && a.Default != nil {
+		if v, ok := typedDefault(typ, a.Default); ok {
+			s = append(s, KV{"default", v})
+		}
+	}
+	return s
+}
+
+// typedDefault converts a default as the published route description gives
+// it (hide_empty's default is the string "1") to the schema's type, which an
+// OpenAPI validator requires; the namespace index keeps the published value.
+// A default that does not convert is left out of the schema.
+func typedDefault(typ string, v any) (any, bool) {
+	if _, isString := v.(string); !isString {
+		return v, true // already typed in the table
+	}
+	switch typ {
+	case "boolean":
+		b, reason := parseBool(v)
+		return b, reason == nil
+	case "integer":
+		n, reason := parseInt(v)
+		return n, reason == nil
+	case "number":
+		f, reason := parseNumber(v)
+		return f, reason == nil
+	}
+	return v, true
+}
+
+// responses lists the answers of an operation with their descriptions and,
+// for the resources we know, their schemas.
+func responses(r *Request, rt *Route, method string, single bool, res docResource, known bool) Obj {
+	desc := func(id string) string { return r.T(id, nil) }
+	errResp := func(status string) KV {
+		return KV{status, Obj{{"description", desc("doc.response." + status)},
+			{"content", Obj{{"application/json", Obj{{"schema", refTo("Error")}}}}}}}
+	}
+	ok := func(id string, schema Obj) Obj {
+		o := Obj{{"description", desc(id)}}
+		if schema != nil {
+			o = append(o, KV{"content", Obj{{"application/json", Obj{{"schema", schema}}}}})
+		}
+		return o
+	}
+	var record, list Obj
+	if known {
+		record = refTo(res.schema)
+		list = listSchema(r, res)
+	}
+	out := Obj{}
+	switch {
+	case rt.DocPath == "/doc":
+		return Obj{{"200", ok("doc.response.doc", Obj{{"type", "object"}})}}
+	case method == "GET" && !single:
+		out = append(out, KV{"200", ok("doc.response.list", list)}, errResp("400"))
+		if res.post {
+			out = append(out, errResp("404"))
+		}
+	case method == "GET":
+		out = append(out, KV{"200", ok("doc.response.record", record)}, errResp("400"))
+		if res.post {
+			out = append(out, errResp("403"))
+		}
+		out = append(out, errResp("404"))
+	case method == "DELETE":
+		out = append(out, KV{"200", ok("doc.response.deleted", record)}, errResp("400"), errResp("401"), errResp("403"), errResp("404"))
+		if res.post {
+			out = append(out, errResp("410"))
+		}
+	case !single:
+		out = append(out, KV{"201", ok("doc.response.created", record)}, errResp("400"), errResp("401"), errResp("403"))
+	default:
+		out = append(out, KV{"200", ok("doc.response.updated", record)}, errResp("400"), errResp("401"), errResp("403"), errResp("404"))
+	}
+	return out
+}
+
+// listSchema is the object a list answers with: TEC's key order differs
+// between post lists and term lists.
+func listSchema(r *Request, res docResource) Obj {
+	b := schemaBuilder{r}
+	items := KV{res.listKey, b.arrRef(res.schema, "doc.prop.list_items")}
+	links := Obj{
+		{"rest_url", b.pf("string", "uri", "doc.prop.list_rest_url")},
+		{"next_rest_url", b.pf("string", "uri", "doc.prop.next_rest_url")},
+		{"previous_rest_url", b.pf("string", "uri", "doc.prop.previous_rest_url")},
+	}
+	totals := Obj{{"total", b.p("integer", "doc.prop.total")}, {"total_pages", b.p("integer", "doc.prop.total_pages")}}
+	var props Obj
+	if res.post {
+		props = append(append(Obj{items}, links...), totals...)
+	} else {
+		props = append(append(append(Obj{links[0]}, totals...), items), links[1:]...)
+	}
+	return object(props)
 }

@@ -13,7 +13,3 @@ func Routes() []Route {
 	rs = append(rs, tagRoutes()...)
 	return rs
 }
-
-// Placeholders until each resource file declares its routes.
-func categoryRoutes() []Route { return nil }
-func tagRoutes() []Route      { return nil }

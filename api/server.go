@@ -41,6 +41,10 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		Immutable:             true,
 		ErrorHandler:          errorHandler(d, o),
 		DisableStartupMessage: true,
+		// Parse multipart bodies in the pipeline (where a broken one just
+		// carries no parameters), not while reading the request, where
+		// fasthttp would fail the whole connection.
+		DisablePreParseMultipartForm: true,
 	})
 	app.Use(RequestID(), AccessLog(d.Logger), Recover(d.Logger))
 	for _, m := range o.Middleware {

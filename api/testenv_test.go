@@ -47,7 +47,7 @@ func newTestEnv(t *testing.T, db *models.DB) *testEnv {
 
 // newTestEnvWithRoutes is newTestEnv with a synthetic route table (nil:
 // the real one).
-func newTestEnvWithRoutes(t *testing.T, db *models.DB, routes []Route) *testEnv {
+func newTestEnvWithRoutes(t testing.TB, db *models.DB, routes []Route) *testEnv {
 	t.Helper()
 	b, err := i18n.New(nil)
 	if err != nil {

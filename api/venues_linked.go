@@ -159,7 +159,7 @@ func (k *linkedOps[T]) handleDelete(c *fiber.Ctx, r *Request) error {
 	if force {
 		before := k.present(r, v, false)
 		if err := k.remove(r, id); err != nil {
-			return err
+			return k.storeErr(err)
 		}
 		return sendJSON(c, http.StatusOK, before)
 	}
@@ -168,7 +168,7 @@ func (k *linkedOps[T]) handleDelete(c *fiber.Ctx, r *Request) error {
 		return NewError(http.StatusGone, code, "error."+code)
 	}
 	if v, err = k.trash(r, id); err != nil {
-		return err
+		return k.storeErr(err)
 	}
 	return sendJSON(c, http.StatusOK, k.present(r, v, false))
 }
@@ -223,14 +223,23 @@ func (k *linkedOps[T]) handleUpdate(c *fiber.Ctx, r *Request) error {
 	id, _, _ := k.meta(v)
 	v, invalid, err := k.update(r, id, m)
 	if err != nil || len(invalid) > 0 {
-		return linkedWriteError(invalid, err)
+		return linkedWriteError(invalid, k.storeErr(err))
 	}
 	return sendJSON(c, http.StatusOK, k.present(r, v, false))
 }
 
+// storeErr maps a record that vanished between the read and the write (a
+// concurrent delete) to the kind's 404; other errors pass through.
+func (k *linkedOps[T]) storeErr(err error) error {
+	if errors.Is(err, models.ErrNotFound) {
+		return k.notFound()
+	}
+	return err
+}
+
 // linkedWriteError turns a failed validation or store write into the API
-// error: invalid fields are 400 rest_invalid_param, a vanished record 404
-// is left to the caller's find, anything else goes to the error handler.
+// error: invalid fields are 400 rest_invalid_param; anything else goes to
+// the error handler as it is.
 func linkedWriteError(invalid []Invalid, err error) error {
 	if len(invalid) > 0 {
 		e := NewError(http.StatusBadRequest, "rest_invalid_param", "error.rest_invalid_param")

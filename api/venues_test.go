@@ -73,6 +73,7 @@ func expect(t *testing.T, what string, r *testResp, status int, code string) {
 }
 
 func TestVenueCreateReadUpdateTrash(t *testing.T) {
+	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		body := map[string]any{"venue": "Grand Arena", "address": "1 Main St", "city": "Metropolis", "country": "United States",
 			"state": "NY", "zip": "10001", "phone": "555-1234", "website": "https://arena.example.com"}
@@ -137,6 +138,7 @@ func TestVenueCreateReadUpdateTrash(t *testing.T) {
 }
 
 func TestVenueErrorsAndRoles(t *testing.T) {
+	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		ed := e.do(t, "POST", nsURL+"/venues", map[string]any{"venue": "Editor Hall"}, models.RoleEditor)
 		id := idOf(t, ed)
@@ -200,6 +202,29 @@ func TestVenueErrorsAndRoles(t *testing.T) {
 		expect(t, "empty page 1", e.do(t, "GET", nsURL+"/organizers", nil, ""), 200, "")
 		if b := string(e.do(t, "GET", nsURL+"/organizers", nil, "").Body); !strings.HasPrefix(b, `{"organizers":[],`) || !strings.Contains(b, `"total":0,"total_pages":0`) {
 			t.Errorf("empty list: %s", b)
+		}
+	})
+}
+
+func TestLinkedPublicationDates(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		loc, _ := time.LoadLocation("Asia/Tokyo")
+		e.Deps.Config.Location = loc
+		r := e.do(t, "POST", nsURL+"/organizers", map[string]any{"organizer": "Dated", "date": "2026-01-02 09:00:00"}, models.RoleEditor)
+		m := r.Map(t)
+		if m["date"] != "2026-01-02 09:00:00" || m["date_utc"] != "2026-01-02 00:00:00" {
+			t.Errorf("date in the site zone: %s", r.Body)
+		}
+		r = e.do(t, "PATCH", fmt.Sprintf("%s/organizers/%d", nsURL, idOf(t, r)), map[string]any{"date": "2020-01-01", "date_utc": "2025-05-05 12:00:00"}, models.RoleEditor)
+		m = r.Map(t)
+		if m["date_utc"] != "2025-05-05 12:00:00" || m["date"] != "2025-05-05 21:00:00" {
+			t.Errorf("date_utc wins over date: %s", r.Body)
+		}
+		// Older publication dates sort later in lists.
+		newer := idOf(t, e.do(t, "POST", nsURL+"/organizers", map[string]any{"organizer": "Newer"}, models.RoleEditor))
+		if got, _ := listIDs(t, e.do(t, "GET", nsURL+"/organizers", nil, ""), "organizers"); len(got) != 2 || got[0] != newer {
+			t.Errorf("order by publication date: %v", got)
 		}
 	})
 }

@@ -122,6 +122,7 @@ func (s *Store) UpdateOrganizer(ctx context.Context, u *User, id int64, in Organ
 				*f.dst = *f.p
 			}
 		}
+		wasTrashed := o.Status == StatusTrash
 		if in.Status != nil {
 			o.Status = EffectiveStatus(u, KindOrganizer, *in.Status)
 		}
@@ -134,6 +135,11 @@ func (s *Store) UpdateOrganizer(ctx context.Context, u *User, id int64, in Organ
 		o.UpdatedAt = Now()
 		if _, err := tx.db.NewUpdate().Model(o).WherePK().Exec(ctx); err != nil {
 			return mapErr(err)
+		}
+		if o.Status == StatusTrash && !wasTrashed { // trashing by update unlinks too
+			if err := tx.unlinkAll(ctx, organizerSpec, id); err != nil {
+				return err
+			}
 		}
 		if len(tr) > 0 {
 			return tx.SaveTranslation(ctx, KindOrganizer, id, lang, tr)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOrganizerLifecycle(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
@@ -78,6 +79,28 @@ func TestOrganizerLifecycle(t *testing.T) {
 		m, _ := db.OrganizersByIDs(ctx, []int64{one.ID, two.ID, three.ID}, "zh-hans")
 		if len(m) != 2 || m[two.ID].Description != "说明" || m[three.ID].Status != models.StatusTrash {
 			t.Errorf("by ids: %+v", m)
+		}
+	})
+}
+
+func TestTrashingByUpdateUnlinks(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := mkUser(t, db, "ed", models.RoleEditor)
+		v, _, _ := db.CreateVenue(ctx, ed, models.VenueInput{Venue: sp("V")}, "en")
+		o, _, _ := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp("O")}, "en")
+		ev := mkEvent(t, db, models.StatusPublish, time.Now().Add(time.Hour), []int64{v.ID}, []int64{o.ID})
+		if _, err := db.UpdateVenue(ctx, ed, v.ID, models.VenueInput{Status: sp(models.StatusTrash)}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateOrganizer(ctx, ed, o.ID, models.OrganizerInput{Status: sp(models.StatusTrash)}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		nv, _ := db.IDB().NewSelect().Model((*models.EventVenue)(nil)).Where("event_id = ?", ev).Count(ctx)
+		no, _ := db.IDB().NewSelect().Model((*models.EventOrganizer)(nil)).Where("event_id = ?", ev).Count(ctx)
+		if nv != 0 || no != 0 {
+			t.Errorf("links left after status=trash by update: %d venues, %d organizers", nv, no)
 		}
 	})
 }

@@ -174,6 +174,7 @@ func (s *Store) UpdateVenue(ctx context.Context, u *User, id int64, in VenueInpu
 		if in.ShowMapLink != nil {
 			v.ShowMapLink = *in.ShowMapLink
 		}
+		wasTrashed := v.Status == StatusTrash
 		if in.Status != nil {
 			v.Status = EffectiveStatus(u, KindVenue, *in.Status)
 		}
@@ -186,6 +187,11 @@ func (s *Store) UpdateVenue(ctx context.Context, u *User, id int64, in VenueInpu
 		v.UpdatedAt = Now()
 		if _, err := tx.db.NewUpdate().Model(v).WherePK().Exec(ctx); err != nil {
 			return mapErr(err)
+		}
+		if v.Status == StatusTrash && !wasTrashed { // trashing by update unlinks too
+			if err := tx.unlinkAll(ctx, venueSpec, id); err != nil {
+				return err
+			}
 		}
 		if len(tr) > 0 {
 			return tx.SaveTranslation(ctx, KindVenue, id, lang, tr)

@@ -152,19 +152,24 @@ func (s *Store) trashLinked(ctx context.Context, sp linkedSpec, id int64) error 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("models: trash %s %d: %w", sp.kind, id, ErrNotFound)
 		}
-		if _, err := tx.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
-		}
-		return nil
+		return tx.unlinkAll(ctx, sp, id)
 	})
+}
+
+// unlinkAll removes record id from every event it is linked to.
+func (s *Store) unlinkAll(ctx context.Context, sp linkedSpec, id int64) error {
+	if _, err := s.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
+	}
+	return nil
 }
 
 // deleteLinked deletes record id for good, with its links; its translations
 // go by the foreign key cascade. Its id stays allocated (never reused).
 func (s *Store) deleteLinked(ctx context.Context, sp linkedSpec, id int64) error {
 	return s.RunInTx(ctx, func(tx *Store) error {
-		if _, err := tx.db.NewDelete().Table(sp.linkTable).Where(sp.linkCol+" = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: unlink %s %d: %w", sp.kind, id, mapErr(err))
+		if err := tx.unlinkAll(ctx, sp, id); err != nil {
+			return err
 		}
 		spec := translationSpecs[sp.kind]
 		// Explicit as well as by cascade: a MySQL table created without the
@@ -186,16 +191,19 @@ func (s *Store) deleteLinked(ctx context.Context, sp linkedSpec, id int64) error
 // dupCondition adds to q one condition per provided non-empty identifying
 // field: equal ignoring case, or (like) containing it ignoring case.
 // Lower-casing happens in Go as well as in SQL so that the comparison does
-// not depend on the collation (SQLite's LOWER only folds ASCII).
+// not depend on the collation; the value as given is tried too, because
+// SQLite's LOWER only folds ASCII ("Éclair" stays "Éclair").
 func dupCondition(q *bun.SelectQuery, alias, col string, v *string, like bool) *bun.SelectQuery {
 	if v == nil || strings.TrimSpace(*v) == "" {
 		return q
 	}
-	low := strings.ToLower(strings.TrimSpace(*v))
+	given := strings.TrimSpace(*v)
+	low := strings.ToLower(given)
 	if like {
-		return q.Where(fmt.Sprintf("LOWER(%s.%s) LIKE ? ESCAPE '!'", alias, col), "%"+EscapeLike(low)+"%")
+		return q.Where(fmt.Sprintf("(LOWER(%s.%s) LIKE ? ESCAPE '!' OR %s.%s LIKE ? ESCAPE '!')", alias, col, alias, col),
+			"%"+EscapeLike(low)+"%", "%"+EscapeLike(given)+"%")
 	}
-	return q.Where(fmt.Sprintf("LOWER(%s.%s) = ?", alias, col), low)
+	return q.Where(fmt.Sprintf("(LOWER(%s.%s) = ? OR %s.%s = ?)", alias, col, alias, col), low, given)
 }
 
 // strOr returns *p, or def when p is nil.

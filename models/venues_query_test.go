@@ -36,6 +36,7 @@ func (l *queryLog) reset() []string {
 }
 
 func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)

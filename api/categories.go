@@ -1,0 +1,143 @@
+package api
+
+import (
+	"errors"
+
+	"github.com/kalends/kalends/models"
+)
+
+// termRoutes declares /categories and /tags (SPEC §5, TEC §8) as data: the
+// arguments, in the order of the published route description, with our
+// own descriptions. keys holds the message-id prefix ("categories" or
+// "tags").
+func termRoutes(taxonomy string) []Route {
+	kind := models.TaxonomyKind(taxonomy)
+	keys, coll := "categories", "/categories"
+	if taxonomy == models.TaxTag {
+		keys, coll = "tags", "/tags"
+	}
+	h := &termHandler{taxonomy: taxonomy, kind: kind, coll: coll, keys: keys}
+	manage := func(u *models.User) bool { return models.Can(u, models.ActEdit, models.Subject{Kind: kind}) }
+	create := func(u *models.User) bool { return models.Can(u, models.ActCreate, models.Subject{Kind: kind}) }
+	isCat := taxonomy == models.TaxCategory
+
+	list := []Arg{
+		argPage(),
+		argPerPage(),
+		{Name: "search", Type: "string", Desc: "arg." + keys + ".list.search", In: "query", Kind: KString, MaxLen: 200},
+		{Name: "exclude", Items: "integer", Desc: "arg." + keys + ".list.exclude", In: "query", Kind: KIntList, Validate: h.validateIDs},
+		{Name: "include", Items: "integer", Desc: "arg." + keys + ".list.include", In: "query", Kind: KIntList, Validate: h.validateIDs},
+		{Name: "order", Type: "string", Enum: []string{"asc", "desc"}, Desc: "arg.terms.list.order", In: "query", Kind: KEnum},
+		{Name: "orderby", Type: "string", Enum: models.TermOrderBys, Desc: "arg.terms.list.orderby", In: "query", Kind: KEnum},
+		{Name: "hide_empty", Type: "boolean", Default: "1", HasDefault: true, Desc: "arg." + keys + ".list.hide_empty", In: "query", Kind: KBool},
+	}
+	if isCat {
+		list = append(list, Arg{Name: "parent", Type: "integer", Desc: "arg.categories.list.parent", In: "query",
+			Kind: KPositiveInt, Validate: h.validateListParent})
+	}
+	list = append(list,
+		Arg{Name: "post", Type: "integer", Desc: "arg." + keys + ".list.post", In: "query", Kind: KPositiveInt, Validate: validateEventID},
+		Arg{Name: "event", Type: "integer", Desc: "arg." + keys + ".list.event", In: "query", Kind: KPositiveInt, Validate: validateEventID},
+		Arg{Name: "slug", Type: "string", Desc: "arg." + keys + ".list.slug", In: "query", Kind: KNonEmpty},
+	)
+
+	fields := func(required bool) []Arg {
+		a := []Arg{
+			{Name: "name", Type: "string", Required: required, Desc: "arg." + keys + ".name", In: "body", Kind: KNonEmpty},
+			{Name: "description", Type: "string", Desc: "arg." + keys + ".description", In: "body", Kind: KString, MaxLen: 65536},
+			{Name: "slug", Type: "string", Desc: "arg." + keys + ".slug", In: "body", Kind: KNonEmpty, Validate: validateSlugArg},
+		}
+		if isCat {
+			a = append(a, Arg{Name: "parent", Type: "integer", Desc: "arg.categories.parent", In: "body", Kind: KInt, Validate: h.validateParent})
+		}
+		return a
+	}
+	id := argIDPath("arg." + keys + ".id")
+	id.Required = true
+
+	return []Route{
+		{
+			Pattern: coll,
+			DocPath: coll,
+			Endpoints: []Endpoint{
+				{Methods: []string{"GET"}, Args: list, Handler: h.list},
+				{Methods: []string{"POST"}, Args: fields(true), Allowed: create, Handler: h.create},
+			},
+		},
+		{
+			Pattern: coll + `/(?P<id>\d+)`,
+			DocPath: coll + "/{id}",
+			Endpoints: []Endpoint{
+				{Methods: []string{"GET"}, Args: []Arg{id}, Handler: h.get},
+				{Methods: []string{"POST", "PUT", "PATCH"}, Args: append([]Arg{id}, fields(false)...), Allowed: manage, Handler: h.update},
+				{Methods: []string{"DELETE"}, Args: []Arg{id}, Allowed: manage, Handler: h.delete},
+			},
+		},
+	}
+}
+
+// categoryRoutes declares /categories and /categories/{id}.
+func categoryRoutes() []Route { return termRoutes(models.TaxCategory) }
+
+// validateIDs: every id of exclude/include must name a term of the
+// taxonomy (TEC's is_event_category / is_post_tag); unknown ids are 400.
+func (h *termHandler) validateIDs(r *Request, v any) *Reason {
+	ids, _ := v.([]int64)
+	missing, err := r.Deps.DB.MissingTerms(r.Ctx, h.taxonomy, ids)
+	if err != nil {
+		return stashStoreError(r, err)
+	}
+	if len(missing) > 0 {
+		return rsn("rest_invalid_param", "reason."+h.keys+".unknown_ids", map[string]any{"IDs": joinIDs(missing)})
+	}
+	return nil
+}
+
+// validateListParent: the parent filter must name a category.
+func (h *termHandler) validateListParent(r *Request, v any) *Reason {
+	id, _ := v.(int64)
+	missing, err := r.Deps.DB.MissingTerms(r.Ctx, models.TaxCategory, []int64{id})
+	if err != nil {
+		return stashStoreError(r, err)
+	}
+	if len(missing) > 0 {
+		return rsn("rest_invalid_param", "reason.categories.unknown_parent", nil)
+	}
+	return nil
+}
+
+// validateParent: on writes, parent is 0 (top level) or a category. The
+// cycle check needs the record and happens in the store.
+func (h *termHandler) validateParent(r *Request, v any) *Reason {
+	id, _ := v.(int64)
+	if id < 0 {
+		return rsn("rest_out_of_bounds", "reason.categories.unknown_parent", nil)
+	}
+	if id == 0 {
+		return nil
+	}
+	return h.validateListParent(r, id)
+}
+
+// validateEventID: post and event must name an existing event (any
+// status), as TEC's is_event_id.
+func validateEventID(r *Request, v any) *Reason {
+	id, _ := v.(int64)
+	k, err := r.Deps.DB.PostKind(r.Ctx, id)
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return stashStoreError(r, err)
+	}
+	if k != models.KindEvent {
+		return rsn("rest_invalid_param", "reason.terms.not_event", nil)
+	}
+	return nil
+}
+
+// validateSlugArg: a sent slug must keep a letter or digit once sanitized.
+func validateSlugArg(_ *Request, v any) *Reason {
+	s, _ := v.(string)
+	if models.Slugify(s) == "" {
+		return rsn("rest_invalid_param", "reason.terms.bad_slug", nil)
+	}
+	return nil
+}

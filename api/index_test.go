@@ -1,0 +1,260 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// realEnv serves the real route table on SQLite with a fixed clock, so
+// computed defaults do not change between requests.
+func realEnv(t *testing.T) *testEnv {
+	t.Helper()
+	e := newTestEnv(t, modelstest.Open(t, models.SQLite))
+	fixed := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
+	e.Deps.Now = func() time.Time { return fixed }
+	return e
+}
+
+// stripDescriptions removes every "description" member, recursively.
+func stripDescriptions(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, vv := range x {
+			if _, isText := vv.(string); k != "description" || !isText {
+				out[k] = stripDescriptions(vv)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, vv := range x {
+			out[i] = stripDescriptions(vv)
+		}
+		return out
+	}
+	return v
+}
+
+// checkDescriptions fails on empty descriptions and on message ids left
+// untranslated.
+func checkDescriptions(t *testing.T, where string, v any) {
+	t.Helper()
+	switch x := v.(type) {
+	case map[string]any:
+		for k, vv := range x {
+			if s, ok := vv.(string); k == "description" && ok {
+				if s == "" || strings.HasPrefix(s, "arg.") || strings.HasPrefix(s, "doc.") {
+					t.Errorf("%s: description %q", where, s)
+				}
+				continue
+			}
+			checkDescriptions(t, where+"."+k, vv)
+		}
+	case []any:
+		for _, vv := range x {
+			checkDescriptions(t, where, vv)
+		}
+	}
+}
+
+func TestNamespaceIndex(t *testing.T) {
+	t.Parallel()
+	e := realEnv(t)
+	var first any
+	for _, lang := range languageCodes {
+		res := e.do(t, "GET", "/"+lang+"/cal/events/v1/", nil, "")
+		if res.Status != 200 {
+			t.Fatalf("%s: %d %s", lang, res.Status, res.Body)
+		}
+		if got := strings.Join(res.Keys(t), ","); got != "namespace,routes,_links" {
+			t.Errorf("keys %s", got)
+		}
+		m := res.Map(t)
+		if m["namespace"] != Namespace {
+			t.Errorf("namespace %v", m["namespace"])
+		}
+		up := m["_links"].(map[string]any)["up"].([]any)[0].(map[string]any)["href"]
+		if up != "http://example.test/"+lang+"/" {
+			t.Errorf("up %v", up)
+		}
+		// Route keys in table order.
+		var raw struct {
+			Routes json.RawMessage `json:"routes"`
+		}
+		if err := json.Unmarshal(res.Body, &raw); err != nil {
+			t.Fatal(err)
+		}
+		keys := (&testResp{Body: raw.Routes}).Keys(t)
+		var want []string
+		for _, rt := range Routes() {
+			want = append(want, "/"+Namespace+rt.Pattern)
+		}
+		if !reflect.DeepEqual(keys, want) {
+			t.Errorf("route keys %v, want %v", keys, want)
+		}
+		routes := m["routes"].(map[string]any)
+		for _, rt := range Routes() {
+			entry := routes["/"+Namespace+rt.Pattern].(map[string]any)
+			_, hasLinks := entry["_links"]
+			if hasLinks == strings.Contains(rt.Pattern, "(?P<") {
+				t.Errorf("%s: _links present %v", rt.Pattern, hasLinks)
+			}
+			for _, ep := range entry["endpoints"].([]any) {
+				args, ok := ep.(map[string]any)["args"].(map[string]any)
+				if !ok {
+					t.Fatalf("%s: args is not an object", rt.Pattern)
+				}
+				ml := args["ml_language"].(map[string]any)
+				if !reflect.DeepEqual(ml["enum"], []any{"zh-hans", "en", "ja", "ko"}) || ml["type"] != "string" || ml["required"] != false {
+					t.Errorf("%s: ml_language %v", rt.Pattern, ml)
+				}
+				for name, a := range args {
+					if _, ok := a.(map[string]any)["required"].(bool); !ok {
+						t.Errorf("%s: %s has no required flag", rt.Pattern, name)
+					}
+				}
+			}
+		}
+		checkDescriptions(t, lang, m)
+		// Names, types, defaults and required flags do not change with the
+		// language; only descriptions and the language prefix of links do.
+		neutral := stripDescriptions(m)
+		b, _ := json.Marshal(neutral)
+		neutral = nil
+		_ = json.Unmarshal([]byte(strings.ReplaceAll(string(b), "/"+lang+"/", "/")), &neutral)
+		if first == nil {
+			first = neutral
+		} else if !reflect.DeepEqual(first, neutral) {
+			t.Errorf("%s: index differs from zh-hans beyond descriptions", lang)
+		}
+	}
+	// The index entry of the index itself: namespace and context defaults.
+	res := e.do(t, "GET", "/cal/events/v1", nil, "")
+	args := res.Map(t)["routes"].(map[string]any)["/"+Namespace].(map[string]any)["endpoints"].([]any)[0].(map[string]any)["args"].(map[string]any)
+	if args["namespace"].(map[string]any)["default"] != Namespace || args["context"].(map[string]any)["default"] != "view" {
+		t.Errorf("index args %v", args)
+	}
+}
+
+func TestOptionsEqualsIndexEntry(t *testing.T) {
+	t.Parallel()
+	e := realEnv(t)
+	index := e.do(t, "GET", "/ko/cal/events/v1/", nil, "").Map(t)["routes"].(map[string]any)
+	for _, rt := range Routes() {
+		path := strings.NewReplacer(`(?P<id>\d+)`, "12", `(?P<slug>[^/]+)`, "some-slug").Replace(rt.Pattern)
+		res := e.do(t, "OPTIONS", "/ko/cal/events/v1"+path, nil, "")
+		if res.Status != 200 {
+			t.Errorf("OPTIONS %s: %d", path, res.Status)
+			continue
+		}
+		if want := index["/"+Namespace+rt.Pattern]; !reflect.DeepEqual(res.JSON(t), want) {
+			t.Errorf("OPTIONS %s differs from its index entry", path)
+		}
+	}
+}
+
+func validateDoc(t *testing.T, body []byte) *openapi3.T {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(body)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	return doc
+}
+
+func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
+	e := realEnv(t)
+	var first any
+	for _, lang := range languageCodes {
+		res := e.do(t, "GET", "/"+lang+"/cal/events/v1/doc", nil, "")
+		if res.Status != 200 {
+			t.Fatalf("%s: %d %s", lang, res.Status, res.Body)
+		}
+		doc := validateDoc(t, res.Body)
+		if got := strings.Join(res.Keys(t), ","); got != "openapi,info,components,servers,paths" {
+			t.Errorf("keys %s", got)
+		}
+		if doc.OpenAPI != "3.0.0" || doc.Info.Version != "1.0.0" || doc.Info.Title == "" {
+			t.Errorf("info %+v", doc.Info)
+		}
+		if got := doc.Servers[0].URL; got != "http://example.test/"+lang+"/cal/events/v1/" {
+			t.Errorf("server %s", got)
+		}
+		for _, name := range []string{"Event", "Venue", "Organizer", "Term", "Image", "ImageSize", "DateDetails", "CostDetails"} {
+			if doc.Components.Schemas[name] == nil {
+				t.Errorf("schema %s missing", name)
+			}
+		}
+		cd := doc.Components.Schemas["CostDetails"].Value.Properties
+		if cd["currency_position"] == nil || cd["currency_position "] != nil {
+			t.Errorf("currency_position key wrong")
+		}
+		if typ := doc.Components.Schemas["DateDetails"].Value.Properties["year"].Value.Type; !typ.Is("string") {
+			t.Errorf("date details typed %v", typ)
+		}
+		for _, rt := range Routes() {
+			if rt.DocPath != "" && doc.Paths.Find(rt.DocPath) == nil {
+				t.Errorf("path %s missing", rt.DocPath)
+			}
+		}
+		m := res.Map(t)
+		checkDescriptions(t, lang, m)
+		neutral := stripDescriptions(m)
+		neutral.(map[string]any)["info"] = nil
+		neutral.(map[string]any)["servers"] = nil
+		if first == nil {
+			first = neutral
+		} else if !reflect.DeepEqual(first, neutral) {
+			t.Errorf("%s: document differs from zh-hans beyond descriptions", lang)
+		}
+	}
+}
+
+func TestOpenAPIDocumentSynthetic(t *testing.T) {
+	t.Parallel()
+	e := synthEnv(t)
+	r := &Request{Deps: e.Deps, Lang: "en"}
+	table := prepareRoutes(append(indexRoutes(), syntheticRoutes()...))
+	body, err := marshal(openAPIDoc(r, table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := validateDoc(t, body)
+	item := doc.Paths.Find("/things/{id}")
+	if item == nil || item.Get == nil || item.Put == nil || item.Patch == nil || item.Delete == nil {
+		t.Fatalf("operations of /things/{id}: %+v", item)
+	}
+	if p := item.Get.Parameters.GetByInAndName("path", "id"); p == nil || !p.Required {
+		t.Errorf("path id: %+v", p)
+	}
+	post := doc.Paths.Find("/things").Post
+	if post.RequestBody == nil || post.RequestBody.Value.Content.Get("application/json") == nil ||
+		post.RequestBody.Value.Content.Get("application/x-www-form-urlencoded") == nil {
+		t.Fatalf("request body: %+v", post.RequestBody)
+	}
+	req := post.RequestBody.Value.Content.Get("application/json").Schema.Value.Required
+	if strings.Join(req, ",") != "title,start" {
+		t.Errorf("required %v", req)
+	}
+	if post.Parameters.GetByInAndName("query", "ml_language") == nil {
+		t.Error("ml_language is not a query parameter of writes")
+	}
+	if doc.Paths.Find("/things").Get.Parameters.GetByInAndName("query", "per_page").Schema.Value.Default != float64(120) {
+		t.Error("per_page default")
+	}
+}

@@ -1,0 +1,153 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// TermFilter selects and orders terms for ListTerms (SPEC §5, TEC §8.2).
+type TermFilter struct {
+	Taxonomy string
+	Lang     string // read language: translations overlay, and search covers them
+	Page     int    // 1-based
+	PerPage  int
+	Search   string  // name (or its lang translation) or slug contains, case-insensitive
+	Include  []int64 // only these ids
+	Exclude  []int64 // not these ids
+	Order    string  // "asc" (default) or "desc"
+	// OrderBy: id, include, name (default), slug, term_group, description,
+	// count. Name order is by NameKey, so it is case-insensitive and the
+	// same on both dialects.
+	OrderBy   string
+	HideEmpty bool   // only terms with at least one published event
+	ParentID  *int64 // only children of this category
+	EventID   int64  // only terms linked to this event
+	Slug      string // exact slug
+}
+
+// TermOrderBys lists the accepted TermFilter.OrderBy values.
+var TermOrderBys = []string{"id", "include", "name", "slug", "term_group", "description", "count"}
+
+// ListTerms returns one page of terms and the total number of matches, in
+// four queries whatever the page size: the page (with counts), the total,
+// the translations and the translation languages.
+func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, error) {
+	where, args := termConditions(f)
+	var total int
+	err := s.db.NewRaw("SELECT COUNT(*) FROM terms tm WHERE "+where, args...).Scan(ctx, &total)
+	if err != nil {
+		return nil, 0, fmt.Errorf("models: count %ss: %w", f.Taxonomy, mapErr(err))
+	}
+	if f.PerPage < 1 {
+		f.PerPage = 1
+	}
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	offset := int64(f.Page-1) * int64(f.PerPage)
+	if total == 0 || offset >= int64(total) {
+		return []*Term{}, total, nil
+	}
+	q, qargs := s.termPageQuery(f, offset)
+	var rows []termRow
+	if err := s.db.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
+		return nil, 0, fmt.Errorf("models: list %ss: %w", f.Taxonomy, mapErr(err))
+	}
+	terms := make([]*Term, len(rows))
+	for i := range rows {
+		terms[i] = rows[i].term()
+	}
+	if err := s.decorateTerms(ctx, terms, f.Lang); err != nil {
+		return nil, 0, err
+	}
+	return terms, total, nil
+}
+
+// termPageQuery is the SQL of one page of a term list (also EXPLAINed by
+// the index tests).
+func (s *Store) termPageQuery(f TermFilter, offset int64) (string, []any) {
+	where, args := termConditions(f)
+	order := s.termOrder(f)
+	return "SELECT " + termRowColumns + termCountSQL + " AS cnt FROM terms tm WHERE " + where +
+		" ORDER BY " + order + fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, offset), args
+}
+
+// termConditions builds the WHERE clause of a term list. The terms table
+// is aliased tm: SearchCondition names its translation table t.
+func termConditions(f TermFilter) (string, []any) {
+	conds := []string{"tm.taxonomy = ?"}
+	args := []any{f.Taxonomy}
+	if f.Search != "" {
+		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "slug"}, f.Lang, []string{f.Search})
+		conds = append(conds, c)
+		args = append(args, a...)
+	}
+	if len(f.Include) > 0 {
+		conds = append(conds, "tm.id IN (?)")
+		args = append(args, bun.In(f.Include))
+	}
+	if len(f.Exclude) > 0 {
+		conds = append(conds, "tm.id NOT IN (?)")
+		args = append(args, bun.In(f.Exclude))
+	}
+	if f.HideEmpty {
+		conds = append(conds, `EXISTS (SELECT 1 FROM event_terms et JOIN events e ON e.id = et.event_id
+			WHERE et.term_id = tm.id AND e.status = 'publish')`)
+	}
+	if f.ParentID != nil {
+		conds = append(conds, "tm.parent_id = ?")
+		args = append(args, *f.ParentID)
+	}
+	if f.EventID > 0 {
+		conds = append(conds, "EXISTS (SELECT 1 FROM event_terms ef WHERE ef.term_id = tm.id AND ef.event_id = ?)")
+		args = append(args, f.EventID)
+	}
+	if f.Slug != "" {
+		conds = append(conds, "tm.slug = ?")
+		args = append(args, f.Slug)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// termOrder builds the ORDER BY clause; ties break on id in the same
+// direction so pages never overlap.
+func (s *Store) termOrder(f TermFilter) string {
+	dir := " ASC"
+	if strings.EqualFold(f.Order, "desc") {
+		dir = " DESC"
+	}
+	var key string
+	switch f.OrderBy {
+	case "id":
+		return "tm.id" + dir
+	case "include":
+		if len(f.Include) == 0 {
+			key = "tm.name_key"
+			break
+		}
+		var b strings.Builder
+		b.WriteString("CASE tm.id")
+		for i, id := range f.Include {
+			fmt.Fprintf(&b, " WHEN %d THEN %d", id, i)
+		}
+		b.WriteString(" END")
+		key = b.String()
+	case "slug":
+		key = "tm.slug" // utf8mb4_bin on MySQL, BINARY on SQLite: the same order
+	case "term_group":
+		key = "tm.term_group"
+	case "description":
+		key = "tm.description"
+		if s.dialect == MySQL {
+			key += " COLLATE utf8mb4_bin" // byte order, as SQLite
+		}
+	case "count":
+		key = "cnt"
+	default:
+		key = "tm.name_key"
+	}
+	return key + dir + ", tm.id" + dir
+}

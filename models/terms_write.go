@@ -1,0 +1,254 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// TermInput holds the fields of a term create or update; nil means "not
+// sent" (an update keeps the stored value).
+type TermInput struct {
+	Name        *string
+	Description *string
+	Slug        *string // sanitized with Slugify; "" after that is ErrBadSlug
+	ParentID    *int64  // categories only; 0 is the top level
+}
+
+// maxTermDepth bounds the ancestor walk of the cycle check (a corrupt
+// parent chain can never hang a request).
+const maxTermDepth = 1000
+
+// CreateTerm creates a term of the taxonomy written in lang (its source
+// language) and returns it as read in lang. The slug is in.Slug sanitized
+// (ErrSlugTaken when another term has it), else Slugify(name) made unique
+// with -2, -3, …. Errors: ErrBadTermName, ErrBadSlug, ErrSlugTaken,
+// ErrBadParent (unknown parent), *TermExistsError (the name is taken at
+// that level, also when two creates race: the unique index decides).
+func (s *Store) CreateTerm(ctx context.Context, taxonomy string, in TermInput, lang string) (*Term, error) {
+	if in.Name == nil {
+		return nil, fmt.Errorf("%w: missing", ErrBadTermName)
+	}
+	name, err := CleanTermName(*in.Name)
+	if err != nil {
+		return nil, err
+	}
+	now := Now()
+	t := &Term{Taxonomy: taxonomy, Name: name, NameKey: NameKey(name), Lang: lang, CreatedAt: now, UpdatedAt: now}
+	if in.Description != nil {
+		t.Description = *in.Description
+	}
+	if in.ParentID != nil && taxonomy == TaxCategory {
+		t.ParentID = *in.ParentID
+	}
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		if err := tx.checkParent(ctx, taxonomy, 0, t.ParentID); err != nil {
+			return err
+		}
+		if id, err := tx.termAtLevel(ctx, taxonomy, t.ParentID, t.NameKey, 0, false); err != nil || id != 0 {
+			return termExists(id, err)
+		}
+		if in.Slug != nil {
+			slug := Slugify(*in.Slug)
+			if slug == "" {
+				return ErrBadSlug
+			}
+			t.Slug = slug
+			err := tx.insertTerm(ctx, t)
+			if isSlugConflict(err) {
+				return fmt.Errorf("models: create %s slug %q: %w", taxonomy, slug, ErrSlugTaken)
+			}
+			return tx.nameConflict(ctx, t, err)
+		}
+		_, err := tx.InsertWithUniqueSlug(ctx, TaxonomyKind(taxonomy), Slugify(name), 0, func(slug string) error {
+			t.Slug = slug
+			return tx.insertTerm(ctx, t)
+		})
+		return tx.nameConflict(ctx, t, err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetTerm(ctx, taxonomy, t.ID, lang)
+}
+
+// UpdateTerm changes the fields of in that are not nil on term id of the
+// taxonomy and returns it as read in lang. Written in a language other than
+// the term's source language, name and description are stored as lang
+// translations; slug and parent always go on the term. A name change keeps
+// the slug. Errors as CreateTerm, plus ErrNotFound, and ErrBadParent when
+// the new parent is the term itself or one of its descendants.
+func (s *Store) UpdateTerm(ctx context.Context, taxonomy string, id int64, in TermInput, lang string) (*Term, error) {
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		t := new(Term)
+		if err := tx.db.NewSelect().Model(t).Where("id = ?", id).Where("taxonomy = ?", taxonomy).Scan(ctx); err != nil {
+			return fmt.Errorf("models: update %s %d: %w", taxonomy, id, mapErr(err))
+		}
+		cols := []string{"updated_at"}
+		translated := map[string]string{}
+		if in.Name != nil {
+			name, err := CleanTermName(*in.Name)
+			if err != nil {
+				return err
+			}
+			if lang == t.Lang {
+				t.Name, t.NameKey = name, NameKey(name)
+				cols = append(cols, "name", "name_key")
+			} else {
+				translated["name"] = name
+			}
+		}
+		if in.Description != nil {
+			if lang == t.Lang {
+				t.Description = *in.Description
+				cols = append(cols, "description")
+			} else {
+				translated["description"] = *in.Description
+			}
+		}
+		if in.ParentID != nil && taxonomy == TaxCategory && *in.ParentID != t.ParentID {
+			if err := tx.checkParent(ctx, taxonomy, t.ID, *in.ParentID); err != nil {
+				return err
+			}
+			t.ParentID = *in.ParentID
+			cols = append(cols, "parent_id")
+		}
+		if in.Slug != nil {
+			slug := Slugify(*in.Slug)
+			if slug == "" {
+				return ErrBadSlug
+			}
+			t.Slug = slug
+			cols = append(cols, "slug")
+		}
+		if id, err := tx.termAtLevel(ctx, taxonomy, t.ParentID, t.NameKey, t.ID, false); err != nil || id != 0 {
+			return termExists(id, err)
+		}
+		t.UpdatedAt = Now()
+		_, err := tx.db.NewUpdate().Model(t).Column(cols...).WherePK().Exec(ctx)
+		if isSlugConflict(err) {
+			return fmt.Errorf("models: update %s %d slug %q: %w", taxonomy, id, t.Slug, ErrSlugTaken)
+		}
+		if err != nil {
+			return tx.nameConflict(ctx, t, fmt.Errorf("models: update %s %d: %w", taxonomy, id, mapErr(err)))
+		}
+		if len(translated) > 0 {
+			return tx.SaveTranslation(ctx, TaxonomyKind(taxonomy), t.ID, lang, translated)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.GetTerm(ctx, taxonomy, id, lang)
+}
+
+// DeleteTerm deletes term id of the taxonomy for good and returns it as it
+// was (read in lang, count included). In one transaction its event links
+// and translations go, and its child categories move up to its parent, as
+// WordPress does; a child whose name is taken at that level makes the
+// delete fail with *TermExistsError naming the term it collides with.
+func (s *Store) DeleteTerm(ctx context.Context, taxonomy string, id int64, lang string) (*Term, error) {
+	var t *Term
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		var err error
+		if t, err = tx.GetTerm(ctx, taxonomy, id, lang); err != nil {
+			return err
+		}
+		var clash []int64
+		err = tx.db.NewRaw(`SELECT o.id FROM terms c JOIN terms o ON o.taxonomy = c.taxonomy AND o.parent_id = ? AND o.name_key = c.name_key
+			WHERE c.taxonomy = ? AND c.parent_id = ? ORDER BY o.id LIMIT 1`, t.ParentID, taxonomy, id).Scan(ctx, &clash)
+		if err != nil {
+			return fmt.Errorf("models: delete %s %d: check children: %w", taxonomy, id, mapErr(err))
+		}
+		if len(clash) > 0 {
+			return &TermExistsError{ID: clash[0]}
+		}
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{"DELETE FROM event_terms WHERE term_id = ?", []any{id}},
+			{"DELETE FROM term_translations WHERE term_id = ?", []any{id}},
+			{"UPDATE terms SET parent_id = ? WHERE taxonomy = ? AND parent_id = ?", []any{t.ParentID, taxonomy, id}},
+			{"DELETE FROM terms WHERE id = ?", []any{id}},
+		} {
+			if _, err := tx.db.ExecContext(ctx, q.sql, q.args...); err != nil {
+				return fmt.Errorf("models: delete %s %d: %w", taxonomy, id, mapErr(err))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// checkParent verifies that parent (0: top level) is a category and that
+// making it the parent of term id (0 on create) creates no cycle.
+func (s *Store) checkParent(ctx context.Context, taxonomy string, id, parent int64) error {
+	if parent == 0 {
+		return nil
+	}
+	if taxonomy != TaxCategory || parent < 0 || parent == id {
+		return ErrBadParent
+	}
+	cur := parent
+	for depth := 0; cur != 0; depth++ {
+		var up []int64
+		err := s.db.NewRaw("SELECT parent_id FROM terms WHERE id = ? AND taxonomy = ?", cur, taxonomy).Scan(ctx, &up)
+		if err != nil {
+			return fmt.Errorf("models: check parent %d: %w", parent, mapErr(err))
+		}
+		if len(up) == 0 || depth > maxTermDepth {
+			return ErrBadParent // unknown parent (first step) or a broken chain
+		}
+		if up[0] == id && id != 0 {
+			return ErrBadParent // the parent descends from the term itself
+		}
+		cur = up[0]
+	}
+	return nil
+}
+
+// termAtLevel returns the id of a term of the taxonomy other than exceptID
+// with nameKey under parent, or 0.
+func (s *Store) termAtLevel(ctx context.Context, taxonomy string, parent int64, nameKey string, exceptID int64, locking bool) (int64, error) {
+	lock := ""
+	if locking && s.dialect == MySQL {
+		lock = " LOCK IN SHARE MODE"
+	}
+	var ids []int64
+	err := s.db.NewRaw("SELECT id FROM terms WHERE taxonomy = ? AND parent_id = ? AND name_key = ? AND id <> ?"+lock,
+		taxonomy, parent, nameKey, exceptID).Scan(ctx, &ids)
+	if err != nil {
+		return 0, fmt.Errorf("models: find %s name at level %d: %w", taxonomy, parent, mapErr(err))
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	return ids[0], nil
+}
+
+// termExists turns the result of termAtLevel into the error to return.
+func termExists(id int64, err error) error {
+	if err != nil {
+		return err
+	}
+	return &TermExistsError{ID: id}
+}
+
+// nameConflict maps a unique violation of the name index (a concurrent
+// create of the same name at the same level won the race) to
+// *TermExistsError with the winner's id; other errors pass through.
+func (s *Store) nameConflict(ctx context.Context, t *Term, err error) error {
+	if err == nil || !errors.Is(err, ErrConflict) || isSlugConflict(err) {
+		return err
+	}
+	id, ferr := s.termAtLevel(ctx, t.Taxonomy, t.ParentID, t.NameKey, t.ID, true)
+	if ferr != nil || id == 0 {
+		return err
+	}
+	return &TermExistsError{ID: id}
+}
