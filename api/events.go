@@ -91,7 +91,7 @@ func eventListArgs() []Arg {
 		{Name: "geoloc_lat", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lat", In: "query", Validate: validateCoord("geoloc_lat", "geoloc_lng", 90)},
 		{Name: "geoloc_lng", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lng", In: "query", Validate: validateCoord("geoloc_lng", "geoloc_lat", 180)},
 		{Name: "include", Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list.include", In: "query"},
-		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateParentEventID},
+		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateEventID},
 	}
 }
 
@@ -166,16 +166,6 @@ func validateListIDs(name string) func(r *Request, v any) *Reason {
 		}
 		return nil
 	}
-}
-
-// validateParentEventID checks that v is the id of a stored event.
-func validateParentEventID(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	have, err := r.Deps.DB.ExistingIDs(r.Ctx, models.KindEvent, []int64{id})
-	if err != nil || !have[id] {
-		return invalid("reason.events.unknown_event", map[string]any{"ID": id})
-	}
-	return nil
 }
 
 // Errors of the event routes (codes as TEC).

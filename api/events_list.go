@@ -121,7 +121,7 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 	}
 	if len(include) > 0 {
 		f.Include = include
-		echo = append(echo, KV{"include", joinEventIDs(include)})
+		echo = append(echo, KV{"include", joinIDs(include)})
 	}
 	if id, ok := r.Int("post_parent"); ok {
 		f.ParentID = &id
@@ -149,11 +149,11 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 	}
 	if ids := r.IntList("venue"); len(ids) > 0 {
 		f.VenueIDs = ids
-		echo = append(echo, KV{"venue", joinEventIDs(ids)})
+		echo = append(echo, KV{"venue", joinIDs(ids)})
 	}
 	if ids := r.IntList("organizer"); len(ids) > 0 {
 		f.OrganizerIDs = ids
-		echo = append(echo, KV{"organizer", joinEventIDs(ids)})
+		echo = append(echo, KV{"organizer", joinIDs(ids)})
 	}
 	if v, ok := r.Bool("featured"); ok && r.Has("featured") {
 		f.Featured = &v
@@ -210,7 +210,7 @@ func validateTermFilter(name string) func(r *Request, v any) *Reason {
 	}
 }
 
-func joinEventIDs(ids []int64) string {
+func joinIDs(ids []int64) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
 		s[i] = strconv.FormatInt(id, 10)
