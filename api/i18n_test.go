@@ -701,3 +701,44 @@ func TestI18nEventTranslationScenario(t *testing.T) {
 		}
 	})
 }
+
+// TestI18nSourceLanguageOtherThanEnglish: a record created in ja has ja as
+// its source; an English write then stores English translations, and each
+// language reads its own text.
+func TestI18nSourceLanguageOtherThanEnglish(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		admin := models.RoleAdministrator
+		cases := []struct{ kind, field, ja, en string }{
+			{"venues", "venue", "京都会館", "Kyoto Hall"},
+			{"organizers", "organizer", "祇園祭実行委員会", "Gion Festival Committee"},
+			{"categories", "name", "伝統行事", "Traditional events"},
+			{"tags", "name", "提灯", "Lanterns"},
+			{"events", "title", "祇園祭", "Gion Festival"},
+		}
+		for _, tc := range cases {
+			if !haveRoute(t, e, "/"+tc.kind) {
+				t.Logf("/%s is not served yet", tc.kind)
+				continue
+			}
+			body := map[string]any{"ml_language": "ja", tc.field: tc.ja}
+			if tc.kind == "events" {
+				body["start_date"], body["end_date"] = "2027-07-17 09:00:00", "2027-07-17 18:00:00"
+			}
+			r := e.do(t, "POST", nsURL+"/"+tc.kind, body, admin)
+			expect(t, "create in ja", r, 201, "")
+			id := idOf(t, r)
+			if m := r.Map(t); str(m, "lang") != "ja" || str(m, tc.field) != tc.ja {
+				t.Errorf("%s created in ja: lang %v %s %v", tc.kind, m["lang"], tc.field, m[tc.field])
+			}
+			item := fmt.Sprintf("%s/%s/%d", nsURL, tc.kind, id)
+			expect(t, "write in en", e.do(t, "POST", item, map[string]any{"ml_language": "en", tc.field: tc.en}, admin), 200, "")
+			for lang, want := range map[string]string{"ja": tc.ja, "en": tc.en, "ko": tc.ja, "zh-hans": tc.ja} {
+				m := e.do(t, "GET", item+"?ml_language="+lang, nil, "").Map(t)
+				if str(m, tc.field) != want || str(m, "lang") != "ja" || strList(m["translations"]) != "en" {
+					t.Errorf("%s read in %s: %s %q lang %v translations %v, want %q, ja, [en]",
+						tc.kind, lang, tc.field, str(m, tc.field), m["lang"], m["translations"], want)
+				}
+			}
+		}
+	})
+}
