@@ -46,6 +46,10 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		// fasthttp would fail the whole connection.
 		DisablePreParseMultipartForm: true,
 	})
+	// fasthttp parses a multipart body while reading the request and, when
+	// it is malformed, answers a plain-text 400 before any handler runs;
+	// parsed lazily, a bad multipart body carries no parameters (readSources).
+	app.Server().DisablePreParseMultipartForm = true
 	app.Use(RequestID(), AccessLog(d.Logger), Recover(d.Logger))
 	for _, m := range o.Middleware {
 		app.Use(m)

@@ -222,4 +222,3 @@ func (h *termHandler) storeError(err error) error {
 	}
 	return err
 }
-

@@ -1,0 +1,367 @@
+package api
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// The database outage behaviour of SPEC §2: a database that does not
+// answer is 503 service_unavailable within 5 seconds, and the server
+// recovers by itself when the database is back. MariaDB is reached through
+// a TCP proxy the test controls; SQLite is blocked by another connection
+// holding the write lock.
+
+// proxyMode says what the proxy does with connections.
+type proxyMode int32
+
+const (
+	proxyUp     proxyMode = iota // forward both ways
+	proxyRefuse                  // no listener: connections are refused
+	proxyDrop                    // accept, then close at once
+	proxyStall                   // accept and hold, forwarding nothing
+)
+
+// dbProxy is a TCP proxy in front of the MariaDB server.
+type dbProxy struct {
+	t        *testing.T
+	addr     string // 127.0.0.1:port, stable across refuse/up
+	upstream string
+	mode     atomic.Int32
+	gen      atomic.Int64 // bumped when leaving proxyUp: older links close
+
+	mu    sync.Mutex
+	ln    net.Listener
+	conns map[net.Conn]bool
+	wg    sync.WaitGroup
+}
+
+func startProxy(t *testing.T, upstream string) *dbProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &dbProxy{t: t, addr: ln.Addr().String(), upstream: upstream, conns: map[net.Conn]bool{}}
+	p.serve(ln)
+	t.Cleanup(p.close)
+	return p
+}
+
+func (p *dbProxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.handle(c)
+		}
+	}()
+}
+
+// set switches the mode: leaving proxyUp cuts every open link (refuse
+// and drop close them, stall freezes them until the mode changes and then
+// closes them), refuse closes the listener, up reopens it on the same port.
+func (p *dbProxy) set(m proxyMode) {
+	old := proxyMode(p.mode.Swap(int32(m)))
+	if old == m {
+		return
+	}
+	p.gen.Add(1)
+	if m == proxyRefuse || m == proxyDrop {
+		p.closeConns()
+	}
+	if m == proxyRefuse {
+		p.mu.Lock()
+		_ = p.ln.Close()
+		p.mu.Unlock()
+	}
+	if old == proxyRefuse {
+		var ln net.Listener
+		var err error
+		for i := 0; i < 50; i++ { // the port may linger a moment
+			if ln, err = net.Listen("tcp", p.addr); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err != nil {
+			p.t.Fatalf("proxy: listen again on %s: %v", p.addr, err)
+		}
+		p.serve(ln)
+	}
+	if old == proxyStall {
+		p.closeConns()
+	}
+}
+
+func (p *dbProxy) track(c net.Conn, on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if on {
+		p.conns[c] = true
+	} else {
+		delete(p.conns, c)
+	}
+}
+
+func (p *dbProxy) closeConns() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		_ = c.Close()
+	}
+}
+
+func (p *dbProxy) handle(c net.Conn) {
+	switch proxyMode(p.mode.Load()) {
+	case proxyDrop, proxyRefuse:
+		_ = c.Close()
+		return
+	case proxyStall:
+		p.track(c, true)
+		p.wg.Add(1)
+		go func() { // hold it, read and forget, until closed
+			defer p.wg.Done()
+			defer p.track(c, false)
+			_, _ = io.Copy(io.Discard, c)
+			_ = c.Close()
+		}()
+		return
+	}
+	up, err := net.DialTimeout("tcp", p.upstream, 5*time.Second)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	p.track(c, true)
+	p.track(up, true)
+	gen := p.gen.Load()
+	pipe := func(dst, src net.Conn) {
+		defer p.wg.Done()
+		defer func() { _ = dst.Close(); _ = src.Close(); p.track(dst, false); p.track(src, false) }()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			for proxyMode(p.mode.Load()) == proxyStall && p.gen.Load() != gen {
+				time.Sleep(10 * time.Millisecond) // frozen: forward nothing
+			}
+			if p.gen.Load() != gen || n == 0 && err != nil {
+				return
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil || err != nil {
+				return
+			}
+		}
+	}
+	p.wg.Add(2)
+	go pipe(up, c)
+	go pipe(c, up)
+}
+
+func (p *dbProxy) close() {
+	p.mode.Store(int32(proxyRefuse))
+	p.gen.Add(1)
+	p.mu.Lock()
+	_ = p.ln.Close()
+	p.mu.Unlock()
+	p.closeConns()
+	p.wg.Wait()
+}
+
+// proxiedEnv builds the test environment on a fresh MariaDB database
+// reached through a new proxy.
+func proxiedEnv(t *testing.T) (*testEnv, *dbProxy) {
+	t.Helper()
+	base := os.Getenv(modelstest.EnvDSN)
+	if base == "" {
+		t.Skipf("%s is not set", modelstest.EnvDSN)
+	}
+	direct := modelstest.Open(t, models.MySQL) // creates, migrates, drops at the end
+	var name string
+	if err := direct.IDB().NewRaw("SELECT DATABASE()").Scan(context.Background(), &name); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := u.Host
+	if !strings.Contains(upstream, ":") {
+		upstream += ":3306"
+	}
+	p := startProxy(t, upstream)
+	u.Host, u.Path = p.addr, "/"+name
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db, err := models.Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return newTestEnv(t, db), p
+}
+
+// timed sends GET target and returns the status, the error code and the time.
+func timed(t *testing.T, e *testEnv, target string) (int, string, time.Duration) {
+	t.Helper()
+	req := httptest.NewRequest("GET", target, nil)
+	if strings.HasSuffix(target, "as=editor") {
+		req.SetBasicAuth(string(models.RoleEditor), e.passwords[models.RoleEditor])
+	}
+	start := time.Now()
+	res := e.send(t, req)
+	took := time.Since(start)
+	code := ""
+	if strings.HasPrefix(target, "/"+Namespace) && res.Status >= 400 {
+		code = res.Code(t)
+	}
+	return res.Status, code, took
+}
+
+// expectDown checks that /healthz and an API list (anonymous, and signed
+// in, which needs the database to authenticate) answer 503 within 5 s.
+func expectDown(t *testing.T, e *testEnv, phase string) {
+	t.Helper()
+	for _, target := range []string{"/healthz", "/" + Namespace + "/venues", "/" + Namespace + "/organizers?as=editor"} {
+		status, code, took := timed(t, e, target)
+		t.Logf("%s: GET %s → %d %s in %v", phase, target, status, code, took.Round(time.Millisecond))
+		if status != 503 || (code != "" && code != "service_unavailable") {
+			t.Errorf("%s: GET %s → %d %s, want 503 service_unavailable", phase, target, status, code)
+		}
+		if took > 5*time.Second {
+			t.Errorf("%s: GET %s took %v, want at most 5 s", phase, target, took)
+		}
+	}
+}
+
+// expectRecovery polls /healthz and the list until both answer 200.
+func expectRecovery(t *testing.T, e *testEnv, phase string) {
+	t.Helper()
+	start := time.Now()
+	for _, target := range []string{"/healthz", "/" + Namespace + "/venues"} {
+		for {
+			status, _, _ := timed(t, e, target)
+			if status == 200 {
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("%s: GET %s still %d after %v", phase, target, status, time.Since(start))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Logf("%s: both 200 again after %v", phase, time.Since(start).Round(time.Millisecond))
+}
+
+// TestDatabaseOutageMySQL is not parallel: its timings and goroutine counts
+// must not depend on the other tests.
+func TestDatabaseOutageMySQL(t *testing.T) {
+	e, p := proxiedEnv(t)
+	expectRecovery(t, e, "start")
+	baseline := runtime.NumGoroutine()
+
+	for _, phase := range []struct {
+		name string
+		mode proxyMode
+	}{{"refused", proxyRefuse}, {"dropped", proxyDrop}, {"stalled", proxyStall}} {
+		p.set(phase.mode)
+		expectDown(t, e, phase.name)
+		// No query may still hold a connection once the 503s are out.
+		deadline := time.Now().Add(2 * time.Second)
+		for e.DB.Bun.Stats().InUse > 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if n := e.DB.Bun.Stats().InUse; n > 0 {
+			t.Errorf("%s: %d connections still in use after the 503s", phase.name, n)
+		}
+		p.set(proxyUp)
+		expectRecovery(t, e, phase.name+" → up")
+	}
+
+	// Nothing left hanging: the goroutine count comes back to where it was
+	// (database/sql and the proxy keep one pair per pooled connection).
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > baseline+4 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > baseline+4 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines, %d before the outages:\n%s", n, baseline, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestSQLiteWriteLockIs503 holds SQLite's write lock from another
+// connection for longer than the busy timeout: a write through the API is
+// 503 (or succeeds), never 500, and answers within the request deadline.
+func TestSQLiteWriteLockIs503(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "kalends.db")
+	ctx := context.Background()
+	db, err := models.Open(ctx, "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if _, err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, db)
+
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(100)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() { // hold the lock for 7 s, longer than the 5 s busy timeout
+		defer close(released)
+		time.Sleep(7 * time.Second)
+		_, _ = conn.ExecContext(ctx, "ROLLBACK")
+	}()
+
+	for _, as := range []models.Role{models.RoleAdministrator, ""} {
+		start := time.Now()
+		res := e.do(t, "POST", "/"+Namespace+"/venues", map[string]any{"venue": "Locked out " + string(as)}, as)
+		took := time.Since(start)
+		t.Logf("POST /venues as %q under a held write lock → %d in %v: %.80s", as, res.Status, took.Round(time.Millisecond), res.Body)
+		switch {
+		case res.Status >= 500 && (res.Status != 503 || res.Code(t) != "service_unavailable"):
+			t.Errorf("as %q: %d %s, want 503 service_unavailable or success", as, res.Status, res.Body)
+		case took > 5*time.Second:
+			t.Errorf("as %q: took %v", as, took)
+		}
+	}
+	<-released
+	res := e.do(t, "POST", "/"+Namespace+"/venues", map[string]any{"venue": "After the lock"}, models.RoleAdministrator)
+	if res.Status != 201 {
+		t.Errorf("after the lock: %d %.300s", res.Status, res.Body)
+	}
+}
