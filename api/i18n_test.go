@@ -742,3 +742,40 @@ func TestI18nSourceLanguageOtherThanEnglish(t *testing.T) {
 		}
 	})
 }
+
+// TestI18nHostileLanguageValues: odd ml_language values are 400 (never a
+// 500), and the response still names its language.
+func TestI18nHostileLanguageValues(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, tc := range []struct {
+			name   string
+			method string
+			target string
+			body   any
+			status int
+			lang   string
+		}{
+			{"empty", "GET", nsURL + "/venues?ml_language=", nil, 400, "en"},
+			{"upper case", "GET", nsURL + "/venues?ml_language=JA", nil, 400, "en"},
+			{"BCP 47 tag", "GET", nsURL + "/venues?ml_language=ja-JP", nil, 400, "en"},
+			{"NUL", "GET", nsURL + "/venues?ml_language=ja%00", nil, 400, "en"},
+			{"long", "GET", nsURL + "/venues?ml_language=" + strings.Repeat("ja", 1000), nil, 400, "en"},
+			{"list", "GET", nsURL + "/venues?ml_language[]=ja&ml_language[]=ko", nil, 400, "en"},
+			{"array in JSON", "POST", nsURL + "/venues", `{"venue":"X","ml_language":["ja"]}`, 400, "en"},
+			{"number in JSON", "POST", nsURL + "/venues", `{"venue":"X","ml_language":7}`, 400, "en"},
+			{"object in JSON under a prefix", "POST", "/ko" + nsURL + "/venues", `{"venue":"X","ml_language":{"a":"ja"}}`, 400, "ko"},
+			{"upper-case prefix", "GET", "/JA" + nsURL + "/venues", nil, 200, "ja"},
+		} {
+			r := e.do(t, tc.method, tc.target, tc.body, models.RoleAdministrator)
+			if r.Status != tc.status || r.Header.Get("Content-Language") != tc.lang {
+				t.Errorf("%s: %d %q %.300s, want %d %q", tc.name, r.Status, r.Header.Get("Content-Language"), r.Body, tc.status, tc.lang)
+			}
+			if tc.status == 400 && r.Code(t) != "rest_invalid_param" {
+				t.Errorf("%s: code %q", tc.name, r.Code(t))
+			}
+			if tc.status == 200 {
+				checkURLs(t, tc.name, r.JSON(t), e.Deps.Config.BaseURL, "/"+tc.lang)
+			}
+		}
+	})
+}
