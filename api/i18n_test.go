@@ -672,6 +672,8 @@ func TestI18nEventTranslationScenario(t *testing.T) {
 		if evs, _ := r.Map(t)["events"].([]any); len(evs) != 1 || str(evs[0].(map[string]any), "title") != "夏祭り" ||
 			str(evs[0].(map[string]any), "cost") != e.Deps.I18n.T("ja", "cost.free", nil) {
 			t.Errorf("list in ja: %.400s", r.Body)
+		} else if v, _ := evs[0].(map[string]any)["venue"].(map[string]any); str(v, "venue") != "河川敷公園" {
+			t.Errorf("list in ja: embedded venue %v", evs[0].(map[string]any)["venue"])
 		}
 
 		// The cost range in every language.
