@@ -38,7 +38,7 @@ import (
 const (
 	hostileSeed        = 20261122
 	hostilePerArg      = 6 // hostile values per argument and endpoint
-	hostileMaxDuration = 3 * time.Second
+	hostileMaxDuration = 4 * time.Second
 )
 
 var hostileRoles = []models.Role{"", models.RoleContributor, models.RoleAdministrator}
