@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -117,7 +118,8 @@ func sortInvalid(inv []Invalid, args []Arg) {
 }
 
 // defaultOf returns the default of an argument that was not sent, in the
-// Go type of its kind.
+// Go type of its kind (Args promises that type): a published default such
+// as hide_empty's "1" becomes true, per_page's 120 becomes int64.
 func defaultOf(r *Request, a *Arg) (any, bool) {
 	var v any
 	switch {
@@ -128,14 +130,30 @@ func defaultOf(r *Request, a *Arg) (any, bool) {
 	default:
 		return nil, false
 	}
-	switch x := v.(type) {
+	var j any = v
+	switch n := v.(type) {
 	case int:
-		if a.Kind == KNumber {
-			return float64(x), true
-		}
-		return int64(x), true
+		j = json.Number(strconv.Itoa(n))
 	case int32:
-		return int64(x), true
+		j = json.Number(strconv.FormatInt(int64(n), 10))
+	case int64:
+		j = json.Number(strconv.FormatInt(n, 10))
+	case float64:
+		j = json.Number(strconv.FormatFloat(n, 'g', -1, 64))
+	}
+	switch a.Kind {
+	case KInt, KPositiveInt:
+		if n, rs := parseInt(j); rs == nil {
+			return n, true
+		}
+	case KBool:
+		if b, rs := parseBool(j); rs == nil {
+			return b, true
+		}
+	case KNumber:
+		if f, rs := parseNumber(j); rs == nil {
+			return f, true
+		}
 	}
 	return v, true
 }

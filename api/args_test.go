@@ -175,6 +175,9 @@ func TestArgKinds(t *testing.T) {
 		{name: "raw null", method: "POST", body: `{"raw": null}`, want: map[string]any{"raw": nil}},
 		{name: "raw invalid UTF-8 in form", query: "raw[a]=%ff", invalid: map[string]string{"raw": "rest_invalid_param"}},
 		{name: "raw too deep", method: "POST", body: `{"raw": ` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, invalid: map[string]string{"raw": "rest_invalid_param"}},
+		// Defaults come in the kind's Go type, whatever the table wrote.
+		{name: "typed defaults", query: "", want: map[string]any{"hb": true, "dn": float64(2)}, types: map[string]string{"hb": "bool", "dn": "float64"}},
+		{name: "sent value beats default", query: "hb=0", want: map[string]any{"hb": false}},
 		// Several at once, in declaration order.
 		{name: "all invalid args reported", query: "i=x&b=x&e=x&st=x", invalid: map[string]string{"i": "rest_invalid_type", "b": "rest_invalid_type", "e": "rest_not_in_enum", "st": "rest_not_in_enum"}},
 	})

@@ -6,6 +6,21 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
+// Categories and tags (issue 5). Where Kalends departs from TEC 6.17.2, on
+// purpose:
+//   - an unknown id, or an id of the other taxonomy, is 404 rest_term_invalid
+//     (TEC: 400 from its validator), as SPEC §9;
+//   - a slug the client sends is sanitized like a generated one (Slugify);
+//     if another term of the taxonomy has it, the write is 400
+//     rest_invalid_param naming slug, because silently storing "x-2" would
+//     give the client a URL it did not ask for. A slug generated from the
+//     name never fails: it gets the first free -2, -3, … suffix;
+//   - description may be "" (clears it; TEC rejects "" with is_string), and
+//     parent may be 0 on writes (moves a category to the top level);
+//   - names are stored as sent, not HTML-escaped ("A & B", not "A &amp; B");
+//   - rest_url, next_rest_url and previous_rest_url echo every effective
+//     filter (TEC echoes none).
+
 // termRoutes declares /categories and /tags (SPEC §5, TEC §8) as data: the
 // arguments, in the order of the published route description, with our
 // own descriptions. keys holds the message-id prefix ("categories" or
@@ -119,8 +134,9 @@ func (h *termHandler) validateParent(r *Request, v any) *Reason {
 	return h.validateListParent(r, id)
 }
 
-// validateEventID: post and event must name an existing event (any
-// status), as TEC's is_event_id.
+// validateEventID: the argument must name an existing event (any status),
+// as TEC's is_event_id. Used by the term lists' post/event and the events
+// list's post_parent.
 func validateEventID(r *Request, v any) *Reason {
 	id, _ := v.(int64)
 	k, err := r.Deps.DB.PostKind(r.Ctx, id)

@@ -13,6 +13,3 @@ func Routes() []Route {
 	rs = append(rs, tagRoutes()...)
 	return rs
 }
-
-// Placeholders until each resource file declares its routes.
-func eventRoutes() []Route { return nil }

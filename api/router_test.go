@@ -2,7 +2,11 @@ package api
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -77,6 +81,9 @@ func TestRouterStatusAndCodes(t *testing.T) {
 				}
 				if got := res.Keys(t); strings.Join(got, ",") != "code,message,data" {
 					t.Errorf("keys %v", got)
+				}
+				if msg, _ := m["message"].(string); msg == "" || strings.HasPrefix(msg, "error.") {
+					t.Errorf("message %q is not localized", msg)
 				}
 			}
 			if strings.Contains(string(res.Body), "secret") {
@@ -402,5 +409,54 @@ func TestListHelpers(t *testing.T) {
 		if got := res.Header.Get(k); got != v {
 			t.Errorf("%s = %q, want %q", k, got, v)
 		}
+	}
+}
+
+func TestAccessLogAndRequestID(t *testing.T) {
+	t.Parallel()
+	e := synthEnv(t)
+	var buf bytes.Buffer
+	e.Deps.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
+	e.App = newServerWithRoutes(e.Deps, ServerOptions{}, syntheticRoutes())
+
+	r := httptest.NewRequest("GET", "/cal/events/v1/nope", nil)
+	r.Header.Set("X-Request-Id", "abc-123")
+	res := e.send(t, r)
+	if res.Header.Get("X-Request-Id") != "abc-123" {
+		t.Errorf("request id not echoed: %q", res.Header.Get("X-Request-Id"))
+	}
+	r = httptest.NewRequest("GET", "/cal/events/v1/panic", nil)
+	r.Header.Set("X-Request-Id", "bad id\nwith newline")
+	res = e.send(t, r)
+	id := res.Header.Get("X-Request-Id")
+	if id == "" || strings.ContainsAny(id, " \n") {
+		t.Errorf("unsafe request id kept: %q", id)
+	}
+	var access []map[string]any
+	panicLogged := false
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		switch m["msg"] {
+		case "http request":
+			access = append(access, m)
+		case "http: panic":
+			panicLogged = strings.Contains(fmt.Sprint(m["panic"]), "secret panic detail") && m["request_id"] == id
+		}
+	}
+	if len(access) != 2 {
+		t.Fatalf("%d access lines: %s", len(access), buf.String())
+	}
+	if a := access[0]; a["method"] != "GET" || a["path"] != "/cal/events/v1/nope" || a["status"] != float64(404) ||
+		a["request_id"] != "abc-123" || a["duration"] == nil {
+		t.Errorf("access line %v", a)
+	}
+	if access[1]["status"] != float64(500) || access[1]["request_id"] != id {
+		t.Errorf("panic access line %v", access[1])
+	}
+	if !panicLogged {
+		t.Errorf("panic cause not logged with its request id: %s", buf.String())
 	}
 }

@@ -60,6 +60,8 @@ func kindArgs() []Arg {
 		{Name: "tz", Type: "string", Kind: KTimezone, Desc: "arg.common.search"},
 		{Name: "raw", Kind: KRaw, Desc: "arg.common.search"},
 		{Name: "long", Type: "string", Kind: KString, MaxLen: 5, Desc: "arg.common.search"},
+		{Name: "hb", Type: "boolean", Kind: KBool, Default: "1", HasDefault: true, Desc: "arg.common.search"},
+		{Name: "dn", Type: "number", Kind: KNumber, Default: 2, HasDefault: true, Desc: "arg.common.search"},
 	}
 }
 

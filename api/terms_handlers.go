@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -222,13 +221,4 @@ func (h *termHandler) storeError(err error) error {
 		return ErrInvalidParam("name", Reason{Code: "rest_invalid_param", ID: "reason.empty_string"})
 	}
 	return err
-}
-
-// joinIDs writes ids as "1, 2, 3" for messages.
-func joinIDs(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.FormatInt(id, 10)
-	}
-	return strings.Join(s, ", ")
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -226,5 +227,29 @@ func TestTermListCostsFixedQueries(t *testing.T) {
 			t.Errorf("queries: per_page=1 -> %d, per_page=100 -> %d; want the same small number", one, hundred)
 		}
 		t.Logf("a category list costs %d queries", one)
+	})
+}
+
+func TestTermSearchIsLiteralAndFoldsCase(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		var ids []int64
+		for _, n := range []string{"Émile", "100% Jazz", "a_b", "plain"} {
+			ids = append(ids, mkTerm(t, e, "/tags", n, nil))
+		}
+		mkEvent(t, e, models.StatusPublish, ids...)
+		for q, want := range map[string][]string{
+			"émile": {"Émile"},
+			"ÉMILE": {"Émile"},
+			"%":     {"100% Jazz"},
+			"_":     {"a_b"},
+			"!":     {},
+			"jazz":  {"100% Jazz"}, // slug 100-jazz, name 100% Jazz
+			"a-b":   {"a_b"},       // by slug
+		} {
+			res := e.do(t, "GET", ns+"/tags?search="+url.QueryEscape(q), nil, "")
+			if got := names(t, res.Map(t), "tags"); !reflect.DeepEqual(got, want) {
+				t.Errorf("search %q = %v, want %v", q, got, want)
+			}
+		}
 	})
 }

@@ -91,11 +91,19 @@ func validEventID(r *Request, v any) *Reason {
 	return nil
 }
 
+// statusFilterValues lists what a list's status filter accepts.
+var statusFilterValues = strings.Join(append(append([]string{}, models.Statuses...), "any"), ", ")
+
+// validStatusList checks a list's status filter: known statuses, and
+// only publish for anonymous callers and subscribers (SPEC §6).
 func validStatusList(r *Request, v any) *Reason {
 	list, _ := v.([]string)
 	for _, s := range list {
 		if s != "any" && !models.ValidStatus(s) {
-			return rsn("rest_not_in_enum", "reason.not_in_enum", map[string]any{"Values": strings.Join(append(models.Statuses[:len(models.Statuses):len(models.Statuses)], "any"), ", ")})
+			return rsn("rest_not_in_enum", "reason.not_in_enum", map[string]any{"Values": statusFilterValues})
+		}
+		if s != models.StatusPublish && !models.MayFilterStatus(r.User) {
+			return rsn("rest_invalid_param", "reason.linked.status_not_allowed", nil)
 		}
 	}
 	return nil

@@ -20,13 +20,6 @@ func (k *linkedOps[T]) handleList(c *fiber.Ctx, r *Request) error {
 			statuses = append(statuses, s)
 		}
 	}
-	if !models.MayFilterStatus(r.User) {
-		for _, s := range statuses {
-			if s != models.StatusPublish {
-				return ErrInvalidParam("status", Reason{Code: "rest_invalid_param", ID: "reason.linked.status_not_allowed"})
-			}
-		}
-	}
 	f := models.LinkedFilter{
 		Page: page, PerPage: perPage, Words: models.SearchWords(r.String("search")),
 		OnlyWithUpcoming: tecTruthy(r.Args["only_with_upcoming"]), Statuses: statuses,

@@ -82,7 +82,8 @@ var unitLimit = map[string]int64{
 // Mar 3, as PHP's strtotime) and keep the wall-clock time; minutes and hours
 // are exact durations. Results are whole seconds except an explicit
 // fraction. Everything else is an error wrapping ErrBadDate, including
-// impossible dates, years outside 1000..9999, and inputs over 64 bytes.
+// impossible dates, years outside 1000..9999 (in loc or in UTC), and
+// inputs over 64 bytes.
 func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, DateForm, error) {
 	if loc == nil {
 		loc = time.UTC
@@ -95,9 +96,12 @@ func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, DateForm
 	if err != nil {
 		return time.Time{}, DateForm{}, fmt.Errorf("%w: %q: %s", ErrBadDate, s, err.Error())
 	}
-	y := t.Year()
-	if y < minDateYear || y > maxDateYear {
-		return time.Time{}, DateForm{}, fmt.Errorf("%w: %q: year %d outside %d..%d", ErrBadDate, s, y, minDateYear, maxDateYear)
+	// Both the wall clock and UTC must stay in range: times are stored in
+	// UTC, and MySQL's DATETIME ends at 9999-12-31 23:59:59.
+	for _, y := range []int{t.Year(), t.UTC().Year()} {
+		if y < minDateYear || y > maxDateYear {
+			return time.Time{}, DateForm{}, fmt.Errorf("%w: %q: year %d outside %d..%d", ErrBadDate, s, y, minDateYear, maxDateYear)
+		}
 	}
 	return t, f, nil
 }

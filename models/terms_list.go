@@ -81,7 +81,9 @@ func termConditions(f TermFilter) (string, []any) {
 	conds := []string{"tm.taxonomy = ?"}
 	args := []any{f.Taxonomy}
 	if f.Search != "" {
-		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "slug"}, f.Lang, []string{f.Search})
+		// name_key is lower-cased in Go, so a search ignores case beyond
+		// ASCII on SQLite too (its LOWER only folds A-Z).
+		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "name_key", "slug"}, f.Lang, []string{f.Search})
 		conds = append(conds, c)
 		args = append(args, a...)
 	}

@@ -147,3 +147,59 @@ func TestTermsByIDsCountsPublishedEventsAndOverlaysTranslations(t *testing.T) {
 		}
 	})
 }
+
+// Events resolve their tags inside their own transaction; concurrent event
+// creates naming the same new tags all succeed and share the tags.
+func TestResolveTermsInsideConcurrentEventTransactions(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		const n = 10
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				errs[i] = db.RunInTx(ctx, func(tx *models.Store) error {
+					id, err := tx.NewPostID(ctx, models.KindEvent)
+					if err != nil {
+						return err
+					}
+					now := models.Now()
+					e := &models.Event{ID: id, Status: models.StatusPublish, Slug: fmt.Sprint("ev-", id), Lang: "en", Title: "E",
+						PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: now, EndAt: now, Timezone: "UTC"}
+					if _, err := tx.IDB().NewInsert().Model(e).Exec(ctx); err != nil {
+						return err
+					}
+					ids, err := tx.ResolveTerms(ctx, models.TaxTag, []models.TermRef{{Name: "Shared New"}, {Name: fmt.Sprint("Own ", i)}, {Name: "Also Shared"}}, true, "en")
+					if err != nil {
+						return err
+					}
+					for _, tid := range ids {
+						if _, err := tx.IDB().NewInsert().Model(&models.EventTerm{EventID: id, TermID: tid}).Exec(ctx); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}(i)
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("event %d: %v", i, err)
+			}
+		}
+		var tags, links int
+		_ = db.IDB().NewRaw("SELECT COUNT(*) FROM terms").Scan(ctx, &tags)
+		_ = db.IDB().NewRaw("SELECT COUNT(*) FROM event_terms").Scan(ctx, &links)
+		if tags != n+2 || links != 3*n {
+			t.Errorf("tags = %d (want %d), links = %d (want %d)", tags, n+2, links, 3*n)
+		}
+		ids, _ := db.ResolveTerms(ctx, models.TaxTag, []models.TermRef{{Name: "shared new"}}, false, "en")
+		terms, _ := db.TermsByIDs(ctx, ids, "en")
+		if len(ids) != 1 || terms[ids[0]].Count != n {
+			t.Errorf("shared tag count = %+v", terms)
+		}
+	})
+}

@@ -42,6 +42,7 @@ func (s *Store) CreateTerm(ctx context.Context, taxonomy string, in TermInput, l
 		t.ParentID = *in.ParentID
 	}
 	err = s.RunInTx(ctx, func(tx *Store) error {
+		t.ID = 0 // RunInTx may run this again after a MySQL deadlock
 		if err := tx.checkParent(ctx, taxonomy, 0, t.ParentID); err != nil {
 			return err
 		}

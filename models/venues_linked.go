@@ -189,21 +189,18 @@ func (s *Store) deleteLinked(ctx context.Context, sp linkedSpec, id int64) error
 }
 
 // dupCondition adds to q one condition per provided non-empty identifying
-// field: equal ignoring case, or (like) containing it ignoring case.
-// Lower-casing happens in Go as well as in SQL so that the comparison does
-// not depend on the collation; the value as given is tried too, because
-// SQLite's LOWER only folds ASCII ("Éclair" stays "Éclair").
+// field: equal ignoring case, or (like) containing it ignoring case. LOWER
+// folds Unicode on both dialects (see sqlite_unicode.go), so the result
+// does not depend on the collation.
 func dupCondition(q *bun.SelectQuery, alias, col string, v *string, like bool) *bun.SelectQuery {
 	if v == nil || strings.TrimSpace(*v) == "" {
 		return q
 	}
-	given := strings.TrimSpace(*v)
-	low := strings.ToLower(given)
+	low := strings.ToLower(strings.TrimSpace(*v))
 	if like {
-		return q.Where(fmt.Sprintf("(LOWER(%s.%s) LIKE ? ESCAPE '!' OR %s.%s LIKE ? ESCAPE '!')", alias, col, alias, col),
-			"%"+EscapeLike(low)+"%", "%"+EscapeLike(given)+"%")
+		return q.Where(fmt.Sprintf("LOWER(%s.%s) LIKE ? ESCAPE '!'", alias, col), "%"+EscapeLike(low)+"%")
 	}
-	return q.Where(fmt.Sprintf("(LOWER(%s.%s) = ? OR %s.%s = ?)", alias, col, alias, col), low, given)
+	return q.Where(fmt.Sprintf("LOWER(%s.%s) = ?", alias, col), low)
 }
 
 // strOr returns *p, or def when p is nil.

@@ -27,6 +27,8 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 			titleID, msgID = "admin.error.not_found.title", "admin.error.not_found"
 		case status == fiber.StatusMethodNotAllowed:
 			msgID = "admin.error.method_not_allowed"
+		case status == fiber.StatusRequestEntityTooLarge:
+			msgID = "admin.error.too_large"
 		case status >= 500:
 			msgID = "admin.error.internal"
 		}

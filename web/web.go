@@ -35,6 +35,7 @@ type handler struct{ d *Deps }
 // listed here.
 func Register(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
+	app.Use("/admin", securityHeaders)
 	app.Get("/assets/*", h.asset)
 	// Both spellings are registered so the redirect works whether or not
 	// the app uses strict routing.
@@ -82,4 +83,13 @@ func (h *handler) asset(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, ct)
 	return c.Send(b)
+}
+
+// securityHeaders keeps admin pages out of frames on other sites and stops
+// browsers from guessing content types or leaking admin URLs as referrers.
+func securityHeaders(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	return c.Next()
 }

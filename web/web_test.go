@@ -71,6 +71,9 @@ func TestAdminHomeIsLocalized(t *testing.T) {
 			if !strings.Contains(body, `<html lang="`+tt.lang+`">`) || !strings.Contains(body, "<title>"+tt.title) {
 				t.Errorf("want lang %s and title %s in:\n%s", tt.lang, tt.title, body)
 			}
+			if resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("security headers missing: %v", resp.Header)
+			}
 			if !strings.Contains(body, `src="`+assets.URL("vendor/htmx.min.js")+`"`) {
 				t.Errorf("htmx script missing:\n%s", body)
 			}

@@ -57,7 +57,7 @@ var options = []option{
 	{name: "db", def: "sqlite:kalends.db", secret: true,
 		usage: "database: sqlite:PATH or mysql://USER:PASS@HOST:PORT/DBNAME",
 		set:   func(c *Config, v string) error { c.DB = v; return nil }},
-	{name: "base-url", usage: "public root used in every URL the API emits (default http:// + addr)",
+	{name: "base-url", usage: "public root used in every URL the API emits",
 		set: func(c *Config, v string) error { c.BaseURL = strings.TrimRight(v, "/"); return nil }},
 	{name: "timezone", def: "UTC", usage: "site time zone (IANA name, e.g. Europe/Oslo)",
 		set: func(c *Config, v string) error { c.Timezone = v; return nil }},
@@ -178,6 +178,7 @@ func (s *settings) config() (*Config, error) {
 	}
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + c.Addr
+		s.values["base-url"] = c.BaseURL // so the start-up log shows the value in use
 	}
 	if err := c.Validate(); err != nil {
 		return nil, err

@@ -145,7 +145,11 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		cmd.name, rest = rest[0], rest[1:]
 		if cmd.name == "user" || cmd.name == "app-password" {
 			if len(rest) == 0 || rest[0] != "create" {
-				return nil, fmt.Errorf("unknown command %q: did you mean '%s create'?", strings.TrimSpace(cmd.name+" "+strings.Join(rest[:min(1, len(rest))], "")), cmd.name)
+				got := cmd.name
+				if len(rest) > 0 {
+					got += " " + rest[0]
+				}
+				return nil, fmt.Errorf("unknown command %q: did you mean '%s create'?", got, cmd.name)
 			}
 			cmd.name, rest = cmd.name+" create", rest[1:]
 		}

@@ -380,12 +380,18 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { busy.Close() })
 	tests := []struct {
 		name string
 		args []string
 		code int
 		want string // in stderr
 	}{
+		{"address in use", []string{"serve", "--db", "sqlite:" + filepath.Join(dir, "busy.db"), "--addr", busy.Addr().String()}, 1, "address already in use"},
 		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined: -nope"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"unsupported database scheme", []string{"migrate", "--db", "postgres://localhost/x"}, 2, "--db must be sqlite:PATH or mysql://"},
@@ -397,6 +403,7 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := kalends(t, tt.args...)
 			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", r.code, tt.code, r.stderr, tt.want)

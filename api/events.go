@@ -1,0 +1,233 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// eventRoutes declares /events, /events/{id} and /events/by-slug/{slug}
+// with the arguments of the published route description and TEC's index.
+func eventRoutes() []Route {
+	canCreate := func(u *models.User) bool {
+		return models.Can(u, models.ActCreate, models.Subject{Kind: models.KindEvent})
+	}
+	item := func(path Arg, update []Arg) []Endpoint {
+		return []Endpoint{
+			{Methods: []string{"GET"}, Args: []Arg{path}, Handler: getEvent},
+			{Methods: []string{"DELETE"}, Args: []Arg{path, argForce()}, Allowed: canCreate, Handler: deleteEvent},
+			{Methods: []string{"POST", "PUT", "PATCH"}, Args: update, Allowed: canCreate, Handler: updateEvent},
+		}
+	}
+	idPath := argIDPath("arg.events.id")
+	slugPath := argSlugPath("arg.events.slug_path", true)
+	// On the by-slug update route TEC lists one optional "slug": the path
+	// finds the event (Request.Path), a body value renames it.
+	slugUpdate := argSlugPath("arg.events.slug_path", false)
+	return []Route{
+		{Pattern: "/events", DocPath: "/events", Endpoints: []Endpoint{
+			{Methods: []string{"GET"}, Args: eventListArgs(), Handler: listEvents},
+			{Methods: []string{"POST"}, Args: eventWriteArgs(true), Allowed: canCreate, Handler: createEvent},
+		}},
+		{Pattern: `/events/(?P<id>\d+)`, DocPath: "/events/{id}",
+			Endpoints: item(idPath, append([]Arg{idPath}, eventWriteArgs(false)...))},
+		{Pattern: `/events/by-slug/(?P<slug>[^/]+)`, DocPath: "/events/by-slug/{slug}",
+			Endpoints: item(slugPath, append([]Arg{slugUpdate}, withoutArg(eventWriteArgs(false), "slug")...))},
+	}
+}
+
+// withoutArg returns args without the one named name.
+func withoutArg(args []Arg, name string) []Arg {
+	out := make([]Arg, 0, len(args))
+	for _, a := range args {
+		if a.Name != name {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// eventListArgs are the arguments of GET /events, in TEC's order, without
+// password and ticketed (not supported), plus our documented extensions.
+func eventListArgs() []Arg {
+	date := func(name string) Arg {
+		return Arg{Name: name, Kind: KDate, Desc: "arg.events.list." + name, In: "query"}
+	}
+	start := date("start_date")
+	start.Type, start.HasDefault = "string", true
+	start.DefaultFunc = func(r *Request) any { return defaultListStart(r).Format(time.DateTime) }
+	end := date("end_date")
+	end.Type, end.HasDefault = "string", true
+	end.DefaultFunc = func(r *Request) any { return defaultListEnd(r).Format(time.DateTime) }
+	ids := func(name string) Arg {
+		return Arg{Name: name, Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list." + name, In: "query", Validate: validateListIDs(name)}
+	}
+	terms := func(name string) Arg {
+		return Arg{Name: name, Type: "array", Items: "integer", Kind: KRaw, Desc: "arg.events.list." + name, In: "query", Validate: validateTermFilter(name)}
+	}
+	return []Arg{
+		argPage(),
+		argPerPage(),
+		start,
+		end,
+		date("starts_before"),
+		date("starts_after"),
+		date("ends_before"),
+		date("ends_after"),
+		{Name: "strict_dates", Kind: KBool, Default: "false", HasDefault: true, Desc: "arg.events.list.strict_dates", In: "query"},
+		argSearch(),
+		terms("categories"),
+		terms("tags"),
+		ids("venue"),
+		ids("organizer"),
+		{Name: "featured", Type: "boolean", Kind: KBool, Desc: "arg.events.list.featured", In: "query"},
+		{Name: "status", Type: "string", Format: "string", Kind: KStringList, Desc: "arg.events.list.status", In: "query", Validate: validateListStatus},
+		{Name: "geoloc", Type: "boolean", Kind: KBool, Desc: "arg.events.list.geoloc", In: "query"},
+		{Name: "geoloc_lat", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lat", In: "query", Validate: validateCoord("geoloc_lat", "geoloc_lng", 90)},
+		{Name: "geoloc_lng", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lng", In: "query", Validate: validateCoord("geoloc_lng", "geoloc_lat", 180)},
+		{Name: "include", Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list.include", In: "query"},
+		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateEventID},
+	}
+}
+
+// defaultListStart is TEC's default window start: 00:00:00 of yesterday
+// in the site zone.
+func defaultListStart(r *Request) time.Time {
+	now := r.Deps.Now().In(r.Deps.Config.Location)
+	y, m, d := now.Date()
+	return time.Date(y, m, d-1, 0, 0, 0, 0, now.Location())
+}
+
+// defaultListEnd is TEC's default window end: now + 24 months, 23:59:59.
+func defaultListEnd(r *Request) time.Time {
+	now := r.Deps.Now().In(r.Deps.Config.Location)
+	y, m, d := now.AddDate(0, 24, 0).Date()
+	return time.Date(y, m, d, 23, 59, 59, 0, now.Location())
+}
+
+func invalid(id string, data map[string]any) *Reason {
+	return &Reason{Code: "rest_invalid_param", ID: id, Data: data}
+}
+
+// validateListStatus applies SPEC §6: anonymous callers and subscribers may
+// only ask for publish; others for any known statuses.
+func validateListStatus(r *Request, v any) *Reason {
+	list, _ := v.([]string)
+	for _, s := range list {
+		if !models.ValidStatus(s) {
+			return invalid("reason.events.unknown_status", map[string]any{"Value": s})
+		}
+		if s != models.StatusPublish && !models.MayFilterStatus(r.User) {
+			return invalid("reason.events.status_not_allowed", map[string]any{"Value": s})
+		}
+	}
+	return nil
+}
+
+// validateCoord requires the other coordinate too and a value in range.
+func validateCoord(name, other string, limit float64) func(r *Request, v any) *Reason {
+	return func(r *Request, v any) *Reason {
+		f, _ := v.(float64)
+		if f < -limit || f > limit || f != f {
+			return invalid("reason.events.coordinate_out_of_range", map[string]any{"Max": limit})
+		}
+		if !r.Has(other) {
+			return invalid("reason.events.coordinates_together", map[string]any{"Other": other})
+		}
+		return nil
+	}
+}
+
+// validateListIDs checks that venue/organizer filter ids name records of
+// that kind.
+func validateListIDs(name string) func(r *Request, v any) *Reason {
+	kind := models.KindVenue
+	if name == "organizer" {
+		kind = models.KindOrganizer
+	}
+	return func(r *Request, v any) *Reason {
+		ids, _ := v.([]int64)
+		if len(ids) > maxLinks {
+			return invalid("reason.events.too_many_items", map[string]any{"Max": maxLinks})
+		}
+		have, err := r.Deps.DB.ExistingIDs(r.Ctx, kind, ids)
+		if err != nil {
+			return invalid("reason.events.unknown_"+name, map[string]any{"ID": ids[0]})
+		}
+		for _, id := range ids {
+			if !have[id] {
+				return invalid("reason.events.unknown_"+name, map[string]any{"ID": id})
+			}
+		}
+		return nil
+	}
+}
+
+// Errors of the event routes (codes as TEC).
+func errEventNotFound() *Error {
+	return NewError(http.StatusNotFound, "rest-event-not-found", "error.rest-event-not-found")
+}
+
+func errInvalidEventID() *Error {
+	return NewError(http.StatusBadRequest, "rest-invalid-event-id", "error.rest-invalid-event-id")
+}
+
+// findEvent resolves the record of an item route from the path (never from
+// Args): an id of another kind is 400, an unknown id or slug 404.
+func findEvent(r *Request) (*models.Event, error) {
+	db := r.Deps.DB
+	if slug, ok := r.Path["slug"]; ok {
+		e, err := db.GetEventBySlug(r.Ctx, slug, r.Lang)
+		if errors.Is(err, models.ErrNotFound) {
+			return nil, errEventNotFound()
+		}
+		return e, err
+	}
+	id, err := strconv.ParseInt(r.Path["id"], 10, 64)
+	if err != nil || id <= 0 {
+		return nil, errEventNotFound()
+	}
+	kind, err := db.PostKind(r.Ctx, id)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		return nil, errEventNotFound()
+	case err != nil:
+		return nil, err
+	case kind != models.KindEvent:
+		return nil, errInvalidEventID()
+	}
+	e, err := db.GetEvent(r.Ctx, id, r.Lang)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, errEventNotFound()
+	}
+	return e, err
+}
+
+// subject describes e for models.Can.
+func subject(e *models.Event) models.Subject {
+	return models.Subject{Kind: models.KindEvent, AuthorID: e.AuthorID, Status: e.Status}
+}
+
+// getEvent answers GET /events/{id} and /events/by-slug/{slug}.
+func getEvent(c *fiber.Ctx, r *Request) error {
+	e, err := findEvent(r)
+	if err != nil {
+		return err
+	}
+	if e.Status == models.StatusTrash {
+		return NewError(http.StatusForbidden, "event-no-longer-available", "error.event-no-longer-available")
+	}
+	if !models.Can(r.User, models.ActRead, subject(e)) {
+		return NewError(http.StatusForbidden, "event-not-accessible", "error.event-not-accessible")
+	}
+	objs, err := presentEvents(r, []*models.Event{e}, true)
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, objs[0])
+}

@@ -1,0 +1,234 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// maxLinks bounds the items of one list argument (ids, terms, organizers):
+// far above real use, low enough that a hostile 10,000-item list is a 400
+// and not a giant IN (…) query.
+const maxLinks = 500
+
+// listEvents answers GET /events (SPEC §5).
+func listEvents(c *fiber.Ctx, r *Request) error {
+	f, echo, err := eventFilter(r)
+	if err != nil {
+		return err
+	}
+	page, err := r.Deps.DB.ListEvents(r.Ctx, f)
+	if err != nil {
+		return err
+	}
+	if f.Page > 1 && len(page.Events) == 0 {
+		return NewError(http.StatusNotFound, "event-archive-page-not-found", "error.event-archive-page-not-found")
+	}
+	objs, err := presentEvents(r, page.Events, false)
+	if err != nil {
+		return err
+	}
+	totalPages := (page.Total + f.PerPage - 1) / f.PerPage
+	pageKV := func(n int) []KV {
+		out := append([]KV{}, echo...)
+		if n > 1 {
+			out = append(out, KV{"page", strconv.Itoa(n)})
+		}
+		return out
+	}
+	self := listURL(r, "/events", append([]KV{{"page", strconv.Itoa(f.Page)}, {"per_page", strconv.Itoa(f.PerPage)}}, echo...))
+	var next, prev string
+	body := Obj{{"events", objs}, {"rest_url", self}}
+	if f.Page < totalPages {
+		next = listURL(r, "/events", append([]KV{{"per_page", strconv.Itoa(f.PerPage)}}, pageKV(f.Page+1)...))
+		body = append(body, KV{"next_rest_url", next})
+	}
+	if f.Page > 1 && f.Page-1 <= totalPages {
+		prev = listURL(r, "/events", append([]KV{{"per_page", strconv.Itoa(f.PerPage)}}, pageKV(f.Page-1)...))
+		body = append(body, KV{"previous_rest_url", prev})
+	}
+	body = append(body, KV{"total", page.Total}, KV{"total_pages", totalPages})
+	setListHeaders(c, r, int64(page.Total), totalPages, next, prev)
+	return sendJSON(c, http.StatusOK, body)
+}
+
+// eventFilter turns the validated arguments into a store filter and the
+// list of effective filters to echo in rest_url (after page and per_page,
+// in TEC's order, then categories and tags).
+func eventFilter(r *Request) (models.EventFilter, []KV, error) {
+	loc := r.Deps.Config.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	now := r.Deps.Now()
+	f := models.EventFilter{Page: r.Page(), PerPage: r.PerPage(), Lang: r.Lang, Visibility: models.ListVisibility(r.User)}
+	var echo []KV
+	strict, _ := r.Bool("strict_dates")
+	include := r.IntList("include")
+
+	// bound parses a date argument in the site zone; date-only values widen
+	// to the start (startOfDay) or end of their day unless strict_dates.
+	bound := func(name string, startOfDay bool) (*time.Time, error) {
+		s := r.String(name)
+		if s == "" {
+			return nil, nil
+		}
+		t, form, err := models.ParseDate(s, now, loc)
+		if err != nil {
+			return nil, ErrInvalidParam(name, Reason{Code: "rest_invalid_param", ID: "reason.events.invalid_date"})
+		}
+		t = t.In(loc)
+		if !strict && form.DateOnly {
+			y, m, d := t.Date()
+			if startOfDay {
+				t = time.Date(y, m, d, 0, 0, 0, 0, loc)
+			} else {
+				t = time.Date(y, m, d, 23, 59, 59, 0, loc)
+			}
+		}
+		echo = append(echo, KV{name, t.Format(time.DateTime)})
+		return &t, nil
+	}
+	var err error
+	if len(include) == 0 {
+		startsRel := r.Has("starts_before") || r.Has("starts_after")
+		endsRel := r.Has("ends_before") || r.Has("ends_after")
+		if r.Has("start_date") || !startsRel {
+			if f.StartMin, err = bound("start_date", true); err != nil {
+				return f, nil, err
+			}
+		}
+		if r.Has("end_date") || !endsRel {
+			if f.EndMax, err = bound("end_date", false); err != nil {
+				return f, nil, err
+			}
+		}
+	}
+	if words := r.String("search"); strings.TrimSpace(words) != "" {
+		f.Search = strings.Fields(words)
+		echo = append(echo, KV{"search", words})
+	}
+	if st := r.StringList("status"); len(st) > 0 {
+		f.Statuses = st
+		echo = append(echo, KV{"status", strings.Join(st, ",")})
+	} else if !models.MayFilterStatus(r.User) {
+		echo = append(echo, KV{"status", models.StatusPublish})
+	}
+	if len(include) > 0 {
+		f.Include = include
+		echo = append(echo, KV{"include", joinIDs(include)})
+	}
+	if id, ok := r.Int("post_parent"); ok {
+		f.ParentID = &id
+		echo = append(echo, KV{"post_parent", strconv.FormatInt(id, 10)})
+	}
+	if len(include) == 0 {
+		for _, rel := range []struct {
+			name string
+			dst  **time.Time
+		}{{"starts_before", &f.StartsBefore}, {"starts_after", &f.StartsAfter}, {"ends_before", &f.EndsBefore}, {"ends_after", &f.EndsAfter}} {
+			if *rel.dst, err = bound(rel.name, false); err != nil {
+				return f, nil, err
+			}
+		}
+	}
+	if v, ok := r.Bool("geoloc"); ok && r.Has("geoloc") {
+		f.Geoloc = &v
+		echo = append(echo, KV{"geoloc", boolText(v)})
+	}
+	if r.Has("geoloc_lat") && r.Has("geoloc_lng") {
+		lat, _ := r.Args["geoloc_lat"].(float64)
+		lng, _ := r.Args["geoloc_lng"].(float64)
+		f.Near = &models.GeoPoint{Lat: lat, Lng: lng}
+		echo = append(echo, KV{"geoloc_lat", strconv.FormatFloat(lat, 'f', -1, 64)}, KV{"geoloc_lng", strconv.FormatFloat(lng, 'f', -1, 64)})
+	}
+	if ids := r.IntList("venue"); len(ids) > 0 {
+		f.VenueIDs = ids
+		echo = append(echo, KV{"venue", joinIDs(ids)})
+	}
+	if ids := r.IntList("organizer"); len(ids) > 0 {
+		f.OrganizerIDs = ids
+		echo = append(echo, KV{"organizer", joinIDs(ids)})
+	}
+	if v, ok := r.Bool("featured"); ok && r.Has("featured") {
+		f.Featured = &v
+		echo = append(echo, KV{"featured", boolText(v)})
+	}
+	for _, tx := range []struct {
+		name, taxonomy string
+		dst            *[]int64
+	}{{"categories", "category", &f.CategoryIDs}, {"tags", "tag", &f.TagIDs}} {
+		if !r.Has(tx.name) {
+			continue
+		}
+		refs, reason := termRefs(r.Args[tx.name], false)
+		if reason != nil {
+			return f, nil, ErrInvalidParam(tx.name, *reason)
+		}
+		if len(refs) == 0 {
+			continue
+		}
+		ids, err := r.Deps.DB.ResolveTerms(r.Ctx, tx.taxonomy, refs, false, r.Lang)
+		if err != nil {
+			return f, nil, ErrInvalidParam(tx.name, Reason{Code: "rest_invalid_param", ID: "reason.events.unknown_term"})
+		}
+		*tx.dst = ids
+		echo = append(echo, KV{tx.name, termRefsText(refs)})
+	}
+	return f, echo, nil
+}
+
+// validateTermFilter checks a categories/tags filter: a list of ids or
+// slugs that all exist.
+func validateTermFilter(name string) func(r *Request, v any) *Reason {
+	taxonomy := "category"
+	if name == "tags" {
+		taxonomy = "tag"
+	}
+	return func(r *Request, v any) *Reason {
+		refs, reason := termRefs(v, false)
+		if reason != nil {
+			return reason
+		}
+		if len(refs) == 0 {
+			return nil
+		}
+		if _, err := r.Deps.DB.ResolveTerms(r.Ctx, taxonomy, refs, false, r.Lang); err != nil {
+			return invalid("reason.events.unknown_term", nil)
+		}
+		return nil
+	}
+}
+
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+func boolText(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// termRefsText writes term references back as a comma list.
+func termRefsText(refs []models.TermRef) string {
+	s := make([]string, len(refs))
+	for i, t := range refs {
+		if t.ID != 0 {
+			s[i] = strconv.FormatInt(t.ID, 10)
+		} else {
+			s[i] = t.Name
+		}
+	}
+	return strings.Join(s, ",")
+}

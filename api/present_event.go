@@ -1,0 +1,314 @@
+package api
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kalends/kalends/models"
+)
+
+// presentEvents shapes events as TEC does (SPEC §4), loading their links
+// in a fixed number of queries: links, venues, organizers, terms.
+// single adds json_ld (to the event and its embedded venue and organizers).
+func presentEvents(r *Request, events []*models.Event, single bool) ([]Obj, error) {
+	out := make([]Obj, 0, len(events))
+	if len(events) == 0 {
+		return out, nil
+	}
+	db := r.Deps.DB
+	ids := make([]int64, len(events))
+	for i, e := range events {
+		ids[i] = e.ID
+	}
+	links, err := db.LoadEventLinks(r.Ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	venues, err := db.VenuesByIDs(r.Ctx, models.AllIDs(links.Venues), r.Lang)
+	if err != nil {
+		return nil, err
+	}
+	organizers, err := db.OrganizersByIDs(r.Ctx, models.AllIDs(links.Organizers), r.Lang)
+	if err != nil {
+		return nil, err
+	}
+	terms, err := db.TermsByIDs(r.Ctx, models.AllIDs(links.Terms), r.Lang)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		var vs []*models.Venue
+		for _, id := range links.Venues[e.ID] {
+			if v := venues[id]; v != nil {
+				vs = append(vs, v)
+			}
+		}
+		var os []*models.Organizer
+		for _, id := range links.Organizers[e.ID] {
+			if o := organizers[id]; o != nil {
+				os = append(os, o)
+			}
+		}
+		var ts []*models.Term
+		for _, id := range links.Terms[e.ID] {
+			if t := terms[id]; t != nil {
+				ts = append(ts, t)
+			}
+		}
+		out = append(out, presentEvent(r, e, vs, os, ts, single))
+	}
+	return out, nil
+}
+
+// localTime formats t in loc as TEC does ("2006-01-02 15:04:05").
+func localTime(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateTime) }
+
+// dateDetails is TEC's *_details object: zero-padded strings.
+func dateDetails(t time.Time, loc *time.Location) Obj {
+	t = t.In(loc)
+	return Obj{
+		{"year", fmt.Sprintf("%04d", t.Year())},
+		{"month", fmt.Sprintf("%02d", int(t.Month()))},
+		{"day", fmt.Sprintf("%02d", t.Day())},
+		{"hour", fmt.Sprintf("%02d", t.Hour())},
+		{"minutes", fmt.Sprintf("%02d", t.Minute())},
+		{"seconds", fmt.Sprintf("%02d", t.Second())},
+	}
+}
+
+// eventURL is the public permalink: /event/<slug>/ once published, the
+// plain ?post_type=tribe_events&p=<id> form otherwise, as WordPress.
+func eventURL(r *Request, e *models.Event) string {
+	if e.Status == models.StatusPublish || e.Status == models.StatusPrivate {
+		return r.Deps.Root(r) + "/event/" + e.Slug + "/"
+	}
+	return r.Deps.Root(r) + "/?post_type=tribe_events&p=" + strconv.FormatInt(e.ID, 10)
+}
+
+// costFormat is the currency and localized texts used to format e's cost.
+func costFormat(r *Request, e *models.Event) models.CostFormat {
+	f := models.CostFormat{Symbol: e.CurrencySymbol, Position: e.CurrencyPosition, Free: r.T("cost.free", nil),
+		Range: func(min, max string) string { return r.T("cost.range", map[string]any{"Min": min, "Max": max}) }}
+	if f.Symbol == "" {
+		f.Symbol, f.Position = r.Deps.Config.CurrencySymbol, r.Deps.Config.CurrencyPosition
+	}
+	if f.Position == "" {
+		f.Position = "prefix"
+	}
+	return f
+}
+
+// presentEvent is one event in TEC's key order, then lang and
+// translations, then json_ld on single reads.
+func presentEvent(r *Request, e *models.Event, vs []*models.Venue, os []*models.Organizer, ts []*models.Term, single bool) Obj {
+	site := r.Deps.Config.Location
+	if site == nil {
+		site = time.UTC
+	}
+	loc, err := models.LoadZone(e.Timezone, site)
+	if err != nil {
+		loc = site
+	}
+	gid := r.Deps.GlobalID(e.ID)
+	permalink := eventURL(r, e)
+	website := permalink
+	if e.Website != nil {
+		website = *e.Website
+	}
+	items := models.CostItems(e.Cost)
+	var image any = false
+	if e.ImageURL != "" {
+		img := Obj{{"url", e.ImageURL}}
+		if ext := imageExt(e.ImageURL); ext != "" {
+			img = append(img, KV{"extension", ext})
+		}
+		image = img
+	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	cats, tags := []Obj{}, []Obj{}
+	for _, t := range ts {
+		if t.Taxonomy == "tag" {
+			tags = append(tags, presentTermEmbedded(r, t))
+		} else {
+			cats = append(cats, presentTermEmbedded(r, t))
+		}
+	}
+	var venue any = []any{}
+	switch len(vs) {
+	case 0:
+	case 1:
+		venue = presentVenue(r, vs[0], single)
+	default:
+		list := make([]Obj, len(vs))
+		for i, v := range vs {
+			list[i] = presentVenue(r, v, single)
+		}
+		venue = list
+	}
+	orgs := make([]Obj, len(os))
+	for i, o := range os {
+		orgs[i] = presentOrganizer(r, o, single)
+	}
+	values := models.CostValues(items)
+	obj := Obj{
+		{"id", e.ID},
+		{"global_id", gid},
+		{"global_id_lineage", []string{gid}},
+		{"author", strconv.FormatInt(e.AuthorID, 10)},
+		{"status", e.Status},
+		{"date", localTime(e.PublishedAt, site)},
+		{"date_utc", localTime(e.PublishedAt, time.UTC)},
+		{"modified", localTime(e.UpdatedAt, site)},
+		{"modified_utc", localTime(e.UpdatedAt, time.UTC)},
+		{"url", permalink},
+		{"rest_url", r.Deps.APIURL(r, "/events/"+strconv.FormatInt(e.ID, 10))},
+		{"title", e.Title},
+		{"description", autop(e.Description)},
+		{"excerpt", autop(e.Excerpt)},
+		{"slug", e.Slug},
+		{"image", image},
+		{"all_day", e.AllDay},
+		{"start_date", localTime(e.StartAt, loc)},
+		{"start_date_details", dateDetails(e.StartAt, loc)},
+		{"end_date", localTime(e.EndAt, loc)},
+		{"end_date_details", dateDetails(e.EndAt, loc)},
+		{"utc_start_date", localTime(e.StartAt, time.UTC)},
+		{"utc_start_date_details", dateDetails(e.StartAt, time.UTC)},
+		{"utc_end_date", localTime(e.EndAt, time.UTC)},
+		{"utc_end_date_details", dateDetails(e.EndAt, time.UTC)},
+		{"timezone", e.Timezone},
+		{"timezone_abbr", models.ZoneAbbr(e.Timezone, loc, e.StartAt)},
+		{"cost", models.CostText(items, costFormat(r, e))},
+		{"cost_details", Obj{
+			{"currency_symbol", e.CurrencySymbol},
+			{"currency_code", e.CurrencyCode},
+			{"currency_position", e.CurrencyPosition},
+			{"values", values},
+		}},
+		{"website", website},
+		{"show_map", e.ShowMap},
+		{"show_map_link", e.ShowMapLink},
+		{"hide_from_listings", e.HideFromListings},
+		{"sticky", e.Sticky},
+		{"featured", e.Featured},
+		{"categories", cats},
+		{"tags", tags},
+		{"venue", venue},
+		{"organizer", orgs},
+		{"custom_fields", []any{}},
+		{"lang", e.Lang},
+		{"translations", nonNil(e.Translations)},
+	}
+	if single {
+		obj = append(obj, KV{"json_ld", eventJSONLD(r, e, loc, permalink, items, values, vs, os)})
+	}
+	return obj
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// imageExt is the file extension of an image URL's path ("jpg"), or "".
+func imageExt(u string) string {
+	p := u
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	slash := strings.LastIndex(p, "/")
+	dot := strings.LastIndex(p, ".")
+	if dot <= slash || dot == len(p)-1 {
+		return ""
+	}
+	ext := strings.ToLower(p[dot+1:])
+	if len(ext) > 5 {
+		return ""
+	}
+	return ext
+}
+
+// blockStart tells whether HTML text already starts with a block element,
+// in which case autop leaves it alone.
+var blockStart = regexp.MustCompile(`(?i)^<(p|div|ul|ol|h[1-6]|table|blockquote|pre|figure|section|article|hr|dl)[\s>/]`)
+
+// autop wraps plain text paragraphs in <p> as WordPress's content filter
+// does (TEC outputs "Short summary" as "<p>Short summary</p>").
+func autop(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	if s == "" || blockStart.MatchString(s) {
+		return s
+	}
+	paras := regexp.MustCompile(`\n\s*\n`).Split(s, -1)
+	for i, p := range paras {
+		paras[i] = "<p>" + strings.ReplaceAll(strings.TrimSpace(p), "\n", "<br />\n") + "</p>"
+	}
+	return strings.Join(paras, "\n")
+}
+
+// tags matches HTML tags for plain-text JSON-LD fields.
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+func eventPlainText(s string) string {
+	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(s, "")))
+}
+
+// eventJSONLD is the schema.org Event of a single read (TEC §15.2), with
+// the request language as inLanguage.
+func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink string, items, values []string,
+	vs []*models.Venue, os []*models.Organizer) Obj {
+	desc := eventPlainText(e.Excerpt)
+	if desc == "" {
+		desc = eventPlainText(e.Description)
+	}
+	ld := Obj{
+		{"@context", "http://schema.org"},
+		{"@type", "Event"},
+		{"name", eventPlainText(e.Title)},
+		{"description", desc},
+	}
+	if e.ImageURL != "" {
+		ld = append(ld, KV{"image", e.ImageURL})
+	}
+	ld = append(ld,
+		KV{"url", permalink},
+		KV{"eventAttendanceMode", "https://schema.org/OfflineEventAttendanceMode"},
+		KV{"eventStatus", "https://schema.org/EventScheduled"},
+		KV{"startDate", e.StartAt.In(loc).Format("2006-01-02T15:04:05-07:00")},
+		KV{"endDate", e.EndAt.In(loc).Format("2006-01-02T15:04:05-07:00")},
+	)
+	if len(vs) > 0 {
+		ld = append(ld, KV{"location", venueJSONLD(r, vs[0])})
+	}
+	if len(os) > 0 {
+		ld = append(ld, KV{"organizer", organizerJSONLD(r, os[0])})
+	}
+	if len(items) > 0 {
+		var price any = values[0]
+		if f, err := strconv.ParseFloat(values[0], 64); (err == nil && f == 0) || values[0] == "free" {
+			price = 0
+		}
+		code := e.CurrencyCode
+		if code == "" {
+			code = r.Deps.Config.CurrencyCode
+		}
+		ld = append(ld, KV{"offers", Obj{
+			{"@type", "Offer"},
+			{"price", price},
+			{"priceCurrency", code},
+			{"url", permalink},
+			{"category", "primary"},
+			{"availability", "inStock"},
+			{"validFrom", e.PublishedAt.UTC().Format("2006-01-02") + "T00:00:00+00:00"},
+		}})
+	}
+	ld = append(ld, KV{"performer", "Organization"}, KV{"inLanguage", r.Lang})
+	return ld
+}

@@ -1,0 +1,175 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// GeoPoint is a latitude/longitude pair in degrees.
+type GeoPoint struct{ Lat, Lng float64 }
+
+// EventFilter selects a page of events (SPEC §5). Zero values filter
+// nothing; the API fills it from the effective arguments.
+type EventFilter struct {
+	Page, PerPage int
+
+	StartMin *time.Time // start_at >= (start_date)
+	EndMax   *time.Time // end_at <= (end_date)
+	// Strict bounds of the starts_*/ends_* arguments.
+	StartsBefore, StartsAfter, EndsBefore, EndsAfter *time.Time
+
+	Search []string // every word must match (title, description, excerpt, in source or Lang)
+	Lang   string
+
+	CategoryIDs, TagIDs    []int64 // any of (per taxonomy)
+	VenueIDs, OrganizerIDs []int64 // any of
+	Featured               *bool
+	Geoloc                 *bool     // venue has coordinates (true) or not (false)
+	Near                   *GeoPoint // order by distance to this point
+	Include                []int64
+	ParentID               *int64
+	Statuses               []string   // explicit status filter; nil: Visibility decides
+	Visibility             Visibility // who is asking (SPEC §6)
+}
+
+// EventPage is one page of events and the total number of matches.
+type EventPage struct {
+	Events []*Event
+	Total  int
+}
+
+// ListEvents returns a page of events and the total, in at most two
+// queries (page, and count when the page is full) plus two for
+// translations, whatever PerPage is. Events hidden
+// from listings are left out. Order: distance (with Near), start, publication
+// date, id.
+func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, error) {
+	if f.PerPage <= 0 {
+		f.PerPage = 10
+	}
+	if f.Page <= 0 {
+		f.Page = 1
+	}
+	var events []*Event
+	q := s.db.NewSelect().Model(&events)
+	s.applyEventFilter(q, f)
+	if f.Near != nil {
+		expr, args := distanceExpr(*f.Near)
+		q = q.OrderExpr("(SELECT MIN("+expr+") FROM event_venues gv JOIN venues g ON g.id = gv.venue_id "+
+			"WHERE gv.event_id = event.id AND g.geo_lat IS NOT NULL AND g.geo_lng IS NOT NULL) ASC", args...)
+	}
+	q = q.OrderExpr("event.start_at ASC, event.published_at ASC, event.id ASC")
+	offset := (f.Page - 1) * f.PerPage
+	if offset/f.PerPage != f.Page-1 || offset < 0 { // overflow: no such page
+		return &EventPage{Events: []*Event{}}, nil
+	}
+	q = q.Limit(int64(f.PerPage)).Offset(int64(offset))
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+	}
+	// A page that is not full tells the total without counting (the count
+	// is the costly part of a big window); otherwise one COUNT query.
+	total := int64(offset + len(events))
+	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
+		cq := s.db.NewSelect().Model((*Event)(nil))
+		s.applyEventFilter(cq, f)
+		n, err := cq.Count(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
+		}
+		total = int64(n)
+	}
+	if err := s.overlayEvents(ctx, events, f.Lang); err != nil {
+		return nil, err
+	}
+	if events == nil {
+		events = []*Event{}
+	}
+	return &EventPage{Events: events, Total: int(total)}, nil
+}
+
+// applyEventFilter adds the WHERE conditions of f to q (table alias "event").
+func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
+	q.Where("event.hide_from_listings = ?", false)
+	bound := func(cond string, t *time.Time) {
+		if t != nil {
+			q.Where(cond, Sec(*t))
+		}
+	}
+	bound("event.start_at >= ?", f.StartMin)
+	bound("event.end_at <= ?", f.EndMax)
+	bound("event.start_at < ?", f.StartsBefore)
+	bound("event.start_at > ?", f.StartsAfter)
+	bound("event.end_at < ?", f.EndsBefore)
+	bound("event.end_at > ?", f.EndsAfter)
+
+	switch v := f.Visibility; {
+	case len(f.Statuses) > 0:
+		q.Where("event.status IN (?)", bun.In(f.Statuses))
+		if !v.AllButTrash {
+			// Contributors and authors see others' records only when published.
+			q.Where("(event.status = ? OR event.author_id = ?)", StatusPublish, v.OwnerID)
+		}
+	case v.AllButTrash:
+		q.Where("event.status <> ?", StatusTrash)
+	case v.OwnerID != 0:
+		q.Where("(event.status = ? OR (event.author_id = ? AND event.status <> ?))", StatusPublish, v.OwnerID, StatusTrash)
+	default:
+		q.Where("event.status = ?", StatusPublish)
+	}
+
+	if cond, args := SearchCondition(KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
+		q.Where(cond, args...)
+	}
+	if len(f.CategoryIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.In(f.CategoryIDs))
+	}
+	if len(f.TagIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.In(f.TagIDs))
+	}
+	if len(f.VenueIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_venues fv WHERE fv.event_id = event.id AND fv.venue_id IN (?))", bun.In(f.VenueIDs))
+	}
+	if len(f.OrganizerIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_organizers fo WHERE fo.event_id = event.id AND fo.organizer_id IN (?))", bun.In(f.OrganizerIDs))
+	}
+	if f.Featured != nil {
+		q.Where("event.featured = ?", *f.Featured)
+	}
+	if f.Geoloc != nil || f.Near != nil {
+		has := "EXISTS (SELECT 1 FROM event_venues hv JOIN venues h ON h.id = hv.venue_id " +
+			"WHERE hv.event_id = event.id AND h.geo_lat IS NOT NULL AND h.geo_lng IS NOT NULL)"
+		if f.Geoloc != nil && !*f.Geoloc && f.Near == nil {
+			has = "NOT " + has
+		}
+		q.Where(has)
+	}
+	if len(f.Include) > 0 {
+		q.Where("event.id IN (?)", bun.In(f.Include))
+	}
+	if f.ParentID != nil {
+		q.Where("event.parent_id = ?", *f.ParentID)
+	}
+}
+
+// distanceExpr is an SQL expression of the squared equirectangular
+// distance (in degrees) from the venue g to p. It uses only arithmetic, so
+// it runs the same on SQLite and MySQL; the cosine of the reference
+// latitude is computed here, and the longitude difference is folded into
+// [0, 180] so the antimeridian does not make neighbours far apart.
+func distanceExpr(p GeoPoint) (string, []any) {
+	k := math.Cos(p.Lat * math.Pi / 180)
+	dlng := "ABS(g.geo_lng - ?)"
+	folded := fmt.Sprintf("(CASE WHEN %s > 180 THEN 360 - %s ELSE %s END)", dlng, dlng, dlng)
+	expr := strings.Join([]string{
+		"(g.geo_lat - ?) * (g.geo_lat - ?)",
+		fmt.Sprintf("(%s * ?) * (%s * ?)", folded, folded),
+	}, " + ")
+	args := []any{p.Lat, p.Lat, p.Lng, p.Lng, p.Lng, k, p.Lng, p.Lng, p.Lng, k}
+	return expr, args
+}

@@ -1,0 +1,297 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func newUser(t *testing.T, db *models.DB, login string, role models.Role) *models.User {
+	t.Helper()
+	u, err := db.CreateUser(context.Background(), models.NewUser{Login: login, Password: "correct horse battery", Role: role})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func baseInput(title, start, end string) models.EventInput {
+	return models.EventInput{Title: ptr(title), StartDate: ptr(start), EndDate: ptr(end), Lang: "en", Site: time.UTC,
+		Now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+}
+
+func TestEventCreateComputesZonesSlugsAndStatus(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		contrib := newUser(t, db, "contrib", models.RoleContributor)
+
+		in := baseInput("Tech Conference 2027", "2027-03-10 09:00:00", "2027-03-12 17:00:00")
+		in.Timezone = ptr("America/New_York")
+		e, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Slug != "tech-conference-2027" || e.Status != models.StatusPublish {
+			t.Errorf("slug %q status %q", e.Slug, e.Status)
+		}
+		if got := e.StartAt.Format(time.DateTime); got != "2027-03-10 14:00:00" {
+			t.Errorf("utc start %s", got)
+		}
+		loc, _ := models.LoadZone(e.Timezone, time.UTC)
+		if abbr := models.ZoneAbbr(e.Timezone, loc, e.StartAt); abbr != "EST" {
+			t.Errorf("abbr %s", abbr)
+		}
+		e2, err := db.CreateEvent(ctx, contrib, func() models.EventInput {
+			in := baseInput("Tech Conference 2027", "2027-03-10 09:00", "2027-03-10 10:00")
+			in.Status = ptr("publish")
+			return in
+		}())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e2.Slug == e.Slug || !strings.HasPrefix(e2.Slug, "tech-conference-2027") {
+			t.Errorf("second slug %q", e2.Slug)
+		}
+		if e2.Status != models.StatusPending {
+			t.Errorf("contributor publish became %q, want pending", e2.Status)
+		}
+		if e2.Timezone != "UTC" {
+			t.Errorf("default zone %q", e2.Timezone)
+		}
+
+		allDay := baseInput("Fair", "2027-04-01", "2027-04-01")
+		allDay.AllDay = ptr(true)
+		allDay.Timezone = ptr("UTC+9")
+		e3, err := db.CreateEvent(ctx, admin, allDay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e3.StartAt.Format(time.DateTime) != "2027-03-31 15:00:00" || e3.EndAt.Format(time.DateTime) != "2027-04-01 14:59:59" {
+			t.Errorf("all day utc %s .. %s", e3.StartAt, e3.EndAt)
+		}
+
+		bad := baseInput("Backwards", "2027-04-02", "2027-04-01")
+		_, err = db.CreateEvent(ctx, admin, bad)
+		var fe *models.FieldError
+		if !errors.As(err, &fe) || fe.Field != "end_date" {
+			t.Errorf("backwards dates: %v", err)
+		}
+	})
+}
+
+func TestEventUpdateIsPartialAndTranslates(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Concert", "2027-05-05 20:00", "2027-05-05 23:00")
+		in.Timezone = ptr("Asia/Tokyo")
+		in.Featured = ptr(true)
+		in.Status = ptr("draft")
+		in.Cost = ptr(models.EncodeCost("20$"))
+		e, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up := models.EventInput{Title: ptr("コンサート"), Lang: "ja", Site: time.UTC, Timezone: ptr("Europe/Paris")}
+		got, err := db.UpdateEvent(ctx, admin, e.ID, up)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Title != "コンサート" || got.Status != "draft" || !got.Featured || got.Cost != e.Cost || got.CurrencySymbol != "$" {
+			t.Errorf("after partial update: %+v", got)
+		}
+		if l := got.StartAt.In(mustZone(t, "Europe/Paris")).Format("15:04"); l != "20:00" {
+			t.Errorf("zone change should keep local 20:00, got %s", l)
+		}
+		en, err := db.GetEvent(ctx, e.ID, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if en.Title != "Concert" || len(en.Translations) != 1 || en.Translations[0] != "ja" {
+			t.Errorf("source language read: %q %v", en.Title, en.Translations)
+		}
+		tr, err := db.TrashEvent(ctx, e.ID, "en")
+		if err != nil || tr.Status != models.StatusTrash || tr.Slug != e.Slug {
+			t.Fatalf("trash: %v %+v", err, tr)
+		}
+		if err := db.DeleteEvent(ctx, e.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.GetEvent(ctx, e.ID, "en"); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("deleted event: %v", err)
+		}
+	})
+}
+
+func mustZone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// queryCounter counts the queries run through a bun.DB.
+type queryCounter struct{ n int }
+
+func (c *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	c.n++
+	return ctx
+}
+func (c *queryCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+func TestEventListCostsFixedQueriesAndUsesIndex(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		for i := 0; i < 101; i++ {
+			in := baseInput("Event", "2027-01-01 10:00", "2027-01-01 11:00")
+			in.Organizers = &[]models.OrganizerRef{{New: &models.OrganizerInput{Organizer: ptr("Org")}}}
+			in.Categories = &[]models.TermRef{{Name: "Music"}}
+			in.CreateCategories = true
+			if _, err := db.CreateEvent(ctx, admin, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		counter := &queryCounter{}
+		db.Bun.AddQueryHook(counter)
+		count := func(perPage int) int {
+			counter.n = 0
+			p, err := db.ListEvents(ctx, models.EventFilter{Page: 1, PerPage: perPage, Lang: "ja"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Events) != perPage || p.Total != 101 {
+				t.Fatalf("page of %d: %d events, total %d", perPage, len(p.Events), p.Total)
+			}
+			ids := make([]int64, len(p.Events))
+			for i, e := range p.Events {
+				ids[i] = e.ID
+			}
+			l, err := db.LoadEventLinks(ctx, ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.OrganizersByIDs(ctx, models.AllIDs(l.Organizers), "ja"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.TermsByIDs(ctx, models.AllIDs(l.Terms), "ja"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.VenuesByIDs(ctx, models.AllIDs(l.Venues), "ja"); err != nil {
+				t.Fatal(err)
+			}
+			return counter.n
+		}
+		if one, hundred := count(1), count(100); one != hundred {
+			t.Errorf("queries for per_page 1: %d, for 100: %d", one, hundred)
+		}
+	})
+}
+
+func TestEventListQueryUsesAnIndex(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		from := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+		to := from.AddDate(2, 0, 0)
+		rec := &queryRecorder{}
+		db.Bun.AddQueryHook(rec)
+		if _, err := db.ListEvents(ctx, models.EventFilter{Page: 1, PerPage: 120, StartMin: &from, EndMax: &to}); err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.queries) == 0 {
+			t.Fatal("no query recorded")
+		}
+		plan := explainPlan(t, db, rec.queries[0])
+		t.Logf("plan:\n%s", plan)
+		if !usesIndex(db, plan) {
+			t.Errorf("list query does not use an index:\n%s", plan)
+		}
+	})
+}
+
+// queryRecorder keeps the text of the queries run through a bun.DB.
+type queryRecorder struct{ queries []string }
+
+func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	r.queries = append(r.queries, e.Query)
+}
+
+// explainPlan returns the query plan of query as text.
+func explainPlan(t *testing.T, db *models.DB, query string) string {
+	t.Helper()
+	prefix := "EXPLAIN "
+	if db.Dialect() == models.SQLite {
+		prefix = "EXPLAIN QUERY PLAN "
+	}
+	rows, err := db.Bun.QueryContext(context.Background(), prefix+query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if bs, ok := v.([]byte); ok {
+				v = string(bs)
+			}
+			b.WriteString(cols[i])
+			b.WriteString("=")
+			b.WriteString(strings.TrimSpace(strings.ReplaceAll(fmtAny(v), "\n", " ")))
+			b.WriteString(" ")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func fmtAny(v any) string {
+	if v == nil {
+		return "NULL"
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return strings.TrimSpace(strings.Trim(strings.ReplaceAll(strings.ReplaceAll(fmtV(v), "[", ""), "]", ""), " "))
+}
+
+func fmtV(v any) string { return strings.TrimSpace(fmtSprint(v)) }
+
+func fmtSprint(v any) string { return fmt.Sprint(v) }
+
+// usesIndex reads a plan: SQLite must SEARCH with an index (not SCAN the
+// table), MySQL must name a key of events.
+func usesIndex(db *models.DB, plan string) bool {
+	if db.Dialect() == models.SQLite {
+		return strings.Contains(plan, "USING INDEX events_") || strings.Contains(plan, "USING COVERING INDEX events_")
+	}
+	return strings.Contains(plan, "key=events_")
+}
