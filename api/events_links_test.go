@@ -12,8 +12,8 @@ func TestEventLinksAcceptTECShapesAndKeepOrder(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		base := map[string]any{"title": "Linked", "start_date": "2027-06-01 10:00", "end_date": "2027-06-01 12:00",
-			"venue":     []any{map[string]any{"venue": "Hall A"}, map[string]any{"venue": "Hall B"}},
-			"organizer": []any{map[string]any{"organizer": "Zed"}, map[string]any{"organizer": "Alpha"}},
+			"venue":      []any{map[string]any{"venue": "Hall A"}, map[string]any{"venue": "Hall B"}},
+			"organizer":  []any{map[string]any{"organizer": "Zed"}, map[string]any{"organizer": "Alpha"}},
 			"categories": []any{"Music", map[string]any{"name": "Art"}}, "tags": "one, two"}
 		ev := e.createEvent(t, base)
 		venues, ok := ev["venue"].([]any)
