@@ -13,7 +13,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,13 +40,19 @@ import (
 const (
 	hostileSeed        = 20261122
 	hostilePerArg      = 6 // hostile values per argument and endpoint
-	hostileMaxDuration = 3 * time.Second
+	hostileMaxDuration = 4 * time.Second
 )
 
 var hostileRoles = []models.Role{"", models.RoleContributor, models.RoleAdministrator}
 
 // hostileMethods are tried on every path: the route's own and the rest.
 var hostileMethods = []string{"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "PROPFIND", "TRACE"}
+
+// nestedTemplates wrap a hostile value V in the shapes raw arguments take
+// (ARG is the argument's name: an inline venue needs its "venue" field).
+var nestedTemplates = []string{`{"id":V}`, `[{"id":V}]`, `{"name":V}`, `[{"name":V},{"id":V}]`, `[V]`, `[1,V]`,
+	`{"ARG":V}`, `{"ARG":"Nested","description":V,"city":V,"email":V,"website":V,"geo_lat":V,"status":V}`,
+	`[{"ARG":"Nested","phone":V},{"ARG":V}]`, `{"values":V}`}
 
 var groupRe = regexp.MustCompile(`\(\?P<(\w+)>[^)]*\)`)
 
@@ -76,7 +84,7 @@ func TestHostileInputSweep(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		t.Parallel()
-		s := &sweep{t: t, e: e, rng: rand.New(rand.NewPCG(hostileSeed, 1)), table: prepareRoutes(Routes()),
+		s := &sweep{t: t, e: e, rng: rand.New(rand.NewPCG(hostileSeedFromEnv(t), 1)), table: prepareRoutes(Routes()),
 			fixtures: map[string][2]string{}, writes: &atomic.Int64{}, stats: map[int]int{}}
 		e.DB.Bun.AddQueryHook(writeCounter{s.writes})
 		for i := range s.table {
@@ -96,6 +104,19 @@ func TestHostileInputSweep(t *testing.T) {
 			t.Error(f)
 		}
 	})
+}
+
+// hostileSeedFromEnv is hostileSeed, or KALENDS_HOSTILE_SEED to explore
+// other samples (a failure names its request, so it reproduces either way).
+func hostileSeedFromEnv(t *testing.T) uint64 {
+	if v := os.Getenv("KALENDS_HOSTILE_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("KALENDS_HOSTILE_SEED: %v", err)
+		}
+		return n
+	}
+	return hostileSeed
 }
 
 // collection returns the pattern of the collection an item route belongs to.
@@ -224,6 +245,23 @@ func (s *sweep) route(rt *Route) {
 		for _, name := range names {
 			for _, k := range s.rng.Perm(len(vals))[:hostilePerArg] {
 				s.sendValue(rt, ep, name, vals[k])
+			}
+		}
+		// Raw arguments (linked records, cost, term filters) take objects
+		// and lists: hostile values go inside them too.
+		for ai := range ep.Args {
+			a := &ep.Args[ai]
+			if a.Kind != KRaw {
+				continue
+			}
+			for _, k := range s.rng.Perm(len(vals))[:3*hostilePerArg] {
+				v := vals[k]
+				if v.json == "" {
+					continue
+				}
+				tmpl := nestedTemplates[s.rng.IntN(len(nestedTemplates))]
+				j := strings.ReplaceAll(strings.ReplaceAll(tmpl, "ARG", a.Name), "V", v.json)
+				s.sendValue(rt, ep, a.Name, hostileValue{label: "nested " + tmpl + " V=" + v.label, json: j})
 			}
 		}
 		// Duplicate keys in JSON, and the same argument in the query and
