@@ -180,6 +180,11 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 		*tx.dst = ids
 		echo = append(echo, KV{tx.name, termRefsText(refs)})
 	}
+	// The language selects the content of the page, so it is echoed too
+	// (a path prefix is kept by listURL itself).
+	if r.Has("ml_language") {
+		echo = append(echo, KV{"ml_language", r.Lang})
+	}
 	return f, echo, nil
 }
 

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -90,14 +88,7 @@ func BenchmarkEventsList(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bundle, err := i18n.New(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := &Deps{DB: db, I18n: bundle, Logger: slog.New(slog.DiscardHandler), Now: models.Now,
-		Config: Config{BaseURL: "http://example.test", MaxPerPage: 500, Location: time.UTC, DefaultLanguage: "en",
-			CurrencySymbol: "$", CurrencyPosition: "prefix", CurrencyCode: "USD"}}
-	app := NewServer(d, ServerOptions{})
+	app, _ := eventsTestApp(b, db)
 	res, err := app.Test(httptest.NewRequest("GET", "/cal/events/v1/events", nil), -1)
 	if err != nil {
 		b.Fatal(err)

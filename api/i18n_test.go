@@ -672,6 +672,8 @@ func TestI18nEventTranslationScenario(t *testing.T) {
 		if evs, _ := r.Map(t)["events"].([]any); len(evs) != 1 || str(evs[0].(map[string]any), "title") != "夏祭り" ||
 			str(evs[0].(map[string]any), "cost") != e.Deps.I18n.T("ja", "cost.free", nil) {
 			t.Errorf("list in ja: %.400s", r.Body)
+		} else if v, _ := evs[0].(map[string]any)["venue"].(map[string]any); str(v, "venue") != "河川敷公園" {
+			t.Errorf("list in ja: embedded venue %v", evs[0].(map[string]any)["venue"])
 		}
 
 		// The cost range in every language.
@@ -698,6 +700,84 @@ func TestI18nEventTranslationScenario(t *testing.T) {
 		expect(t, "delete", e.do(t, "DELETE", item+"?force=true", nil, admin), 200, "")
 		if n := translationCount(t, e, "event_translations", "event_id", id); n != 0 {
 			t.Errorf("%d event translation rows left after the delete", n)
+		}
+	})
+}
+
+// TestI18nSourceLanguageOtherThanEnglish: a record created in ja has ja as
+// its source; an English write then stores English translations, and each
+// language reads its own text.
+func TestI18nSourceLanguageOtherThanEnglish(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		admin := models.RoleAdministrator
+		cases := []struct{ kind, field, ja, en string }{
+			{"venues", "venue", "京都会館", "Kyoto Hall"},
+			{"organizers", "organizer", "祇園祭実行委員会", "Gion Festival Committee"},
+			{"categories", "name", "伝統行事", "Traditional events"},
+			{"tags", "name", "提灯", "Lanterns"},
+			{"events", "title", "祇園祭", "Gion Festival"},
+		}
+		for _, tc := range cases {
+			if !haveRoute(t, e, "/"+tc.kind) {
+				t.Logf("/%s is not served yet", tc.kind)
+				continue
+			}
+			body := map[string]any{"ml_language": "ja", tc.field: tc.ja}
+			if tc.kind == "events" {
+				body["start_date"], body["end_date"] = "2027-07-17 09:00:00", "2027-07-17 18:00:00"
+			}
+			r := e.do(t, "POST", nsURL+"/"+tc.kind, body, admin)
+			expect(t, "create in ja", r, 201, "")
+			id := idOf(t, r)
+			if m := r.Map(t); str(m, "lang") != "ja" || str(m, tc.field) != tc.ja {
+				t.Errorf("%s created in ja: lang %v %s %v", tc.kind, m["lang"], tc.field, m[tc.field])
+			}
+			item := fmt.Sprintf("%s/%s/%d", nsURL, tc.kind, id)
+			expect(t, "write in en", e.do(t, "POST", item, map[string]any{"ml_language": "en", tc.field: tc.en}, admin), 200, "")
+			for lang, want := range map[string]string{"ja": tc.ja, "en": tc.en, "ko": tc.ja, "zh-hans": tc.ja} {
+				m := e.do(t, "GET", item+"?ml_language="+lang, nil, "").Map(t)
+				if str(m, tc.field) != want || str(m, "lang") != "ja" || strList(m["translations"]) != "en" {
+					t.Errorf("%s read in %s: %s %q lang %v translations %v, want %q, ja, [en]",
+						tc.kind, lang, tc.field, str(m, tc.field), m["lang"], m["translations"], want)
+				}
+			}
+		}
+	})
+}
+
+// TestI18nHostileLanguageValues: odd ml_language values are 400 (never a
+// 500), and the response still names its language.
+func TestI18nHostileLanguageValues(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, tc := range []struct {
+			name   string
+			method string
+			target string
+			body   any
+			status int
+			lang   string
+		}{
+			{"empty", "GET", nsURL + "/venues?ml_language=", nil, 400, "en"},
+			{"upper case", "GET", nsURL + "/venues?ml_language=JA", nil, 400, "en"},
+			{"BCP 47 tag", "GET", nsURL + "/venues?ml_language=ja-JP", nil, 400, "en"},
+			{"NUL", "GET", nsURL + "/venues?ml_language=ja%00", nil, 400, "en"},
+			{"long", "GET", nsURL + "/venues?ml_language=" + strings.Repeat("ja", 1000), nil, 400, "en"},
+			{"list", "GET", nsURL + "/venues?ml_language[]=ja&ml_language[]=ko", nil, 400, "en"},
+			{"array in JSON", "POST", nsURL + "/venues", `{"venue":"X","ml_language":["ja"]}`, 400, "en"},
+			{"number in JSON", "POST", nsURL + "/venues", `{"venue":"X","ml_language":7}`, 400, "en"},
+			{"object in JSON under a prefix", "POST", "/ko" + nsURL + "/venues", `{"venue":"X","ml_language":{"a":"ja"}}`, 400, "ko"},
+			{"upper-case prefix", "GET", "/JA" + nsURL + "/venues", nil, 200, "ja"},
+		} {
+			r := e.do(t, tc.method, tc.target, tc.body, models.RoleAdministrator)
+			if r.Status != tc.status || r.Header.Get("Content-Language") != tc.lang {
+				t.Errorf("%s: %d %q %.300s, want %d %q", tc.name, r.Status, r.Header.Get("Content-Language"), r.Body, tc.status, tc.lang)
+			}
+			if tc.status == 400 && r.Code(t) != "rest_invalid_param" {
+				t.Errorf("%s: code %q", tc.name, r.Code(t))
+			}
+			if tc.status == 200 {
+				checkURLs(t, tc.name, r.JSON(t), e.Deps.Config.BaseURL, "/"+tc.lang)
+			}
 		}
 	})
 }

@@ -20,7 +20,8 @@ func presentVenue(r *Request, v *models.Venue, withJSONLD bool) Obj {
 	o := linkedHead(r, v.ID, v.AuthorID, v.Status, v.PublishedAt, v.UpdatedAt, "venue", v.Slug)
 	o = append(o, KV{"venue", v.Venue})
 	o = linkedText(o, "description", v.Description)
-	o = append(o, KV{"slug", v.Slug}, KV{"image", linkedImage(v.ImageURL)})
+	o = append(o, KV{"slug", v.Slug})
+	o = linkedImageKV(o, v.ImageURL)
 	o = linkedText(o, "address", v.Address)
 	o = linkedText(o, "city", v.City)
 	o = linkedText(o, "country", v.Country)
@@ -108,6 +109,16 @@ func linkedText(o Obj, key, s string) Obj {
 		return o
 	}
 	return append(o, KV{key, s})
+}
+
+// linkedImageKV adds the image object when there is one. Without an image
+// the key is left out, as TEC drops every empty value of a venue or
+// organizer (its image would be false).
+func linkedImageKV(o Obj, u string) Obj {
+	if u == "" {
+		return o
+	}
+	return append(o, KV{"image", linkedImage(u)})
 }
 
 // linkedImage is false when there is no image, else the image object with

@@ -32,7 +32,7 @@ func TestPresentVenueKeyOrderAsTEC(t *testing.T) {
 		Website: "https://arena.example.com", StateProvince: "NY", ShowMap: true, ShowMapLink: true,
 		PublishedAt: at, UpdatedAt: at}
 	got := keysOf(t, presentVenue(r, v, true))
-	want := "id,author,status,date,date_utc,modified,modified_utc,url,venue,slug,image,address,city,country,state,zip,phone,website,stateprovince,json_ld,show_map,show_map_link,global_id,global_id_lineage,lang,translations"
+	want := "id,author,status,date,date_utc,modified,modified_utc,url,venue,slug,address,city,country,state,zip,phone,website,stateprovince,json_ld,show_map,show_map_link,global_id,global_id_lineage,lang,translations"
 	if got != want {
 		t.Errorf("keys\n got %s\nwant %s", got, want)
 	}
@@ -63,7 +63,7 @@ func TestPresentOrganizerKeyOrderAsTEC(t *testing.T) {
 		Phone: "555-9999", Website: "https://acme.example.com", Email: "info@acme.example.com", PublishedAt: at, UpdatedAt: at,
 		Description: "<p>Fun &amp; games</p>", Translations: []string{"ja"}}
 	got := keysOf(t, presentOrganizer(r, o, true))
-	want := "id,author,status,date,date_utc,modified,modified_utc,url,organizer,description,slug,image,phone,website,email,json_ld,global_id,global_id_lineage,lang,translations"
+	want := "id,author,status,date,date_utc,modified,modified_utc,url,organizer,description,slug,phone,website,email,json_ld,global_id,global_id_lineage,lang,translations"
 	if got != want {
 		t.Errorf("keys\n got %s\nwant %s", got, want)
 	}

@@ -42,9 +42,10 @@ type compiledRoute struct {
 // regex patterns itself, so unknown paths and methods are 404 rest_no_route
 // (never fiber's 405) and OPTIONS works on every route.
 type dispatcher struct {
-	d      *Deps
-	table  []Route
-	routes []compiledRoute
+	d           *Deps
+	sessionUser func(c *fiber.Ctx) (*models.User, error)
+	table       []Route
+	routes      []compiledRoute
 }
 
 // Register mounts the API on app: /cal/events/v1/… and /{lang}/cal/events/v1/….
@@ -52,8 +53,11 @@ func Register(app *fiber.App, d *Deps) {
 	register(app, d, Routes())
 }
 
-func register(app *fiber.App, d *Deps, routes []Route) {
-	dp := &dispatcher{d: d, table: prepareRoutes(routes)}
+func register(app *fiber.App, d *Deps, routes []Route) { registerWith(app, d, routes, nil) }
+
+// registerWith is register with the session hook of ServerOptions.
+func registerWith(app *fiber.App, d *Deps, routes []Route, sessionUser func(c *fiber.Ctx) (*models.User, error)) {
+	dp := &dispatcher{d: d, table: prepareRoutes(routes), sessionUser: sessionUser}
 	for i := range dp.table {
 		rt := &dp.table[i]
 		dp.routes = append(dp.routes, compiledRoute{route: rt, re: regexp.MustCompile(`(?i)^` + rt.Pattern + `/?$`)})
@@ -130,6 +134,11 @@ func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	u, err := authenticate(c, r)
 	if err != nil {
 		return err
+	}
+	if u == nil && dp.sessionUser != nil && c.Get(fiber.HeaderAuthorization) == "" {
+		if u, err = dp.sessionUser(c); err != nil {
+			return err
+		}
 	}
 	r.User = u
 

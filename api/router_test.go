@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -458,5 +460,37 @@ func TestAccessLogAndRequestID(t *testing.T) {
 	}
 	if !panicLogged {
 		t.Errorf("panic cause not logged with its request id: %s", buf.String())
+	}
+}
+
+func TestSessionUserHook(t *testing.T) {
+	t.Parallel()
+	e := synthEnv(t)
+	e.App = newServerWithRoutes(e.Deps, ServerOptions{SessionUser: func(c *fiber.Ctx) (*models.User, error) {
+		if c.Get("X-WP-Nonce") == "good" {
+			return e.Users[models.RoleEditor], nil
+		}
+		return nil, nil
+	}}, syntheticRoutes())
+	send := func(nonce string, basic models.Role) *testResp {
+		r := httptest.NewRequest("POST", "/cal/events/v1/things", strings.NewReader(`{"title":"t","start":"2027-01-01"}`))
+		r.Header.Set("Content-Type", "application/json")
+		if nonce != "" {
+			r.Header.Set("X-WP-Nonce", nonce)
+		}
+		if basic != "" {
+			r.SetBasicAuth(string(basic), e.passwords[basic])
+		}
+		return e.send(t, r)
+	}
+	if res := send("good", ""); res.Status != 200 || res.Map(t)["user"] != "editor" || res.Header.Get("Allow") != "GET, POST" {
+		t.Errorf("session with nonce: %d %s", res.Status, res.Body)
+	}
+	if res := send("bad", ""); res.Status != 401 {
+		t.Errorf("session without a valid nonce: %d", res.Status)
+	}
+	// Basic credentials win over the session.
+	if res := send("good", models.RoleSubscriber); res.Status != 403 {
+		t.Errorf("Basic over session: %d", res.Status)
 	}
 }

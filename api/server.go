@@ -9,6 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
+
+	"github.com/kalends/kalends/models"
 )
 
 // BodyLimit is the largest request body the server reads (SPEC §11).
@@ -22,6 +24,12 @@ type ServerOptions struct {
 	// Middleware runs for every request after request id, access log and
 	// panic recovery, before the API and /healthz.
 	Middleware []fiber.Handler
+	// SessionUser, when set, identifies API callers that send no
+	// Authorization header: the admin's own JavaScript signs in with its
+	// session cookie plus the X-WP-Nonce header (SPEC §7). It returns nil
+	// for an anonymous caller (a cookie without a valid nonce counts as
+	// anonymous, as in WordPress); an error is answered like any other.
+	SessionUser func(c *fiber.Ctx) (*models.User, error)
 }
 
 // NewServer builds the fiber app with the API, /healthz, the shared
@@ -55,7 +63,7 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		app.Use(m)
 	}
 	app.Get("/healthz", healthz(d))
-	register(app, d, routes)
+	registerWith(app, d, routes, o.SessionUser)
 	catchUnknownMethods(app, d)
 	return app
 }

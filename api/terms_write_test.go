@@ -199,3 +199,58 @@ func TestTermRoutesInIndex(t *testing.T) {
 		}
 	})
 }
+
+// count follows the events API: create, update, trash and delete.
+func TestTermCountFollowsEvents(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		jazz := mkTerm(t, e, "/categories", "Jazz", nil)
+		count := func(id int64) float64 {
+			t.Helper()
+			res := e.do(t, "GET", fmt.Sprint(ns, "/categories/", id), nil, "")
+			if res.Status != 200 {
+				t.Fatalf("read category: %d %s", res.Status, res.Body)
+			}
+			return res.Map(t)["count"].(float64)
+		}
+		ev := e.do(t, "POST", ns+"/events", map[string]any{"title": "Gig", "start_date": "2030-05-01 20:00", "end_date": "2030-05-01 23:00",
+			"status": "publish", "categories": []any{jazz, "Blues"}, "tags": []any{"late"}}, models.RoleEditor)
+		if ev.Status != 201 {
+			t.Fatalf("create event: %d %s", ev.Status, ev.Body)
+		}
+		em := ev.Map(t)
+		evID := int64(em["id"].(float64))
+		cats := em["categories"].([]any)
+		// Embedded terms come in name order, as WordPress lists an object's terms.
+		if len(cats) != 2 || cats[0].(map[string]any)["name"] != "Blues" || cats[1].(map[string]any)["count"].(float64) != 1 {
+			t.Errorf("embedded categories = %v", cats)
+		}
+		if c := count(jazz); c != 1 {
+			t.Errorf("count after create = %v", c)
+		}
+		path := fmt.Sprint(ns, "/events/", evID)
+		if res := e.do(t, "PATCH", path, map[string]any{"status": "draft"}, models.RoleEditor); res.Status != 200 {
+			t.Fatalf("unpublish: %d %s", res.Status, res.Body)
+		}
+		if c := count(jazz); c != 0 {
+			t.Errorf("count of a draft's category = %v", c)
+		}
+		if res := e.do(t, "PATCH", path, map[string]any{"status": "publish"}, models.RoleEditor); res.Status != 200 {
+			t.Fatalf("publish: %d %s", res.Status, res.Body)
+		}
+		if res := e.do(t, "DELETE", path, nil, models.RoleEditor); res.Status != 200 {
+			t.Fatalf("trash: %d %s", res.Status, res.Body)
+		}
+		if c := count(jazz); c != 0 {
+			t.Errorf("count after trash = %v", c)
+		}
+		if names := names(t, e.do(t, "GET", ns+"/categories", nil, "").Map(t), "categories"); len(names) != 0 {
+			t.Errorf("hide_empty list after trash = %v", names)
+		}
+		if res := e.do(t, "DELETE", path+"?force=true", nil, models.RoleEditor); res.Status != 200 {
+			t.Fatalf("delete: %d %s", res.Status, res.Body)
+		}
+		if c := count(jazz); c != 0 {
+			t.Errorf("count after delete = %v", c)
+		}
+	})
+}

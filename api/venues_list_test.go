@@ -137,7 +137,7 @@ func TestOrganizerScenariosAsTEC(t *testing.T) {
 		if u.Status != 200 || um["email"] != "one@common.com" || um["phone"] != "1111" || um["website"] != "http://one.com" || um["organizer"] != "One renamed" {
 			t.Errorf("partial update: %d %s", u.Status, u.Body)
 		}
-		want := "id,author,status,date,date_utc,modified,modified_utc,url,organizer,slug,image,phone,website,email,json_ld,global_id,global_id_lineage,lang,translations"
+		want := "id,author,status,date,date_utc,modified,modified_utc,url,organizer,slug,phone,website,email,json_ld,global_id,global_id_lineage,lang,translations"
 		if got := strings.Join(e.do(t, "GET", nsURL+"/organizers/by-slug/one", nil, "").Keys(t), ","); got != want {
 			t.Errorf("single keys\n got %s\nwant %s", got, want)
 		}

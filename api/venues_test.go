@@ -83,7 +83,7 @@ func TestVenueCreateReadUpdateTrash(t *testing.T) {
 		if loc := r.Header.Get("Location"); loc != fmt.Sprintf("http://example.test/cal/events/v1/venues/%d", id) {
 			t.Errorf("Location = %q", loc)
 		}
-		want := "id,author,status,date,date_utc,modified,modified_utc,url,venue,slug,image,address,city,country,state,zip,phone,website,stateprovince,show_map,show_map_link,global_id,global_id_lineage,lang,translations"
+		want := "id,author,status,date,date_utc,modified,modified_utc,url,venue,slug,address,city,country,state,zip,phone,website,stateprovince,show_map,show_map_link,global_id,global_id_lineage,lang,translations"
 		if got := strings.Join(r.Keys(t), ","); got != want {
 			t.Errorf("create keys\n got %s\nwant %s", got, want)
 		}
