@@ -24,6 +24,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
 )
 
 // The hostile sweep sends bad input to every endpoint of Routes(): every
@@ -555,4 +556,27 @@ func TestPathTextCheckedWhenOverridden(t *testing.T) {
 			expect(t, target[:40], res, http.StatusBadRequest, "rest_invalid_param")
 		}
 	})
+}
+
+// TestLongQueryWithinListLimit: a list argument at its item limit fits in
+// the query string (fasthttp's default 4 KiB request line gave a
+// plain-text 431).
+func TestLongQueryWithinListLimit(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, modelstest.Open(t, models.SQLite))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = e.App.Listener(ln) }()
+	t.Cleanup(func() { _ = e.App.Shutdown() })
+	status := strings.TrimSuffix(strings.Repeat("publish,", MaxListItems), ",")
+	res, err := http.Get("http://" + ln.Addr().String() + "/" + Namespace + "/venues?status=" + status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != contentTypeJSON {
+		t.Errorf("%d-item list in the query: %d %s", MaxListItems, res.StatusCode, res.Header.Get("Content-Type"))
+	}
 }

@@ -53,11 +53,11 @@ func newServerWithRoutes(d *Deps, o ServerOptions, routes []Route) *fiber.App {
 		// carries no parameters), not while reading the request, where
 		// fasthttp would fail the whole connection.
 		DisablePreParseMultipartForm: true,
+		// The request line and headers must fit this buffer, else fasthttp
+		// answers a plain-text 431 before routing. fasthttp's 4 KiB does not
+		// hold a list argument at its 1,000-item limit (include=…).
+		ReadBufferSize: 16 << 10,
 	})
-	// fasthttp parses a multipart body while reading the request and, when
-	// it is malformed, answers a plain-text 400 before any handler runs;
-	// parsed lazily, a bad multipart body carries no parameters (readSources).
-	app.Server().DisablePreParseMultipartForm = true
 	app.Use(RequestID(), AccessLog(d.Logger), Recover(d.Logger))
 	for _, m := range o.Middleware {
 		app.Use(m)
