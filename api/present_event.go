@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -309,6 +310,6 @@ func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink stri
 			{"validFrom", e.PublishedAt.UTC().Format("2006-01-02") + "T00:00:00+00:00"},
 		}})
 	}
-	ld = append(ld, KV{"performer", "Organization"}, KV{"inLanguage", r.Lang})
+	ld = append(ld, KV{"performer", "Organization"}, KV{"inLanguage", i18n.Tag(r.Lang).String()})
 	return ld
 }

@@ -74,8 +74,14 @@ func (s *Store) TranslationLanguages(ctx context.Context, k Kind, ids []int64) (
 	if !ok || len(ids) == 0 {
 		return out, nil
 	}
+	// A language counts only while at least one field is translated.
+	var conds []string
+	for _, f := range spec.Fields {
+		conds = append(conds, f+" IS NOT NULL")
+	}
 	rows, err := s.db.QueryContext(ctx,
-		fmt.Sprintf("SELECT %s, lang FROM %s WHERE %s IN (?) ORDER BY %s, lang", spec.Key, spec.Table, spec.Key, spec.Key),
+		fmt.Sprintf("SELECT %s, lang FROM %s WHERE %s IN (?) AND (%s) ORDER BY %s, lang",
+			spec.Key, spec.Table, spec.Key, strings.Join(conds, " OR "), spec.Key),
 		bun.In(ids))
 	if err != nil {
 		return nil, fmt.Errorf("models: load %s translation languages: %w", k, mapErr(err))
@@ -97,6 +103,8 @@ func (s *Store) TranslationLanguages(ctx context.Context, k Kind, ids []int64) (
 
 // SaveTranslation stores the given fields of record id in lang, leaving the
 // record's other translated fields as they are. Unknown fields are ignored.
+// An empty value removes that field's translation (stored as NULL), so
+// reads fall back to the source text instead of showing a blank.
 func (s *Store) SaveTranslation(ctx context.Context, k Kind, id int64, lang string, fields map[string]string) error {
 	spec, ok := translationSpecs[k]
 	if !ok {
@@ -111,7 +119,11 @@ func (s *Store) SaveTranslation(ctx context.Context, k Kind, id int64, lang stri
 			continue
 		}
 		cols = append(cols, f)
-		args = append(args, v)
+		if v == "" {
+			args = append(args, nil) // an empty translation falls back to the source text
+		} else {
+			args = append(args, v)
+		}
 		if s.dialect == MySQL {
 			sets = append(sets, f+" = VALUES("+f+")")
 		} else {
