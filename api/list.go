@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -11,10 +12,16 @@ import (
 
 // Page returns the requested page (1 when absent).
 func (r *Request) Page() int {
-	if n, ok := r.Int("page"); ok && n > 0 && n < 1<<31 {
-		return int(n)
+	n, ok := r.Int("page")
+	switch {
+	case !ok || n <= 0:
+		return 1
+	case n > math.MaxInt32:
+		// Any page this far is past the end of every list; keep it there
+		// (404 or an empty page) instead of wrapping to page 1.
+		return math.MaxInt32
 	}
-	return 1
+	return int(n)
 }
 
 // PerPage returns the page size, clamped to Config.MaxPerPage (as TEC clamps

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -169,25 +170,34 @@ func (s *Store) AuthenticateAppPassword(ctx context.Context, login, password, ip
 	for _, ap := range aps {
 		candidates = append(candidates, ap.PasswordHash)
 	}
-	match := int64(0)
+	var match *AppPassword
 	for i, h := range candidates {
 		if subtle.ConstantTimeCompare([]byte(h), []byte(sum)) == 1 && i > 0 {
-			match = aps[i-1].ID
+			match = &aps[i-1]
 		}
 	}
-	if u == nil || match == 0 {
+	if u == nil || match == nil {
 		return nil, ErrBadCredentials
 	}
-	now := Now()
 	if len(ip) > 64 {
 		ip = ip[:64]
 	}
-	if _, err := s.db.NewUpdate().Model((*AppPassword)(nil)).Set("last_used_at = ?", now).Set("last_ip = ?", ip).
-		Where("id = ?", match).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("models: record app password use: %w", mapErr(err))
+	// Record the use at most once a minute per password (and when the
+	// address changes): a write on every signed-in request would cost a
+	// write lock per read on SQLite.
+	now := Now()
+	if match.LastUsedAt == nil || now.Sub(*match.LastUsedAt) >= appPasswordUseResolution || match.LastIP != ip {
+		if _, err := s.db.NewUpdate().Model((*AppPassword)(nil)).Set("last_used_at = ?", now).Set("last_ip = ?", ip).
+			Where("id = ?", match.ID).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("models: record app password use: %w", mapErr(err))
+		}
 	}
 	return u, nil
 }
+
+// appPasswordUseResolution is how precisely the last use of an application
+// password is recorded.
+const appPasswordUseResolution = time.Minute
 
 const appPasswordAlphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
