@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -280,3 +281,14 @@ func Now() time.Time { return time.Now().UTC().Truncate(time.Second) }
 
 // Sec normalises a time for storage: UTC, whole seconds.
 func Sec(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
+// SetDriverLogger sends the MySQL driver's own messages (dropped idle
+// connections and the like, which it otherwise prints to stderr) to l, so
+// they follow --log-format. It is process-wide, as the driver's logger is.
+func SetDriverLogger(l *slog.Logger) {
+	_ = mysql.SetLogger(driverLogger{l})
+}
+
+type driverLogger struct{ l *slog.Logger }
+
+func (d driverLogger) Print(v ...any) { d.l.Warn("models: mysql driver", "msg", fmt.Sprint(v...)) }

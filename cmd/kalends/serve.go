@@ -26,6 +26,7 @@ const shutdownTimeout = 10 * time.Second
 // lets in-flight requests finish (up to shutdownTimeout), closes the
 // database and returns nil.
 func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
+	models.SetDriverLogger(logger)
 	db, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
 		return err
