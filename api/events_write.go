@@ -306,73 +306,70 @@ func linkItems(v any) ([]any, bool) {
 	return out, true
 }
 
-// venueRefs reads the venue argument: an id, {"id": N}, an object of venue
-// fields (created through the venue route's own input rules) or a list.
-func venueRefs(r *Request, v any) ([]models.VenueRef, *Reason) {
+// linkRef is one item of an event's venue or organizer argument: an
+// existing record's id, or the input of a record to create inline.
+type linkRef[In any] struct {
+	ID  int64
+	New *In
+}
+
+// parseLinkRefs reads a venue or organizer argument: an id, {"id": N}, an
+// object of the kind's fields (validated by the kind's own create rules
+// through fromMap, so inline records follow the same code path as their
+// routes) or a list of these, order kept. nameKey is the field an inline
+// record needs (TEC §14); reason ids are "reason.events.invalid_<kind>" and
+// "reason.events.invalid_inline_<kind>".
+func parseLinkRefs[In any](r *Request, v any, kind, nameKey string,
+	fromMap func(*Request, map[string]any) (In, []Invalid)) ([]linkRef[In], *Reason) {
 	items, ok := linkItems(v)
 	if !ok {
-		return nil, invalid("reason.events.invalid_venue", nil)
+		return nil, invalid("reason.events.invalid_"+kind, nil)
 	}
-	refs := make([]models.VenueRef, 0, len(items))
+	refs := make([]linkRef[In], 0, len(items))
 	for _, it := range items {
 		switch y := it.(type) {
 		case int64:
-			refs = append(refs, models.VenueRef{ID: y})
+			refs = append(refs, linkRef[In]{ID: y})
 		case map[string]any:
 			if id, has := y["id"]; has {
 				n, ok := intValue(id)
 				if !ok || n <= 0 {
-					return nil, invalid("reason.events.invalid_venue", nil)
+					return nil, invalid("reason.events.invalid_"+kind, nil)
 				}
-				refs = append(refs, models.VenueRef{ID: n})
+				refs = append(refs, linkRef[In]{ID: n})
 				continue
 			}
-			// An inline venue needs its name, as on the create route (TEC §14).
-			if name, _ := y["venue"].(string); strings.TrimSpace(name) == "" {
-				return nil, invalid("reason.events.invalid_inline_venue", map[string]any{"Field": "venue"})
+			if name, _ := y[nameKey].(string); strings.TrimSpace(name) == "" {
+				return nil, invalid("reason.events.invalid_inline_"+kind, map[string]any{"Field": nameKey})
 			}
-			in, bad := venueInputFromMap(r, y)
+			in, bad := fromMap(r, y)
 			if len(bad) > 0 {
-				return nil, invalid("reason.events.invalid_inline_venue", map[string]any{"Field": bad[0].Name})
+				return nil, invalid("reason.events.invalid_inline_"+kind, map[string]any{"Field": bad[0].Name})
 			}
-			refs = append(refs, models.VenueRef{New: &in})
+			refs = append(refs, linkRef[In]{New: &in})
 		}
 	}
 	return refs, nil
 }
 
-// organizerRefs reads the organizer argument, like venueRefs, order kept.
+// venueRefs reads the venue argument (see parseLinkRefs).
+func venueRefs(r *Request, v any) ([]models.VenueRef, *Reason) {
+	refs, reason := parseLinkRefs(r, v, "venue", "venue", venueInputFromMap)
+	out := make([]models.VenueRef, len(refs))
+	for i, ref := range refs {
+		out[i] = models.VenueRef{ID: ref.ID, New: ref.New}
+	}
+	return out, reason
+}
+
+// organizerRefs reads the organizer argument (see parseLinkRefs).
 func organizerRefs(r *Request, v any) ([]models.OrganizerRef, *Reason) {
-	items, ok := linkItems(v)
-	if !ok {
-		return nil, invalid("reason.events.invalid_organizer", nil)
+	refs, reason := parseLinkRefs(r, v, "organizer", "organizer", organizerInputFromMap)
+	out := make([]models.OrganizerRef, len(refs))
+	for i, ref := range refs {
+		out[i] = models.OrganizerRef{ID: ref.ID, New: ref.New}
 	}
-	refs := make([]models.OrganizerRef, 0, len(items))
-	for _, it := range items {
-		switch y := it.(type) {
-		case int64:
-			refs = append(refs, models.OrganizerRef{ID: y})
-		case map[string]any:
-			if id, has := y["id"]; has {
-				n, ok := intValue(id)
-				if !ok || n <= 0 {
-					return nil, invalid("reason.events.invalid_organizer", nil)
-				}
-				refs = append(refs, models.OrganizerRef{ID: n})
-				continue
-			}
-			// An inline organizer needs its name, as on the create route (TEC §14).
-			if name, _ := y["organizer"].(string); strings.TrimSpace(name) == "" {
-				return nil, invalid("reason.events.invalid_inline_organizer", map[string]any{"Field": "organizer"})
-			}
-			in, bad := organizerInputFromMap(r, y)
-			if len(bad) > 0 {
-				return nil, invalid("reason.events.invalid_inline_organizer", map[string]any{"Field": bad[0].Name})
-			}
-			refs = append(refs, models.OrganizerRef{New: &in})
-		}
-	}
-	return refs, nil
+	return out, reason
 }
 
 // checkExisting returns a reason unless every id is a record of kind.

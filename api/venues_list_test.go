@@ -217,6 +217,9 @@ func TestLinkedListsRunAFixedNumberOfQueries(t *testing.T) {
 			vids, oids = append(vids, v.ID), append(oids, o.ID)
 		}
 		ev := linkedEvent(t, e, models.StatusPublish, time.Now().Add(time.Hour), vids, oids)
+		// Sign in once first: the first use of an application password is
+		// recorded with a write, later ones within a minute are not.
+		e.do(t, "GET", nsURL+"/venues?per_page=1", nil, models.RoleEditor)
 		h := &countHook{}
 		e.DB.Bun.AddQueryHook(h)
 		for _, kind := range []string{"venues", "organizers"} {
