@@ -223,28 +223,8 @@ func (s *Store) ListOrganizers(ctx context.Context, f LinkedFilter) ([]*Organize
 	return os, total, nil
 }
 
+// overlayOrganizers lays the lang translations over os and sets their
+// translation languages (one query).
 func (s *Store) overlayOrganizers(ctx context.Context, os []*Organizer, lang string) error {
-	ids := make([]int64, len(os))
-	for i, o := range os {
-		ids[i] = o.ID
-	}
-	tr, err := s.Translations(ctx, KindOrganizer, ids, lang)
-	if err != nil {
-		return err
-	}
-	langs, err := s.TranslationLanguages(ctx, KindOrganizer, ids)
-	if err != nil {
-		return err
-	}
-	for _, o := range os {
-		if m := tr[o.ID]; m != nil && lang != o.Lang {
-			overlay(m, "organizer", &o.Organizer)
-			overlay(m, "description", &o.Description)
-		}
-		o.Translations = langs[o.ID]
-		if o.Translations == nil {
-			o.Translations = []string{}
-		}
-	}
-	return nil
+	return overlayTranslations(ctx, s, KindOrganizer, os, lang)
 }

@@ -144,40 +144,11 @@ func (s *Store) TermsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 	return out, nil
 }
 
-// decorateTerms lays the lang translations over terms and fills their
-// Translations, in two queries.
+// decorateTerms lays the lang translations over terms and sets their
+// translation languages (one query: categories and tags share
+// term_translations).
 func (s *Store) decorateTerms(ctx context.Context, terms []*Term, lang string) error {
-	if len(terms) == 0 {
-		return nil
-	}
-	ids := make([]int64, len(terms))
-	for i, t := range terms {
-		ids[i] = t.ID
-	}
-	// Categories and tags share term_translations: one query serves both.
-	tr, err := s.Translations(ctx, KindCategory, ids, lang)
-	if err != nil {
-		return err
-	}
-	langs, err := s.TranslationLanguages(ctx, KindCategory, ids)
-	if err != nil {
-		return err
-	}
-	for _, t := range terms {
-		if f, ok := tr[t.ID]; ok && lang != t.Lang {
-			if v, ok := f["name"]; ok {
-				t.Name = v
-			}
-			if v, ok := f["description"]; ok {
-				t.Description = v
-			}
-		}
-		t.Translations = langs[t.ID]
-		if t.Translations == nil {
-			t.Translations = []string{}
-		}
-	}
-	return nil
+	return overlayTranslations(ctx, s, KindCategory, terms, lang)
 }
 
 // GetTerm loads one term of the taxonomy with its count and its text in

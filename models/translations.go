@@ -194,3 +194,131 @@ func EscapeLike(s string) string {
 	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 	return r.Replace(s)
 }
+
+// translated is a record whose text fields carry translations.
+type translated interface {
+	// translationKey returns the record's id and source language.
+	translationKey() (int64, string)
+	// textField returns the record's field of that name (nil if unknown).
+	textField(name string) *string
+	setTranslations(langs []string)
+}
+
+// overlayTranslations lays the lang translations of recs over their text
+// fields, field by field (a record read in its source language is left as
+// it is), and sets the languages each record is translated into, sorted.
+// One query whatever len(recs).
+func overlayTranslations[R translated](ctx context.Context, s *Store, k Kind, recs []R, lang string) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	spec := translationSpecs[k]
+	ids := make([]int64, len(recs))
+	for i, rec := range recs {
+		ids[i], _ = rec.translationKey()
+	}
+	conds := make([]string, len(spec.Fields))
+	for i, f := range spec.Fields {
+		conds[i] = f + " IS NOT NULL"
+	}
+	rows, err := s.db.QueryContext(ctx,
+		fmt.Sprintf("SELECT %s, lang, %s FROM %s WHERE %s IN (?) AND (%s) ORDER BY %s, lang",
+			spec.Key, strings.Join(spec.Fields, ", "), spec.Table, spec.Key, strings.Join(conds, " OR "), spec.Key),
+		bun.In(ids))
+	if err != nil {
+		return fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
+	}
+	defer rows.Close()
+	langs := map[int64][]string{}
+	texts := map[int64][]*string{} // the lang row of each record
+	for rows.Next() {
+		var id int64
+		var l string
+		vals := make([]*string, len(spec.Fields))
+		dest := []any{&id, &l}
+		for i := range vals {
+			dest = append(dest, &vals[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("models: scan %s translation: %w", k, mapErr(err))
+		}
+		langs[id] = append(langs[id], l)
+		if l == lang {
+			texts[id] = vals
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
+	}
+	for _, rec := range recs {
+		id, source := rec.translationKey()
+		ls := langs[id]
+		if ls == nil {
+			ls = []string{}
+		}
+		rec.setTranslations(ls)
+		if lang == "" || lang == source {
+			continue
+		}
+		for i, v := range texts[id] {
+			if dst := rec.textField(spec.Fields[i]); v != nil && dst != nil {
+				*dst = *v
+			}
+		}
+	}
+	return nil
+}
+
+func (e *Event) translationKey() (int64, string) { return e.ID, e.Lang }
+func (e *Event) setTranslations(l []string)      { e.Translations = l }
+func (e *Event) textField(name string) *string {
+	switch name {
+	case "title":
+		return &e.Title
+	case "description":
+		return &e.Description
+	case "excerpt":
+		return &e.Excerpt
+	}
+	return nil
+}
+
+func (v *Venue) translationKey() (int64, string) { return v.ID, v.Lang }
+func (v *Venue) setTranslations(l []string)      { v.Translations = l }
+func (v *Venue) textField(name string) *string {
+	switch name {
+	case "venue":
+		return &v.Venue
+	case "description":
+		return &v.Description
+	case "address":
+		return &v.Address
+	case "city":
+		return &v.City
+	}
+	return nil
+}
+
+func (o *Organizer) translationKey() (int64, string) { return o.ID, o.Lang }
+func (o *Organizer) setTranslations(l []string)      { o.Translations = l }
+func (o *Organizer) textField(name string) *string {
+	switch name {
+	case "organizer":
+		return &o.Organizer
+	case "description":
+		return &o.Description
+	}
+	return nil
+}
+
+func (t *Term) translationKey() (int64, string) { return t.ID, t.Lang }
+func (t *Term) setTranslations(l []string)      { t.Translations = l }
+func (t *Term) textField(name string) *string {
+	switch name {
+	case "name":
+		return &t.Name
+	case "description":
+		return &t.Description
+	}
+	return nil
+}

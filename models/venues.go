@@ -275,38 +275,8 @@ func (s *Store) ListVenues(ctx context.Context, f LinkedFilter) ([]*Venue, int, 
 	return vs, total, nil
 }
 
-// overlayVenues loads translations of vs into lang (two queries) and the
-// languages each venue is translated into.
+// overlayVenues lays the lang translations over vs and sets their
+// translation languages (one query).
 func (s *Store) overlayVenues(ctx context.Context, vs []*Venue, lang string) error {
-	ids := make([]int64, len(vs))
-	for i, v := range vs {
-		ids[i] = v.ID
-	}
-	tr, err := s.Translations(ctx, KindVenue, ids, lang)
-	if err != nil {
-		return err
-	}
-	langs, err := s.TranslationLanguages(ctx, KindVenue, ids)
-	if err != nil {
-		return err
-	}
-	for _, v := range vs {
-		if m := tr[v.ID]; m != nil && lang != v.Lang {
-			overlay(m, "venue", &v.Venue)
-			overlay(m, "description", &v.Description)
-			overlay(m, "address", &v.Address)
-			overlay(m, "city", &v.City)
-		}
-		v.Translations = langs[v.ID]
-		if v.Translations == nil {
-			v.Translations = []string{}
-		}
-	}
-	return nil
-}
-
-func overlay(m map[string]string, field string, dst *string) {
-	if t, ok := m[field]; ok {
-		*dst = t
-	}
+	return overlayTranslations(ctx, s, KindVenue, vs, lang)
 }
