@@ -454,45 +454,10 @@ func (s *Store) GetEventBySlug(ctx context.Context, slug, lang string) (*Event, 
 	return s.GetEvent(ctx, id, lang)
 }
 
-// overlayEvents replaces text fields with their lang translations and sets
-// Translations, in two queries whatever the number of events.
+// overlayEvents lays the lang translations over es and sets their
+// translation languages (one query whatever the number of events).
 func (s *Store) overlayEvents(ctx context.Context, es []*Event, lang string) error {
-	if len(es) == 0 {
-		return nil
-	}
-	ids := make([]int64, len(es))
-	for i, e := range es {
-		ids[i] = e.ID
-	}
-	tr, err := s.Translations(ctx, KindEvent, ids, lang)
-	if err != nil {
-		return err
-	}
-	langs, err := s.TranslationLanguages(ctx, KindEvent, ids)
-	if err != nil {
-		return err
-	}
-	for _, e := range es {
-		e.Translations = langs[e.ID]
-		if e.Translations == nil {
-			e.Translations = []string{}
-		}
-		if lang == "" || lang == e.Lang {
-			continue
-		}
-		if m := tr[e.ID]; m != nil {
-			if v, ok := m["title"]; ok {
-				e.Title = v
-			}
-			if v, ok := m["description"]; ok {
-				e.Description = v
-			}
-			if v, ok := m["excerpt"]; ok {
-				e.Excerpt = v
-			}
-		}
-	}
-	return nil
+	return overlayTranslations(ctx, s, KindEvent, es, lang)
 }
 
 // TrashEvent moves event id to the trash (it keeps its slug) and returns it.
