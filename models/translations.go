@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -28,78 +27,6 @@ var translationSpecs = map[Kind]translationSpec{
 
 // TranslatableFields lists the text fields of a kind that carry translations.
 func TranslatableFields(k Kind) []string { return translationSpecs[k].Fields }
-
-// Translations loads, in one query, the lang translations of the given
-// records: id -> field -> text, only for fields that are translated.
-func (s *Store) Translations(ctx context.Context, k Kind, ids []int64, lang string) (map[int64]map[string]string, error) {
-	out := map[int64]map[string]string{}
-	spec, ok := translationSpecs[k]
-	if !ok || len(ids) == 0 {
-		return out, nil
-	}
-	cols := append([]string{spec.Key}, spec.Fields...)
-	rows, err := s.db.QueryContext(ctx,
-		fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (?) AND lang = ?", strings.Join(cols, ", "), spec.Table, spec.Key),
-		bun.In(ids), lang)
-	if err != nil {
-		return nil, fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		vals := make([]*string, len(spec.Fields))
-		dest := []any{&id}
-		for i := range vals {
-			dest = append(dest, &vals[i])
-		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("models: scan %s translation: %w", k, mapErr(err))
-		}
-		m := map[string]string{}
-		for i, f := range spec.Fields {
-			if vals[i] != nil {
-				m[f] = *vals[i]
-			}
-		}
-		out[id] = m
-	}
-	return out, mapErr(rows.Err())
-}
-
-// TranslationLanguages loads, in one query, which languages have a
-// translation for each record: id -> sorted languages.
-func (s *Store) TranslationLanguages(ctx context.Context, k Kind, ids []int64) (map[int64][]string, error) {
-	out := map[int64][]string{}
-	spec, ok := translationSpecs[k]
-	if !ok || len(ids) == 0 {
-		return out, nil
-	}
-	// A language counts only while at least one field is translated.
-	var conds []string
-	for _, f := range spec.Fields {
-		conds = append(conds, f+" IS NOT NULL")
-	}
-	rows, err := s.db.QueryContext(ctx,
-		fmt.Sprintf("SELECT %s, lang FROM %s WHERE %s IN (?) AND (%s) ORDER BY %s, lang",
-			spec.Key, spec.Table, spec.Key, strings.Join(conds, " OR "), spec.Key),
-		bun.In(ids))
-	if err != nil {
-		return nil, fmt.Errorf("models: load %s translation languages: %w", k, mapErr(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var lang string
-		if err := rows.Scan(&id, &lang); err != nil {
-			return nil, fmt.Errorf("models: scan %s translation language: %w", k, mapErr(err))
-		}
-		out[id] = append(out[id], lang)
-	}
-	for _, v := range out {
-		sort.Strings(v)
-	}
-	return out, mapErr(rows.Err())
-}
 
 // SaveTranslation stores the given fields of record id in lang, leaving the
 // record's other translated fields as they are. Unknown fields are ignored.
