@@ -115,6 +115,13 @@ func errorHandler(d *Deps, o ServerOptions) fiber.ErrorHandler {
 		if _, _, ok := splitAPIPath(c.Path()); ok {
 			return writeAPIError(c, d, err)
 		}
+		// A request fasthttp could not parse (a request line over the read
+		// buffer, a negative Content-Length) has no path to go by: answer in
+		// the documented JSON shape, which API clients can read, rather than
+		// with the admin's HTML page.
+		if len(c.Request().Header.RawHeaders()) == 0 {
+			return writeAPIError(c, d, err)
+		}
 		if o.WebErrorHandler != nil {
 			return o.WebErrorHandler(c, err)
 		}
