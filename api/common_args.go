@@ -21,8 +21,11 @@ func argSearch() Arg {
 }
 
 // argIDPath is the numeric id in a route path; desc is its message id.
+// KInt, not KPositiveInt: the route pattern already admits digits only,
+// and id 0 names nothing, so it must reach the handler and answer the
+// route's own 404 (as TEC does), not a 400.
 func argIDPath(desc string) Arg {
-	return Arg{Name: "id", Type: "integer", Desc: desc, In: "path", Kind: KPositiveInt}
+	return Arg{Name: "id", Type: "integer", Desc: desc, In: "path", Kind: KInt}
 }
 
 // argSlugPath is the slug in a by-slug route path; desc is its message id.
