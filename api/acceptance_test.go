@@ -113,9 +113,8 @@ func checkIndexRoutes(t *testing.T, e *testEnv) {
 					t.Errorf("GET %s args: %s", pattern, got)
 				}
 			case "DELETE":
-				// Terms are always deleted for good, so their DELETE has no force.
-				isTerm := strings.Contains(pattern, "/categories/") || strings.Contains(pattern, "/tags/")
-				if (isTerm && got != "id,ml_language") || (!isTerm && got != "force,id,ml_language" && got != "force,ml_language,slug") {
+				// Every DELETE takes force (terms are deleted for good either way).
+				if got != "force,id,ml_language" && got != "force,ml_language,slug" {
 					t.Errorf("DELETE %s args: %s", pattern, got)
 				}
 			}

@@ -85,7 +85,7 @@ func termRoutes(taxonomy string) []Route {
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: []Arg{id}, Handler: h.get},
 				{Methods: []string{"POST", "PUT", "PATCH"}, Args: append([]Arg{id}, fields(false)...), Allowed: manage, Handler: h.update},
-				{Methods: []string{"DELETE"}, Args: []Arg{id}, Allowed: manage, Handler: h.delete},
+				{Methods: []string{"DELETE"}, Args: []Arg{id, argTermForce()}, Allowed: manage, Handler: h.delete},
 			},
 		},
 	}
@@ -156,4 +156,13 @@ func validateSlugArg(_ *Request, v any) *Reason {
 		return rsn("rest_invalid_param", "reason.terms.bad_slug", nil)
 	}
 	return nil
+}
+
+// argTermForce is force on term DELETE routes: terms have no trash and are
+// always deleted for good, so the value changes nothing; it is accepted so
+// that every DELETE of the API takes the same arguments.
+func argTermForce() Arg {
+	a := argForce()
+	a.Desc = "arg.terms.force"
+	return a
 }
