@@ -77,6 +77,19 @@ func appendJSON(b *bytes.Buffer, v any) error {
 			}
 		}
 		b.WriteByte(']')
+	case []string:
+		if v == nil {
+			b.WriteString("null")
+			return nil
+		}
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			appendString(b, e)
+		}
+		b.WriteByte(']')
 	case string:
 		appendString(b, v)
 	case bool:

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func TestObjJSONMatchesEncodingJSON(t *testing.T) {
 		"empty obj": Obj{},
 		"nested": Obj{{"a", 1}, {"b", int64(-7)}, {"c", true}, {"d", nil}, {"e", 1.5}, {"f", []Obj{{{"x", "y"}}, nil}},
 			{"g", []any{Obj{{"k", []string{"a", "<"}}}, 3, false}}, {"h", map[string]any{"z": Obj{{"q", "\u2028"}}}},
-			{"i", []Obj(nil)}, {"j", []any(nil)}, {"k", Obj(nil)}, {"l", time.Unix(0, 0).UTC()}, {"m", (*Obj)(nil)}},
+			{"i", []Obj(nil)}, {"j", []any(nil)}, {"k", Obj(nil)}, {"l", time.Unix(0, 0).UTC()}, {"m", (*Obj)(nil)}, {"n", []string(nil)}, {"o", []string{}}, {"p", []string{"\x00", "\u2029"}}},
 		"strings": list,
 	}
 	for _, s := range strs {
@@ -74,6 +75,17 @@ func TestObjJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%q:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+func TestZeroPadMatchesSprintf(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{2, 4} {
+		for _, n := range []int{-10000, -999, -1, 0, 1, 9, 10, 99, 100, 999, 1000, 2026, 9999, 10000, 123456} {
+			if got, want := zeroPad(n, w), fmt.Sprintf("%0*d", w, n); got != want {
+				t.Errorf("zeroPad(%d, %d) = %q, want %q", n, w, got, want)
+			}
 		}
 	}
 }
