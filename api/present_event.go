@@ -73,13 +73,33 @@ func localTime(t time.Time, loc *time.Location) string { return t.In(loc).Format
 func dateDetails(t time.Time, loc *time.Location) Obj {
 	t = t.In(loc)
 	return Obj{
-		{"year", fmt.Sprintf("%04d", t.Year())},
-		{"month", fmt.Sprintf("%02d", int(t.Month()))},
-		{"day", fmt.Sprintf("%02d", t.Day())},
-		{"hour", fmt.Sprintf("%02d", t.Hour())},
-		{"minutes", fmt.Sprintf("%02d", t.Minute())},
-		{"seconds", fmt.Sprintf("%02d", t.Second())},
+		{"year", zeroPad(t.Year(), 4)},
+		{"month", zeroPad(int(t.Month()), 2)},
+		{"day", zeroPad(t.Day(), 2)},
+		{"hour", zeroPad(t.Hour(), 2)},
+		{"minutes", zeroPad(t.Minute(), 2)},
+		{"seconds", zeroPad(t.Second(), 2)},
 	}
+}
+
+// twoDigits holds "00" to "99": a list formats four date details per event,
+// and fmt.Sprintf allocated for each of their 24 numbers.
+var twoDigits = func() (d [100]string) {
+	for i := range d {
+		d[i] = string([]byte{byte('0' + i/10), byte('0' + i%10)})
+	}
+	return d
+}()
+
+// zeroPad is fmt.Sprintf("%0*d", width, n) without fmt for the usual cases.
+func zeroPad(n, width int) string {
+	switch {
+	case width == 2 && n >= 0 && n < 100:
+		return twoDigits[n]
+	case width == 4 && n >= 1000 && n < 10000:
+		return strconv.Itoa(n)
+	}
+	return fmt.Sprintf("%0*d", width, n)
 }
 
 // eventURL is the public permalink: /event/<slug>/ once published, the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 )
 
 // GeoPoint is a latitude/longitude pair in degrees.
@@ -101,12 +102,27 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 			q.Where(cond, Sec(*t))
 		}
 	}
+	// On SQLite end_at is only a residual filter read from the index
+	// entries; a unary + drops the column's NUMERIC affinity, so each row is
+	// compared as the text it is stored as instead of first being tried as
+	// a number (same result: stored times are never numeric).
+	endAt := "event.end_at"
+	if s.db.Dialect().Name() == dialect.SQLite {
+		endAt = "+event.end_at"
+	}
 	bound("event.start_at >= ?", f.StartMin)
-	bound("event.end_at <= ?", f.EndMax)
+	bound(endAt+" <= ?", f.EndMax)
 	bound("event.start_at < ?", f.StartsBefore)
 	bound("event.start_at > ?", f.StartsAfter)
-	bound("event.end_at < ?", f.EndsBefore)
-	bound("event.end_at > ?", f.EndsAfter)
+	bound(endAt+" < ?", f.EndsBefore)
+	bound(endAt+" > ?", f.EndsAfter)
+	// Every write keeps start_at <= end_at (applyEventFields), so an upper
+	// bound on the end bounds the start too. Said explicitly, it closes the
+	// start_at range of the index scan: the count then reads only the
+	// window's entries instead of every entry from the window start to the
+	// last event.
+	bound("event.start_at <= ?", f.EndMax)
+	bound("event.start_at < ?", f.EndsBefore)
 
 	switch v := f.Visibility; {
 	case len(f.Statuses) > 0:
