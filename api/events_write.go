@@ -136,11 +136,8 @@ func validateCost(r *Request, v any) *Reason {
 func termRefs(v any, _ bool) ([]models.TermRef, *Reason) {
 	bad := invalid("reason.events.invalid_terms", nil)
 	var out []models.TermRef
-	var add func(x any, top bool) bool
-	add = func(x any, top bool) bool {
+	item := func(x any) bool {
 		switch y := x.(type) {
-		case nil:
-			return top
 		case string:
 			for _, p := range strings.Split(y, ",") {
 				p = strings.TrimSpace(p)
@@ -187,30 +184,10 @@ func termRefs(v any, _ bool) ([]models.TermRef, *Reason) {
 				return true
 			}
 			return false
-		case []any:
-			if !top {
-				return false
-			}
-			for _, it := range y {
-				if !add(it, false) {
-					return false
-				}
-			}
-			return true
-		case []string:
-			if !top {
-				return false
-			}
-			for _, it := range y {
-				if !add(it, false) {
-					return false
-				}
-			}
-			return true
 		}
 		return false
 	}
-	if !add(v, true) {
+	if !eachLinkItem(v, item) {
 		return nil, bad
 	}
 	if len(out) > maxLinks {
@@ -250,11 +227,8 @@ func validateTermLinks(r *Request, v any) *Reason {
 // numbers, strings and comma lists) and objects. nil or "" is empty.
 func linkItems(v any) ([]any, bool) {
 	var out []any
-	var add func(x any, top bool) bool
-	add = func(x any, top bool) bool {
+	item := func(x any) bool {
 		switch y := x.(type) {
-		case nil:
-			return top
 		case string:
 			for _, p := range strings.Split(y, ",") {
 				if p = strings.TrimSpace(p); p == "" {
@@ -277,33 +251,43 @@ func linkItems(v any) ([]any, bool) {
 		case map[string]any:
 			out = append(out, y)
 			return true
-		case []any:
-			if !top {
-				return false
-			}
-			for _, it := range y {
-				if !add(it, false) {
-					return false
-				}
-			}
-			return true
-		case []string:
-			if !top {
-				return false
-			}
-			for _, it := range y {
-				if !add(it, false) {
-					return false
-				}
-			}
-			return true
 		}
 		return false
 	}
-	if !add(v, true) || len(out) > maxLinks {
+	if !eachLinkItem(v, item) || len(out) > maxLinks {
 		return nil, false
 	}
 	return out, true
+}
+
+// eachLinkItem calls item on v or, when v is a list ([]any or []string), on
+// each element, in order, stopping at the first false. A nil v is an empty
+// list; lists and nulls inside a list are refused (false).
+func eachLinkItem(v any, item func(x any) bool) bool {
+	var list []any
+	switch y := v.(type) {
+	case nil:
+		return true
+	case []any:
+		list = y
+	case []string:
+		list = make([]any, len(y))
+		for i, s := range y {
+			list[i] = s
+		}
+	default:
+		return item(v)
+	}
+	for _, it := range list {
+		switch it.(type) {
+		case nil, []any, []string:
+			return false
+		}
+		if !item(it) {
+			return false
+		}
+	}
+	return true
 }
 
 // linkRef is one item of an event's venue or organizer argument: an
