@@ -181,3 +181,22 @@ func TestAcceptanceOrganizerAccessAndUnknown(t *testing.T) {
 		}
 	})
 }
+
+// An id too large for any record names nothing: the route's own 404, as for
+// id 0 and any other unknown id (SPEC §4).
+func TestAcceptanceHugeItemIDIsNotFound(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for path, code := range map[string]string{
+			"/events/99999999999999999999":     "rest-event-not-found",
+			"/venues/99999999999999999999":     "rest-venue-not-found",
+			"/organizers/99999999999999999999": "rest-organizer-not-found",
+			"/categories/99999999999999999999": "rest_term_invalid",
+			"/tags/99999999999999999999":       "rest_term_invalid",
+		} {
+			r := e.do(t, "GET", "/cal/events/v1"+path, nil, "")
+			if r.Status != 404 || r.Code(t) != code {
+				t.Errorf("GET %s: %d %s, want 404 %s", path, r.Status, r.Body, code)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -189,6 +190,14 @@ func (dp *dispatcher) match(rest string) (*compiledRoute, map[string]string) {
 		for j, name := range cr.re.SubexpNames() {
 			if name != "" && j < len(m) {
 				params[name] = m[j]
+			}
+		}
+		// The pattern takes any run of digits; one beyond int64 names no
+		// record, so it is looked up as 0 (which names nothing either) and
+		// the route answers its own 404, as for any unknown id (SPEC §4).
+		if id, ok := params["id"]; ok {
+			if _, err := strconv.ParseInt(id, 10, 64); err != nil {
+				params["id"] = "0"
 			}
 		}
 		return cr, params
