@@ -166,16 +166,23 @@ func ValidTimezone(s string) bool {
 	return err == nil
 }
 
+// numberText is the text of a JSON number or of a string (trimmed); other
+// values are not numbers.
+func numberText(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x), true
+	case string:
+		return strings.TrimSpace(x), true
+	}
+	return "", false
+}
+
 // parseInt accepts a JSON integer or an integer-looking string ("5", " 5 ",
 // "5.0", "1e3"); larger than int64 is out of bounds.
 func parseInt(v any) (int64, *Reason) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = strings.TrimSpace(x)
-	default:
+	s, ok := numberText(v)
+	if !ok {
 		return 0, invalidType("reason.not_integer")
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -224,13 +231,8 @@ func parseBool(v any) (bool, *Reason) {
 // parseNumber accepts a JSON number or a decimal string (no NaN, no
 // infinities, no hex).
 func parseNumber(v any) (float64, *Reason) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = strings.TrimSpace(x)
-	default:
+	s, ok := numberText(v)
+	if !ok {
 		return 0, invalidType("reason.not_number")
 	}
 	if !decimalRe.MatchString(s) {
