@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -490,5 +489,3 @@ func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
 	})
 }
 
-// errIsNotFound reports whether err means "no such row".
-func errIsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
