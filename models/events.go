@@ -488,4 +488,3 @@ func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
 		return nil
 	})
 }
-
