@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
 )
 
 // parseArgs runs the argument pipeline of SPEC §2, in this order: read the
@@ -68,7 +69,7 @@ func parseArgs(c *fiber.Ctx, r *Request) error {
 		return e
 	}
 
-	var invalid []Invalid
+	var invalid []models.FieldError
 	ok := make([]bool, len(args))
 	for i := range args {
 		a := &args[i]
@@ -77,7 +78,8 @@ func parseArgs(c *fiber.Ctx, r *Request) error {
 		}
 		v, reason := parseKind(r, a, src[a.Name])
 		if reason != nil {
-			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
+			reason.Field = a.Name
+			invalid = append(invalid, *reason)
 			continue
 		}
 		r.Args[a.Name] = v
@@ -90,28 +92,27 @@ func parseArgs(c *fiber.Ctx, r *Request) error {
 			continue
 		}
 		if reason := a.Validate(r, r.Args[a.Name]); reason != nil {
-			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
+			reason.Field = a.Name
+			invalid = append(invalid, *reason)
 			delete(r.Args, a.Name)
 		}
 	}
 	if len(invalid) > 0 {
 		sortInvalid(invalid, args)
-		e := NewError(http.StatusBadRequest, "rest_invalid_param", "error.rest_invalid_param")
-		e.Invalid = invalid
-		return e
+		return invalidParams(invalid)
 	}
 	return nil
 }
 
 // sortInvalid puts invalid arguments in declaration order (Validate
 // failures were appended after kind failures).
-func sortInvalid(inv []Invalid, args []Arg) {
+func sortInvalid(inv []models.FieldError, args []Arg) {
 	pos := map[string]int{}
 	for i, a := range args {
 		pos[a.Name] = i
 	}
 	for i := 1; i < len(inv); i++ {
-		for j := i; j > 0 && pos[inv[j].Name] < pos[inv[j-1].Name]; j-- {
+		for j := i; j > 0 && pos[inv[j].Field] < pos[inv[j-1].Field]; j-- {
 			inv[j], inv[j-1] = inv[j-1], inv[j]
 		}
 	}

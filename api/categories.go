@@ -1,8 +1,6 @@
 package api
 
 import (
-	"errors"
-
 	"github.com/kalends/kalends/models"
 )
 
@@ -32,27 +30,25 @@ func termRoutes(taxonomy string) []Route {
 		keys, coll = "tags", "/tags"
 	}
 	h := &termHandler{taxonomy: taxonomy, kind: kind, coll: coll, keys: keys}
-	manage := func(u *models.User) bool { return models.Can(u, models.ActEdit, models.Subject{Kind: kind}) }
-	create := func(u *models.User) bool { return models.Can(u, models.ActCreate, models.Subject{Kind: kind}) }
 	isCat := taxonomy == models.TaxCategory
 
 	list := []Arg{
 		argPage(),
 		argPerPage(),
 		{Name: "search", Type: "string", Desc: "arg." + keys + ".list.search", In: "query", Kind: KString, MaxLen: 200},
-		{Name: "exclude", Items: "integer", Desc: "arg." + keys + ".list.exclude", In: "query", Kind: KIntList, Validate: h.validateIDs},
-		{Name: "include", Items: "integer", Desc: "arg." + keys + ".list.include", In: "query", Kind: KIntList, Validate: h.validateIDs},
+		{Name: "exclude", Items: "integer", Desc: "arg." + keys + ".list.exclude", In: "query", Kind: KIntList},
+		{Name: "include", Items: "integer", Desc: "arg." + keys + ".list.include", In: "query", Kind: KIntList},
 		{Name: "order", Type: "string", Enum: []string{"asc", "desc"}, Desc: "arg.terms.list.order", In: "query", Kind: KEnum},
 		{Name: "orderby", Type: "string", Enum: models.TermOrderBys, Desc: "arg.terms.list.orderby", In: "query", Kind: KEnum},
 		{Name: "hide_empty", Type: "boolean", Default: "1", HasDefault: true, Desc: "arg." + keys + ".list.hide_empty", In: "query", Kind: KBool},
 	}
 	if isCat {
 		list = append(list, Arg{Name: "parent", Type: "integer", Desc: "arg.categories.list.parent", In: "query",
-			Kind: KPositiveInt, Validate: h.validateListParent})
+			Kind: KPositiveInt})
 	}
 	list = append(list,
-		Arg{Name: "post", Type: "integer", Desc: "arg." + keys + ".list.post", In: "query", Kind: KPositiveInt, Validate: validateEventID},
-		Arg{Name: "event", Type: "integer", Desc: "arg." + keys + ".list.event", In: "query", Kind: KPositiveInt, Validate: validateEventID},
+		Arg{Name: "post", Type: "integer", Desc: "arg." + keys + ".list.post", In: "query", Kind: KPositiveInt},
+		Arg{Name: "event", Type: "integer", Desc: "arg." + keys + ".list.event", In: "query", Kind: KPositiveInt},
 		Arg{Name: "slug", Type: "string", Desc: "arg." + keys + ".list.slug", In: "query", Kind: KNonEmpty},
 	)
 
@@ -63,7 +59,7 @@ func termRoutes(taxonomy string) []Route {
 			{Name: "slug", Type: "string", Desc: "arg." + keys + ".slug", In: "body", Kind: KNonEmpty, Validate: validateSlugArg},
 		}
 		if isCat {
-			a = append(a, Arg{Name: "parent", Type: "integer", Desc: "arg.categories.parent", In: "body", Kind: KInt, Validate: h.validateParent})
+			a = append(a, Arg{Name: "parent", Type: "integer", Desc: "arg.categories.parent", In: "body", Kind: KInt, Validate: validateParent})
 		}
 		return a
 	}
@@ -76,7 +72,7 @@ func termRoutes(taxonomy string) []Route {
 			DocPath: coll,
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: list, Handler: h.list},
-				{Methods: []string{"POST"}, Args: fields(true), Allowed: create, Handler: h.create},
+				{Methods: []string{"POST"}, Args: fields(true), Action: models.ActCreate, Kind: kind, Handler: h.create},
 			},
 		},
 		{
@@ -84,8 +80,8 @@ func termRoutes(taxonomy string) []Route {
 			DocPath: coll + "/{id}",
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: []Arg{id}, Handler: h.get},
-				{Methods: []string{"POST", "PUT", "PATCH"}, Args: append([]Arg{id}, fields(false)...), Allowed: manage, Handler: h.update},
-				{Methods: []string{"DELETE"}, Args: []Arg{id, argTermForce()}, Allowed: manage, Handler: h.delete},
+				{Methods: []string{"POST", "PUT", "PATCH"}, Args: append([]Arg{id}, fields(false)...), Action: models.ActEdit, Kind: kind, Handler: h.update},
+				{Methods: []string{"DELETE"}, Args: []Arg{id, argTermForce()}, Action: models.ActEdit, Kind: kind, Handler: h.delete},
 			},
 		},
 	}
@@ -94,57 +90,11 @@ func termRoutes(taxonomy string) []Route {
 // categoryRoutes declares /categories and /categories/{id}.
 func categoryRoutes() []Route { return termRoutes(models.TaxCategory) }
 
-// validateIDs: every id of exclude/include must name a term of the
-// taxonomy (TEC's is_event_category / is_post_tag); unknown ids are 400.
-func (h *termHandler) validateIDs(r *Request, v any) *Reason {
-	ids, _ := v.([]int64)
-	missing, err := r.Deps.DB.MissingTerms(r.Ctx, h.taxonomy, ids)
-	if err != nil {
-		return stashStoreError(r, err)
-	}
-	if len(missing) > 0 {
-		return rsn("rest_invalid_param", "reason."+h.keys+".unknown_ids", map[string]any{"IDs": joinIDs(missing)})
-	}
-	return nil
-}
-
-// validateListParent: the parent filter must name a category.
-func (h *termHandler) validateListParent(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	missing, err := r.Deps.DB.MissingTerms(r.Ctx, models.TaxCategory, []int64{id})
-	if err != nil {
-		return stashStoreError(r, err)
-	}
-	if len(missing) > 0 {
-		return rsn("rest_invalid_param", "reason.categories.unknown_parent", nil)
-	}
-	return nil
-}
-
-// validateParent: on writes, parent is 0 (top level) or a category. The
-// cycle check needs the record and happens in the store.
-func (h *termHandler) validateParent(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	if id < 0 {
+// validateParent: on writes, parent is 0 (top level) or a positive id; the
+// models check that it names a category and makes no cycle.
+func validateParent(_ *Request, v any) *Reason {
+	if id, _ := v.(int64); id < 0 {
 		return rsn("rest_out_of_bounds", "reason.categories.unknown_parent", nil)
-	}
-	if id == 0 {
-		return nil
-	}
-	return h.validateListParent(r, id)
-}
-
-// validateEventID: the argument must name an existing event (any status),
-// as TEC's is_event_id. Used by the term lists' post/event and the events
-// list's post_parent.
-func validateEventID(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	k, err := r.Deps.DB.PostKind(r.Ctx, id)
-	if err != nil && !errors.Is(err, models.ErrNotFound) {
-		return stashStoreError(r, err)
-	}
-	if k != models.KindEvent {
-		return rsn("rest_invalid_param", "reason.terms.not_event", nil)
 	}
 	return nil
 }

@@ -11,36 +11,35 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// Config is the part of the server configuration the API needs.
-type Config struct {
-	BaseURL         string         // public root without trailing slash, e.g. "http://127.0.0.1:8080"
-	MaxPerPage      int            // page size cap (values above are clamped)
-	Location        *time.Location // site time zone
-	DefaultLanguage string         // "en" unless configured
-	CORSOrigins     []string       // browser origins allowed to write with credentials
-	// Currency defaults for costs without their own symbol (TEC's defaults).
-	CurrencySymbol   string // "$"
-	CurrencyPosition string // "prefix"
-	CurrencyCode     string // "USD"
+// Deps holds what the API needs. One value is built in main and passed to
+// Mount.
+type Deps struct {
+	DB   *models.DB
+	I18n *i18n.Bundle
+	// Site holds the settings shared with the store and the admin (base
+	// URL, time zone, default language, page cap, currency, clock).
+	Site *models.Site
+	// CORSOrigins lists the browser origins allowed to write with
+	// credentials (SPEC §2).
+	CORSOrigins []string
+	Logger      *slog.Logger
 }
 
-// Deps holds what handlers need. One value is built in main and passed down.
-type Deps struct {
-	DB     *models.DB
-	I18n   *i18n.Bundle
-	Config Config
-	Logger *slog.Logger
-	// Now is the clock (UTC); tests may replace it.
-	Now func() time.Time
+// site returns the site settings (the defaults when none were given).
+func (d *Deps) site() *models.Site {
+	if d.Site == nil {
+		return models.DefaultSite()
+	}
+	return d.Site
 }
 
 // Root returns the public root with the request's language prefix:
 // "http://host:8080" or "http://host:8080/ja".
 func (d *Deps) Root(r *Request) string {
 	if r != nil && r.Prefix != "" {
-		return d.Config.BaseURL + r.Prefix
+		return d.site().BaseURL + r.Prefix
 	}
-	return d.Config.BaseURL
+	return d.site().BaseURL
 }
 
 // APIURL returns the absolute URL of path inside the namespace, keeping the
@@ -54,9 +53,23 @@ func (d *Deps) APIURL(r *Request, path string) string {
 // "<host><path>?id=<id>" of the base URL (no scheme, no port), as TEC builds
 // it from the home URL.
 func (d *Deps) GlobalID(id int64) string {
-	host := d.Config.BaseURL
-	if u, err := url.Parse(d.Config.BaseURL); err == nil && u.Host != "" {
+	base := d.site().BaseURL
+	host := base
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
 		host = u.Hostname() + strings.TrimSuffix(u.Path, "/")
 	}
 	return host + "?id=" + strconv.FormatInt(id, 10)
+}
+
+func (d *Deps) defaultLang() string { return d.site().Language() }
+
+func (d *Deps) now() time.Time { return d.site().Now() }
+
+func (d *Deps) location() *time.Location { return d.site().Zone() }
+
+func logger(d *Deps) *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.New(slog.DiscardHandler)
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,14 +13,12 @@ import (
 // eventRoutes declares /events, /events/{id} and /events/by-slug/{slug}
 // with the arguments of the published route description and TEC's index.
 func eventRoutes() []Route {
-	canCreate := func(u *models.User) bool {
-		return models.Can(u, models.ActCreate, models.Subject{Kind: models.KindEvent})
-	}
+	ev := models.KindEvent
 	item := func(path Arg, update []Arg) []Endpoint {
 		return []Endpoint{
 			{Methods: []string{"GET"}, Args: []Arg{path}, Handler: getEvent},
-			{Methods: []string{"DELETE"}, Args: []Arg{path, argForce()}, Allowed: canCreate, Handler: deleteEvent},
-			{Methods: []string{"POST", "PUT", "PATCH"}, Args: update, Allowed: canCreate, Handler: updateEvent},
+			{Methods: []string{"DELETE"}, Args: []Arg{path, argForce()}, Action: models.ActTrash, Kind: ev, Handler: deleteEvent},
+			{Methods: []string{"POST", "PUT", "PATCH"}, Args: update, Action: models.ActEdit, Kind: ev, Handler: updateEvent},
 		}
 	}
 	idPath := argIDPath("arg.events.id")
@@ -32,7 +29,7 @@ func eventRoutes() []Route {
 	return []Route{
 		{Pattern: "/events", DocPath: "/events", Endpoints: []Endpoint{
 			{Methods: []string{"GET"}, Args: eventListArgs(), Handler: listEvents},
-			{Methods: []string{"POST"}, Args: eventWriteArgs(true), Allowed: canCreate, Handler: createEvent},
+			{Methods: []string{"POST"}, Args: eventWriteArgs(true), Action: models.ActCreate, Kind: ev, Handler: createEvent},
 		}},
 		{Pattern: `/events/(?P<id>\d+)`, DocPath: "/events/{id}",
 			Endpoints: item(idPath, append([]Arg{idPath}, eventWriteArgs(false)...))},
@@ -65,10 +62,7 @@ func eventListArgs() []Arg {
 	end.Type, end.HasDefault = "string", true
 	end.DefaultFunc = func(r *Request) any { return defaultListEnd(r).Format(time.DateTime) }
 	ids := func(name string) Arg {
-		return Arg{Name: name, Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list." + name, In: "query", Validate: validateListIDs(name)}
-	}
-	terms := func(name string) Arg {
-		return Arg{Name: name, Type: "array", Items: "integer", Kind: KRaw, Desc: "arg.events.list." + name, In: "query", Validate: validateTermFilter(name)}
+		return Arg{Name: name, Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list." + name, In: "query", Validate: maxItems}
 	}
 	return []Arg{
 		argPage(),
@@ -81,8 +75,8 @@ func eventListArgs() []Arg {
 		date("ends_after"),
 		{Name: "strict_dates", Kind: KBool, Default: "false", HasDefault: true, Desc: "arg.events.list.strict_dates", In: "query"},
 		argSearch(),
-		terms("categories"),
-		terms("tags"),
+		{Name: "categories", Type: "array", Items: "integer", Kind: KRaw, Desc: "arg.events.list.categories", In: "query", Validate: validateTermFilter},
+		{Name: "tags", Type: "array", Items: "integer", Kind: KRaw, Desc: "arg.events.list.tags", In: "query", Validate: validateTermFilter},
 		ids("venue"),
 		ids("organizer"),
 		{Name: "featured", Type: "boolean", Kind: KBool, Desc: "arg.events.list.featured", In: "query"},
@@ -91,39 +85,36 @@ func eventListArgs() []Arg {
 		{Name: "geoloc_lat", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lat", In: "query", Validate: validateCoord("geoloc_lat", "geoloc_lng", 90)},
 		{Name: "geoloc_lng", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lng", In: "query", Validate: validateCoord("geoloc_lng", "geoloc_lat", 180)},
 		{Name: "include", Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list.include", In: "query"},
-		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query", Validate: validateEventID},
+		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query"},
 	}
 }
 
 // defaultListStart is TEC's default window start: 00:00:00 of yesterday
 // in the site zone.
 func defaultListStart(r *Request) time.Time {
-	now := r.Deps.Now().In(r.Deps.Config.Location)
+	now := r.Deps.now().In(r.Deps.location())
 	y, m, d := now.Date()
 	return time.Date(y, m, d-1, 0, 0, 0, 0, now.Location())
 }
 
 // defaultListEnd is TEC's default window end: now + 24 months, 23:59:59.
 func defaultListEnd(r *Request) time.Time {
-	now := r.Deps.Now().In(r.Deps.Config.Location)
+	now := r.Deps.now().In(r.Deps.location())
 	y, m, d := now.AddDate(0, 24, 0).Date()
 	return time.Date(y, m, d, 23, 59, 59, 0, now.Location())
 }
 
 func invalid(id string, data map[string]any) *Reason {
-	return &Reason{Code: "rest_invalid_param", ID: id, Data: data}
+	return &Reason{Code: models.CodeInvalidParam, Reason: id, Data: data}
 }
 
-// validateListStatus applies SPEC §6: anonymous callers and subscribers may
-// only ask for publish; others for any known statuses.
-func validateListStatus(r *Request, v any) *Reason {
+// validateListStatus accepts known statuses; which of them the caller may
+// ask for is the models' rule (SPEC §6).
+func validateListStatus(_ *Request, v any) *Reason {
 	list, _ := v.([]string)
 	for _, s := range list {
 		if !models.ValidStatus(s) {
 			return invalid("reason.events.unknown_status", map[string]any{"Value": s})
-		}
-		if s != models.StatusPublish && !models.MayFilterStatus(r.User) {
-			return invalid("reason.events.status_not_allowed", map[string]any{"Value": s})
 		}
 	}
 	return nil
@@ -143,91 +134,30 @@ func validateCoord(name, other string, limit float64) func(r *Request, v any) *R
 	}
 }
 
-// validateListIDs checks that venue/organizer filter ids name records of
-// that kind.
-func validateListIDs(name string) func(r *Request, v any) *Reason {
-	kind := models.KindVenue
-	if name == "organizer" {
-		kind = models.KindOrganizer
+// maxItems bounds the ids of a link or filter argument.
+func maxItems(_ *Request, v any) *Reason {
+	if ids, _ := v.([]int64); len(ids) > maxLinks {
+		return invalid("reason.events.too_many_items", map[string]any{"Max": maxLinks})
 	}
-	return func(r *Request, v any) *Reason {
-		ids, _ := v.([]int64)
-		if len(ids) > maxLinks {
-			return invalid("reason.events.too_many_items", map[string]any{"Max": maxLinks})
-		}
-		have, err := r.Deps.DB.ExistingIDs(r.Ctx, kind, ids)
-		if err != nil {
-			return invalid("reason.events.unknown_"+name, map[string]any{"ID": ids[0]})
-		}
-		for _, id := range ids {
-			if !have[id] {
-				return invalid("reason.events.unknown_"+name, map[string]any{"ID": id})
-			}
-		}
-		return nil
-	}
+	return nil
 }
 
-// Errors of the event routes (codes as TEC).
-func errEventNotFound() *Error {
-	return NewError(http.StatusNotFound, "rest-event-not-found", "error.rest-event-not-found")
-}
-
-func errInvalidEventID() *Error {
-	return NewError(http.StatusBadRequest, "rest-invalid-event-id", "error.rest-invalid-event-id")
-}
-
-// findEvent resolves the record of an item route from the path (never from
-// Args): an id of another kind is 400, an unknown id or slug 404.
-func findEvent(r *Request) (*models.Event, error) {
-	db := r.Deps.DB
+// itemRef is the record an item route names: by slug on by-slug routes,
+// else by id (0 names nothing, as do ids beyond int64). Handlers find the
+// record with it, never with Args (see Request.Path).
+func itemRef(r *Request) models.Ref {
 	if slug, ok := r.Path["slug"]; ok {
-		e, err := db.GetEventBySlug(r.Ctx, slug, r.Lang)
-		if errors.Is(err, models.ErrNotFound) {
-			return nil, errEventNotFound()
-		}
-		return e, err
+		return models.BySlug(slug)
 	}
-	id, err := strconv.ParseInt(r.Path["id"], 10, 64)
-	if err != nil || id <= 0 {
-		return nil, errEventNotFound()
-	}
-	kind, err := db.PostKind(r.Ctx, id)
-	switch {
-	case errors.Is(err, models.ErrNotFound):
-		return nil, errEventNotFound()
-	case err != nil:
-		return nil, err
-	case kind != models.KindEvent:
-		return nil, errInvalidEventID()
-	}
-	e, err := db.GetEvent(r.Ctx, id, r.Lang)
-	if errors.Is(err, models.ErrNotFound) {
-		return nil, errEventNotFound()
-	}
-	return e, err
-}
-
-// subject describes e for models.Can.
-func subject(e *models.Event) models.Subject {
-	return models.Subject{Kind: models.KindEvent, AuthorID: e.AuthorID, Status: e.Status}
+	id, _ := strconv.ParseInt(r.Path["id"], 10, 64)
+	return models.ByID(id)
 }
 
 // getEvent answers GET /events/{id} and /events/by-slug/{slug}.
 func getEvent(c *fiber.Ctx, r *Request) error {
-	e, err := findEvent(r)
+	e, err := r.Deps.DB.GetEvent(r.Ctx, r.User, itemRef(r), r.Lang)
 	if err != nil {
 		return err
 	}
-	if e.Status == models.StatusTrash {
-		return NewError(http.StatusForbidden, "event-no-longer-available", "error.event-no-longer-available")
-	}
-	if !models.Can(r.User, models.ActRead, subject(e)) {
-		return NewError(http.StatusForbidden, "event-not-accessible", "error.event-not-accessible")
-	}
-	objs, err := presentEvents(r, []*models.Event{e}, true)
-	if err != nil {
-		return err
-	}
-	return sendJSON(c, http.StatusOK, objs[0])
+	return sendJSON(c, http.StatusOK, presentEvent(r, e, true))
 }

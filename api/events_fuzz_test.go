@@ -55,9 +55,10 @@ func eventsTestApp(tb testing.TB, db *models.DB) (*fiber.App, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d := &Deps{DB: db, I18n: bundle, Logger: slog.New(slog.DiscardHandler), Now: models.Now,
-		Config: Config{BaseURL: "http://example.test", MaxPerPage: 500, Location: time.UTC, DefaultLanguage: "en",
-			CurrencySymbol: "$", CurrencyPosition: "prefix", CurrencyCode: "USD"}}
+	site := &models.Site{BaseURL: "http://example.test", MaxPerPage: 500, Location: time.UTC, DefaultLanguage: "en",
+		CurrencySymbol: "$", CurrencyPosition: "prefix", CurrencyCode: "USD"}
+	db.UseSite(site)
+	d := &Deps{DB: db, I18n: bundle, Logger: slog.New(slog.DiscardHandler), Site: site}
 	ctx := context.Background()
 	u, err := db.CreateUser(ctx, models.NewUser{Login: "administrator", Password: "password-administrator",
 		Role: models.RoleAdministrator})
@@ -68,5 +69,5 @@ func eventsTestApp(tb testing.TB, db *models.DB) (*fiber.App, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return NewServer(d, ServerOptions{}), pw
+	return newTestApp(d, Routes()), pw
 }

@@ -18,20 +18,23 @@ const maxLinks = 500
 
 // listEvents answers GET /events (SPEC §5).
 func listEvents(c *fiber.Ctx, r *Request) error {
-	f, echo, err := eventFilter(r)
+	f, echo, statusAt, err := eventFilter(r)
 	if err != nil {
 		return err
 	}
-	page, err := r.Deps.DB.ListEvents(r.Ctx, f)
+	page, err := r.Deps.DB.ListEvents(r.Ctx, r.User, f)
 	if err != nil {
 		return err
 	}
-	if f.Page > 1 && len(page.Events) == 0 {
-		return NewError(http.StatusNotFound, "event-archive-page-not-found", "error.event-archive-page-not-found")
+	if f.Page > 1 && len(page.Items) == 0 {
+		return archiveNotFound(models.KindEvent)
 	}
-	objs, err := presentEvents(r, page.Events, false)
-	if err != nil {
-		return err
+	if len(page.Statuses) > 0 { // echoed where TEC lists it, after search
+		echo = append(echo[:statusAt], append([]KV{{"status", strings.Join(page.Statuses, ",")}}, echo[statusAt:]...)...)
+	}
+	objs := make([]Obj, len(page.Items))
+	for i, e := range page.Items {
+		objs[i] = presentEvent(r, e, false)
 	}
 	totalPages := (page.Total + f.PerPage - 1) / f.PerPage
 	pageKV := func(n int) []KV {
@@ -60,14 +63,10 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 // eventFilter turns the validated arguments into a store filter and the
 // list of effective filters to echo in rest_url (after page and per_page,
 // in TEC's order, then categories and tags).
-func eventFilter(r *Request) (models.EventFilter, []KV, error) {
-	loc := r.Deps.Config.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	now := r.Deps.Now()
-	f := models.EventFilter{Page: r.Page(), PerPage: r.PerPage(), Lang: r.Lang, Visibility: models.ListVisibility(r.User)}
-	var echo []KV
+func eventFilter(r *Request) (f models.EventFilter, echo []KV, statusAt int, err error) {
+	loc := r.Deps.location()
+	now := r.Deps.now()
+	f = models.EventFilter{Page: r.Page(), PerPage: r.PerPage(), Lang: r.Lang}
 	strict, _ := r.Bool("strict_dates")
 	include := r.IntList("include")
 
@@ -80,7 +79,7 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 		}
 		t, form, err := models.ParseDate(s, now, loc)
 		if err != nil {
-			return nil, ErrInvalidParam(name, Reason{Code: "rest_invalid_param", ID: "reason.events.invalid_date"})
+			return nil, ErrInvalidParam(name, *invalid("reason.events.invalid_date", nil))
 		}
 		t = t.In(loc)
 		if !strict && form.DateOnly {
@@ -94,18 +93,17 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 		echo = append(echo, KV{name, t.Format(time.DateTime)})
 		return &t, nil
 	}
-	var err error
 	if len(include) == 0 {
 		startsRel := r.Has("starts_before") || r.Has("starts_after")
 		endsRel := r.Has("ends_before") || r.Has("ends_after")
 		if r.Has("start_date") || !startsRel {
 			if f.StartMin, err = bound("start_date", true); err != nil {
-				return f, nil, err
+				return f, nil, 0, err
 			}
 		}
 		if r.Has("end_date") || !endsRel {
 			if f.EndMax, err = bound("end_date", false); err != nil {
-				return f, nil, err
+				return f, nil, 0, err
 			}
 		}
 	}
@@ -113,12 +111,8 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 		f.Search = strings.Fields(words)
 		echo = append(echo, KV{"search", words})
 	}
-	if st := r.StringList("status"); len(st) > 0 {
-		f.Statuses = st
-		echo = append(echo, KV{"status", strings.Join(st, ",")})
-	} else if !models.MayFilterStatus(r.User) {
-		echo = append(echo, KV{"status", models.StatusPublish})
-	}
+	f.Statuses = r.StringList("status")
+	statusAt = len(echo) // the status that applied is known once listed
 	if len(include) > 0 {
 		f.Include = include
 		echo = append(echo, KV{"include", joinIDs(include)})
@@ -133,7 +127,7 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 			dst  **time.Time
 		}{{"starts_before", &f.StartsBefore}, {"starts_after", &f.StartsAfter}, {"ends_before", &f.EndsBefore}, {"ends_after", &f.EndsAfter}} {
 			if *rel.dst, err = bound(rel.name, false); err != nil {
-				return f, nil, err
+				return f, nil, 0, err
 			}
 		}
 	}
@@ -160,24 +154,20 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 		echo = append(echo, KV{"featured", boolText(v)})
 	}
 	for _, tx := range []struct {
-		name, taxonomy string
-		dst            *[]int64
-	}{{"categories", "category", &f.CategoryIDs}, {"tags", "tag", &f.TagIDs}} {
+		name string
+		dst  *[]models.TermRef
+	}{{"categories", &f.Categories}, {"tags", &f.Tags}} {
 		if !r.Has(tx.name) {
 			continue
 		}
 		refs, reason := termRefs(r.Args[tx.name], false)
 		if reason != nil {
-			return f, nil, ErrInvalidParam(tx.name, *reason)
+			return f, nil, 0, ErrInvalidParam(tx.name, *reason)
 		}
 		if len(refs) == 0 {
 			continue
 		}
-		ids, err := r.Deps.DB.ResolveTerms(r.Ctx, tx.taxonomy, refs, false, r.Lang)
-		if err != nil {
-			return f, nil, ErrInvalidParam(tx.name, Reason{Code: "rest_invalid_param", ID: "reason.events.unknown_term"})
-		}
-		*tx.dst = ids
+		*tx.dst = refs
 		echo = append(echo, KV{tx.name, termRefsText(refs)})
 	}
 	// The language selects the content of the page, so it is echoed too
@@ -185,29 +175,14 @@ func eventFilter(r *Request) (models.EventFilter, []KV, error) {
 	if r.Has("ml_language") {
 		echo = append(echo, KV{"ml_language", r.Lang})
 	}
-	return f, echo, nil
+	return f, echo, statusAt, nil
 }
 
-// validateTermFilter checks a categories/tags filter: a list of ids or
-// slugs that all exist.
-func validateTermFilter(name string) func(r *Request, v any) *Reason {
-	taxonomy := "category"
-	if name == "tags" {
-		taxonomy = "tag"
-	}
-	return func(r *Request, v any) *Reason {
-		refs, reason := termRefs(v, false)
-		if reason != nil {
-			return reason
-		}
-		if len(refs) == 0 {
-			return nil
-		}
-		if _, err := r.Deps.DB.ResolveTerms(r.Ctx, taxonomy, refs, false, r.Lang); err != nil {
-			return invalid("reason.events.unknown_term", nil)
-		}
-		return nil
-	}
+// validateTermFilter checks the form of a categories/tags filter: ids or
+// slugs (the models check that they exist).
+func validateTermFilter(_ *Request, v any) *Reason {
+	_, reason := termRefs(v, false)
+	return reason
 }
 
 func joinIDs(ids []int64) string {

@@ -95,10 +95,9 @@ func benchDB(b *testing.B) *models.DB {
 				posts = append(posts, models.PostID{ID: id, Kind: string(models.KindEvent)})
 				// Spread over ten years, from five years ago.
 				start := models.Sec(now.AddDate(-5, 0, 0).Add(time.Duration(i) * (10 * 365 * 24 * time.Hour / total)))
-				events = append(events, models.Event{ID: id, AuthorID: 1, Status: models.StatusPublish,
-					Slug: fmt.Sprintf("event-%d", id), Lang: "en", Title: fmt.Sprintf("Event %d", id),
-					PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: start, EndAt: start.Add(2 * time.Hour),
-					Timezone: "UTC"})
+				events = append(events, models.Event{Post: models.Post{ID: id, AuthorID: 1, Status: models.StatusPublish,
+					Slug: fmt.Sprintf("event-%d", id), Lang: "en", PublishedAt: now, CreatedAt: now, UpdatedAt: now},
+					Title: fmt.Sprintf("Event %d", id), StartAt: start, EndAt: start.Add(2 * time.Hour), Timezone: "UTC"})
 			}
 			if _, err := tx.IDB().NewInsert().Model(&posts).Exec(ctx); err != nil {
 				return err

@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"net/http"
 	"net/url"
@@ -29,7 +28,6 @@ func eventWriteArgs(create bool) []Arg {
 	slug := a("slug", "string", KString)
 	slug.MaxLen = 255
 	author := a("author", "integer", KPositiveInt)
-	author.Validate = validateAuthor
 	allDay := a("all_day", "boolean", KBool)
 	allDay.Default, allDay.HasDefault = false, true
 	image := a("image", "string", KString)
@@ -69,15 +67,6 @@ func eventWriteArgs(create bool) []Arg {
 		link("venue", validateVenueLinks),
 		link("organizer", validateOrganizerLinks),
 	}
-}
-
-func validateAuthor(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	ok, err := r.Deps.DB.UserExists(r.Ctx, id)
-	if err != nil || !ok {
-		return invalid("reason.events.unknown_user", map[string]any{"ID": id})
-	}
-	return nil
 }
 
 // validateImage accepts "" (no image) or an absolute http(s) URL; Kalends
@@ -290,117 +279,57 @@ func eachLinkItem(v any, item func(x any) bool) bool {
 	return true
 }
 
-// linkRef is one item of an event's venue or organizer argument: an
-// existing record's id, or the input of a record to create inline.
-type linkRef[In any] struct {
-	ID  int64
-	New *In
-}
-
-// parseLinkRefs reads a venue or organizer argument: an id, {"id": N}, an
-// object of the kind's fields (validated by the kind's own create rules
-// through fromMap, so inline records follow the same code path as their
-// routes) or a list of these, order kept. nameKey is the field an inline
-// record needs (TEC §14); reason ids are "reason.events.invalid_<kind>" and
+// linkRefs reads a venue or organizer argument: an id, {"id": N}, an
+// object of the kind's fields (read by the kind's own argument table, so
+// inline records follow the same rules as their routes; the models check
+// the rest when they create them) or a list of these, order kept. Reason
+// ids are "reason.events.invalid_<kind>" and
 // "reason.events.invalid_inline_<kind>".
-func parseLinkRefs[In any](r *Request, v any, kind, nameKey string,
-	fromMap func(*Request, map[string]any) (In, []Invalid)) ([]linkRef[In], *Reason) {
+func linkRefs[In any](r *Request, v any, lk *linkedInput[In]) ([]models.LinkRef[In], *Reason) {
 	items, ok := linkItems(v)
 	if !ok {
-		return nil, invalid("reason.events.invalid_"+kind, nil)
+		return nil, invalid(lk.invalidReason, nil)
 	}
-	refs := make([]linkRef[In], 0, len(items))
+	refs := make([]models.LinkRef[In], 0, len(items))
 	for _, it := range items {
 		switch y := it.(type) {
 		case int64:
-			refs = append(refs, linkRef[In]{ID: y})
+			refs = append(refs, models.LinkRef[In]{ID: y})
 		case map[string]any:
 			if id, has := y["id"]; has {
 				n, ok := intValue(id)
 				if !ok || n <= 0 {
-					return nil, invalid("reason.events.invalid_"+kind, nil)
+					return nil, invalid(lk.invalidReason, nil)
 				}
-				refs = append(refs, linkRef[In]{ID: n})
+				refs = append(refs, models.LinkRef[In]{ID: n})
 				continue
 			}
-			if name, _ := y[nameKey].(string); strings.TrimSpace(name) == "" {
-				return nil, invalid("reason.events.invalid_inline_"+kind, map[string]any{"Field": nameKey})
+			if name, _ := y[lk.nameArg].(string); strings.TrimSpace(name) == "" {
+				return nil, invalid(lk.inlineReason, map[string]any{"Field": lk.nameArg})
 			}
-			in, bad := fromMap(r, y)
+			in, bad := lk.fromMap(r, y)
 			if len(bad) > 0 {
-				return nil, invalid("reason.events.invalid_inline_"+kind, map[string]any{"Field": bad[0].Name})
+				return nil, invalid(lk.inlineReason, map[string]any{"Field": bad[0].Field})
 			}
-			refs = append(refs, linkRef[In]{New: &in})
+			refs = append(refs, models.LinkRef[In]{New: &in})
 		}
 	}
 	return refs, nil
 }
 
-// venueRefs reads the venue argument (see parseLinkRefs).
-func venueRefs(r *Request, v any) ([]models.VenueRef, *Reason) {
-	refs, reason := parseLinkRefs(r, v, "venue", "venue", venueInputFromMap)
-	out := make([]models.VenueRef, len(refs))
-	for i, ref := range refs {
-		out[i] = models.VenueRef{ID: ref.ID, New: ref.New}
-	}
-	return out, reason
-}
-
-// organizerRefs reads the organizer argument (see parseLinkRefs).
-func organizerRefs(r *Request, v any) ([]models.OrganizerRef, *Reason) {
-	refs, reason := parseLinkRefs(r, v, "organizer", "organizer", organizerInputFromMap)
-	out := make([]models.OrganizerRef, len(refs))
-	for i, ref := range refs {
-		out[i] = models.OrganizerRef{ID: ref.ID, New: ref.New}
-	}
-	return out, reason
-}
-
-// checkExisting returns a reason unless every id is a record of kind.
-func checkExisting(r *Request, kind models.Kind, ids []int64) *Reason {
-	if len(ids) == 0 {
-		return nil
-	}
-	have, err := r.Deps.DB.ExistingIDs(r.Ctx, kind, ids)
-	for _, id := range ids {
-		if err != nil || !have[id] {
-			return invalid("reason.events.unknown_"+string(kind), map[string]any{"ID": id})
-		}
-	}
-	return nil
-}
-
 func validateVenueLinks(r *Request, v any) *Reason {
-	refs, reason := venueRefs(r, v)
-	if reason != nil {
-		return reason
-	}
-	var ids []int64
-	for _, ref := range refs {
-		if ref.New == nil {
-			ids = append(ids, ref.ID)
-		}
-	}
-	return checkExisting(r, models.KindVenue, ids)
+	_, reason := linkRefs(r, v, venueInput)
+	return reason
 }
 
 func validateOrganizerLinks(r *Request, v any) *Reason {
-	refs, reason := organizerRefs(r, v)
-	if reason != nil {
-		return reason
-	}
-	var ids []int64
-	for _, ref := range refs {
-		if ref.New == nil {
-			ids = append(ids, ref.ID)
-		}
-	}
-	return checkExisting(r, models.KindOrganizer, ids)
+	_, reason := linkRefs(r, v, organizerInput)
+	return reason
 }
 
 // eventInput builds the store input from the arguments the client sent.
 func eventInput(r *Request) (models.EventInput, error) {
-	in := models.EventInput{Lang: r.Lang, Site: r.Deps.Config.Location, Now: r.Deps.Now()}
+	in := models.EventInput{Lang: r.Lang}
 	str := func(name string) *string {
 		if !r.Has(name) {
 			return nil
@@ -446,48 +375,22 @@ func eventInput(r *Request) (models.EventInput, error) {
 		}
 		*t.dst = &refs
 	}
+	var reason *Reason
 	if r.Has("venue") {
-		refs, reason := venueRefs(r, r.Args["venue"])
-		if reason != nil {
+		var refs []models.VenueRef
+		if refs, reason = linkRefs(r, r.Args["venue"], venueInput); reason != nil {
 			return in, ErrInvalidParam("venue", *reason)
 		}
 		in.Venues = &refs
 	}
 	if r.Has("organizer") {
-		refs, reason := organizerRefs(r, r.Args["organizer"])
-		if reason != nil {
+		var refs []models.OrganizerRef
+		if refs, reason = linkRefs(r, r.Args["organizer"], organizerInput); reason != nil {
 			return in, ErrInvalidParam("organizer", *reason)
 		}
 		in.Organizers = &refs
 	}
-	in.CreateCategories = models.Can(r.User, models.ActEdit, models.Subject{Kind: models.KindCategory})
-	in.CreateTags = models.Can(r.User, models.ActEdit, models.Subject{Kind: models.KindTag})
 	return in, nil
-}
-
-// mayAssignEventAuthor: only editors and up may give an event to someone else.
-func mayAssignEventAuthor(r *Request, in models.EventInput) bool {
-	return in.AuthorID == nil || r.User == nil || *in.AuthorID == r.User.ID || r.User.Role.AtLeast(models.RoleEditor)
-}
-
-// storeError maps store errors of event writes to API errors.
-func storeError(err error) error {
-	var fe *models.FieldError
-	if errors.As(err, &fe) {
-		switch fe.Reason {
-		case "reason.could_not_create_venue":
-			return NewError(http.StatusBadRequest, "could-not-create-venue", "error.could-not-create-venue")
-		case "reason.could_not_create_organizer":
-			return NewError(http.StatusBadRequest, "could-not-create-organizer", "error.could-not-create-organizer")
-		}
-		// The store's reasons are generic; their messages live under reason.events.
-		reason := "reason.events." + strings.TrimPrefix(fe.Reason, "reason.")
-		return ErrInvalidParam(fe.Field, Reason{Code: "rest_invalid_param", ID: reason, Data: fe.Data})
-	}
-	if errors.Is(err, models.ErrNotFound) {
-		return errEventNotFound()
-	}
-	return err
 }
 
 // createEvent answers POST /events: 201, the event and a Location header.
@@ -496,82 +399,41 @@ func createEvent(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	if !mayAssignEventAuthor(r, in) {
-		return ErrForbidden(r)
-	}
 	e, err := r.Deps.DB.CreateEvent(r.Ctx, r.User, in)
-	if err != nil {
-		return storeError(err)
-	}
-	objs, err := presentEvents(r, []*models.Event{e}, false)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, r.Deps.APIURL(r, "/events/"+strconv.FormatInt(e.ID, 10)))
-	return sendJSON(c, http.StatusCreated, objs[0])
+	return sendJSON(c, http.StatusCreated, presentEvent(r, e, false))
 }
 
 // updateEvent answers POST/PUT/PATCH on an event: a true partial update.
 func updateEvent(c *fiber.Ctx, r *Request) error {
-	e, err := findEvent(r)
-	if err != nil {
-		return err
-	}
-	if !models.Can(r.User, models.ActEdit, subject(e)) {
-		return ErrForbidden(r)
-	}
 	in, err := eventInput(r)
 	if err != nil {
 		return err
 	}
-	if !mayAssignEventAuthor(r, in) {
-		return ErrForbidden(r)
-	}
-	updated, err := r.Deps.DB.UpdateEvent(r.Ctx, r.User, e.ID, in)
-	if err != nil {
-		return storeError(err)
-	}
-	objs, err := presentEvents(r, []*models.Event{updated}, false)
+	e, err := r.Deps.DB.UpdateEvent(r.Ctx, r.User, itemRef(r), in)
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, objs[0])
+	return sendJSON(c, http.StatusOK, presentEvent(r, e, false))
 }
 
 // deleteEvent answers DELETE on an event: trash (200, then 410), or with
 // force=true delete for good (editors and up), answering as WordPress
 // does: {"deleted": true, "previous": <event>}.
 func deleteEvent(c *fiber.Ctx, r *Request) error {
-	e, err := findEvent(r)
-	if err != nil {
-		return err
-	}
 	if force, _ := r.Bool("force"); force {
-		if !models.Can(r.User, models.ActForceDelete, subject(e)) {
-			return ErrForbidden(r)
-		}
-		objs, err := presentEvents(r, []*models.Event{e}, false)
+		e, err := r.Deps.DB.DeleteEvent(r.Ctx, r.User, itemRef(r), r.Lang)
 		if err != nil {
 			return err
 		}
-		if err := r.Deps.DB.DeleteEvent(r.Ctx, e.ID); err != nil {
-			return storeError(err)
-		}
-		return sendJSON(c, http.StatusOK, Obj{{"deleted", true}, {"previous", objs[0]}})
+		return sendJSON(c, http.StatusOK, Obj{{"deleted", true}, {"previous", presentEvent(r, e, false)}})
 	}
-	if !models.Can(r.User, models.ActTrash, subject(e)) {
-		return ErrForbidden(r)
-	}
-	if e.Status == models.StatusTrash {
-		return NewError(http.StatusGone, "event-is-in-trash", "error.event-is-in-trash")
-	}
-	trashed, err := r.Deps.DB.TrashEvent(r.Ctx, e.ID, r.Lang)
-	if err != nil {
-		return storeError(err)
-	}
-	objs, err := presentEvents(r, []*models.Event{trashed}, false)
+	e, err := r.Deps.DB.TrashEvent(r.Ctx, r.User, itemRef(r), r.Lang)
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, objs[0])
+	return sendJSON(c, http.StatusOK, presentEvent(r, e, false))
 }

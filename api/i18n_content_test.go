@@ -312,11 +312,11 @@ func TestI18nEventTranslationScenario(t *testing.T) {
 		// Under a prefix, every URL keeps it.
 		r = e.do(t, "GET", fmt.Sprintf("/ja%s/events/%d", nsURL, id), nil, "")
 		expect(t, "read under /ja", r, 200, "")
-		if str(r.Map(t), "title") != "夏祭り" || checkURLs(t, "event under /ja", r.JSON(t), e.Deps.Config.BaseURL, "/ja") == 0 {
+		if str(r.Map(t), "title") != "夏祭り" || checkURLs(t, "event under /ja", r.JSON(t), e.Deps.Site.BaseURL, "/ja") == 0 {
 			t.Errorf("event under /ja: %.300s", r.Body)
 		}
 		r = e.do(t, "GET", "/ja"+nsURL+"/events?per_page=1", nil, "")
-		checkURLs(t, "event list under /ja", r.JSON(t), e.Deps.Config.BaseURL, "/ja")
+		checkURLs(t, "event list under /ja", r.JSON(t), e.Deps.Site.BaseURL, "/ja")
 
 		// Deleting for good deletes the translations.
 		expect(t, "delete", e.do(t, "DELETE", item+"?force=true", nil, admin), 200, "")

@@ -225,7 +225,7 @@ func TestI18nLanguageSelection(t *testing.T) {
 		}
 
 		// The site default applies when neither the request nor the path says.
-		e.Deps.Config.DefaultLanguage = "ja"
+		e.Deps.Site.DefaultLanguage = "ja"
 		r := e.do(t, "GET", nsURL+"/venues/999999", nil, "")
 		if got := r.Header.Get("Content-Language"); got != "ja" || !inScript("ja", r.Map(t)["message"].(string)) {
 			t.Errorf("default ja: Content-Language %q, body %.300s", got, r.Body)
@@ -233,7 +233,7 @@ func TestI18nLanguageSelection(t *testing.T) {
 		if got := e.do(t, "GET", "/ko"+nsURL+"/venues", nil, "").Header.Get("Content-Language"); got != "ko" {
 			t.Errorf("prefix over the default: Content-Language %q", got)
 		}
-		e.Deps.Config.DefaultLanguage = "en"
+		e.Deps.Site.DefaultLanguage = "en"
 	})
 }
 
@@ -328,7 +328,7 @@ var prefixKinds = []struct {
 
 func TestI18nPrefixKeptInEveryURL(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *testEnv) {
-		base := e.Deps.Config.BaseURL
+		base := e.Deps.Site.BaseURL
 		for _, prefix := range []string{"/ja", "/zh-hans"} {
 			api := prefix + nsURL
 			for _, pk := range prefixKinds {
@@ -423,7 +423,7 @@ func TestI18nHostileLanguageValues(t *testing.T) {
 				t.Errorf("%s: code %q", tc.name, r.Code(t))
 			}
 			if tc.status == 200 {
-				checkURLs(t, tc.name, r.JSON(t), e.Deps.Config.BaseURL, "/"+tc.lang)
+				checkURLs(t, tc.name, r.JSON(t), e.Deps.Site.BaseURL, "/"+tc.lang)
 			}
 		}
 	})

@@ -20,7 +20,7 @@ func realEnv(t *testing.T) *testEnv {
 	t.Helper()
 	e := newTestEnv(t, modelstest.Open(t, models.SQLite))
 	fixed := time.Date(2027, 3, 10, 12, 0, 0, 0, time.UTC)
-	e.Deps.Now = func() time.Time { return fixed }
+	e.Deps.Site.Clock = func() time.Time { return fixed }
 	return e
 }
 

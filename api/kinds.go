@@ -4,32 +4,26 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/kalends/kalends/models"
 )
 
 // Limits of argument values.
 const (
-	DefaultMaxLen = 255  // characters of a string argument when Arg.MaxLen is 0
-	MaxListItems  = 1000 // items of a list argument
-	maxRawDepth   = 32   // nesting of a KRaw value
+	DefaultMaxLen = models.MaxNameLen // characters of a string argument when Arg.MaxLen is 0
+	MaxListItems  = 1000              // items of a list argument
+	maxRawDepth   = 32                // nesting of a KRaw value
 )
 
 var (
-	decimalRe   = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
-	utcOffsetRe = regexp.MustCompile(`^UTC([+-](\d|1[0-4])([.:](5|50|75|30|45))?)?$`)
-	zoneNameRe  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*$`)
+	decimalRe = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 )
 
 func rsn(code, id string, data map[string]any) *Reason {
-	return &Reason{Code: code, ID: id, Data: data}
+	return &Reason{Code: code, Reason: id, Data: data}
 }
 
 func invalidType(id string) *Reason { return rsn("rest_invalid_type", id, nil) }
@@ -83,23 +77,9 @@ func parseKind(r *Request, a *Arg, v any) (any, *Reason) {
 	return v, nil
 }
 
-// checkText rejects invalid UTF-8, NUL bytes and strings longer than max
-// characters (DefaultMaxLen when 0).
-func checkText(s string, maxLen int) *Reason {
-	if maxLen <= 0 {
-		maxLen = DefaultMaxLen
-	}
-	if !utf8.ValidString(s) {
-		return rsn("rest_invalid_param", "reason.invalid_utf8", nil)
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return rsn("rest_invalid_param", "reason.nul_byte", nil)
-	}
-	if len(s) > maxLen && utf8.RuneCountInString(s) > maxLen {
-		return rsn("rest_too_long", "reason.too_long", map[string]any{"Max": maxLen})
-	}
-	return nil
-}
+// checkText applies the models' text rule (valid UTF-8, no NUL, at most
+// maxLen characters; DefaultMaxLen when 0).
+func checkText(s string, maxLen int) *Reason { return models.CheckText(s, maxLen) }
 
 // checkStringKind applies the rules of the string kinds after checkText.
 func checkStringKind(a *Arg, s string) *Reason {
@@ -120,50 +100,19 @@ func checkStringKind(a *Arg, s string) *Reason {
 			return rsn("rest_not_in_enum", "reason.not_in_enum", map[string]any{"Values": strings.Join(models.Statuses, ", ")})
 		}
 	case KURL:
-		if s != "" && !validURL(s) {
+		if s != "" && !models.ValidURL(s) {
 			return rsn("rest_invalid_param", "reason.invalid_url", nil)
 		}
 	case KEmail:
-		if s != "" {
-			addr, err := mail.ParseAddress(s)
-			if err != nil || addr.Name != "" || addr.Address != s {
-				return rsn("rest_invalid_param", "reason.invalid_email", nil)
-			}
+		if s != "" && !models.ValidEmail(s) {
+			return rsn("rest_invalid_param", "reason.invalid_email", nil)
 		}
 	case KTimezone:
-		if s != "" && !ValidTimezone(s) {
+		if s != "" && !models.ValidTimezone(s) {
 			return rsn("rest_invalid_param", "reason.invalid_timezone", nil)
 		}
 	}
 	return nil
-}
-
-// validURL: an absolute http(s) URL with a host and no spaces.
-func validURL(s string) bool {
-	if strings.ContainsAny(s, " \t\r\n") {
-		return false
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	sc := strings.ToLower(u.Scheme)
-	return sc == "http" || sc == "https"
-}
-
-// ValidTimezone accepts an IANA zone name, "UTC", or a WordPress offset
-// such as "UTC+2", "UTC-5:30" or "UTC+5.5".
-func ValidTimezone(s string) bool {
-	if utcOffsetRe.MatchString(s) {
-		return true
-	}
-	// Guard LoadLocation: only names shaped like zone names reach the
-	// file system, never paths or "Local".
-	if s == "Local" || strings.Contains(s, "..") || !zoneNameRe.MatchString(s) {
-		return false
-	}
-	_, err := time.LoadLocation(s)
-	return err == nil
 }
 
 // numberText is the text of a JSON number or of a string (trimmed); other

@@ -24,20 +24,11 @@ func (r *Request) Page() int {
 	return int(n)
 }
 
-// PerPage returns the page size, clamped to Config.MaxPerPage (as TEC clamps
-// silently).
+// PerPage returns the page size: the default of 120 when absent, capped at
+// the site's MaxPerPage (as TEC caps it silently).
 func (r *Request) PerPage() int {
-	n, ok := r.Int("per_page")
-	if !ok || n <= 0 {
-		n = 120
-	}
-	if m := r.Deps.Config.MaxPerPage; m > 0 && n > int64(m) {
-		n = int64(m)
-	}
-	if n > 1<<31 {
-		n = 1 << 31
-	}
-	return int(n)
+	n, _ := r.Int("per_page")
+	return r.Deps.site().PageSize(n)
 }
 
 // listURL returns the absolute URL of path in the namespace, keeping the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,59 +11,6 @@ import (
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
-
-// presentEvents shapes events as TEC does (SPEC §4), loading their links
-// in a fixed number of queries: links, venues, organizers, terms.
-// single adds json_ld (to the event and its embedded venue and organizers).
-func presentEvents(r *Request, events []*models.Event, single bool) ([]Obj, error) {
-	out := make([]Obj, 0, len(events))
-	if len(events) == 0 {
-		return out, nil
-	}
-	db := r.Deps.DB
-	ids := make([]int64, len(events))
-	for i, e := range events {
-		ids[i] = e.ID
-	}
-	links, err := db.LoadEventLinks(r.Ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	venues, err := db.VenuesByIDs(r.Ctx, models.AllIDs(links.Venues), r.Lang)
-	if err != nil {
-		return nil, err
-	}
-	organizers, err := db.OrganizersByIDs(r.Ctx, models.AllIDs(links.Organizers), r.Lang)
-	if err != nil {
-		return nil, err
-	}
-	terms, err := db.TermsByIDs(r.Ctx, models.AllIDs(links.Terms), r.Lang)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range events {
-		var vs []*models.Venue
-		for _, id := range links.Venues[e.ID] {
-			if v := venues[id]; v != nil {
-				vs = append(vs, v)
-			}
-		}
-		var os []*models.Organizer
-		for _, id := range links.Organizers[e.ID] {
-			if o := organizers[id]; o != nil {
-				os = append(os, o)
-			}
-		}
-		var ts []*models.Term
-		for _, id := range links.Terms[e.ID] {
-			if t := terms[id]; t != nil {
-				ts = append(ts, t)
-			}
-		}
-		out = append(out, presentEvent(r, e, vs, os, ts, single))
-	}
-	return out, nil
-}
 
 // localTime formats t in loc as TEC does ("2006-01-02 15:04:05").
 func localTime(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateTime) }
@@ -116,7 +62,7 @@ func costFormat(r *Request, e *models.Event) models.CostFormat {
 	f := models.CostFormat{Symbol: e.CurrencySymbol, Position: e.CurrencyPosition, Free: r.T("cost.free", nil),
 		Range: func(min, max string) string { return r.T("cost.range", map[string]any{"Min": min, "Max": max}) }}
 	if f.Symbol == "" {
-		f.Symbol, f.Position = r.Deps.Config.CurrencySymbol, r.Deps.Config.CurrencyPosition
+		f.Symbol, f.Position = r.Deps.site().CurrencySymbol, r.Deps.site().CurrencyPosition
 	}
 	if f.Position == "" {
 		f.Position = "prefix"
@@ -124,13 +70,13 @@ func costFormat(r *Request, e *models.Event) models.CostFormat {
 	return f
 }
 
-// presentEvent is one event in TEC's key order, then lang and
-// translations, then json_ld on single reads.
-func presentEvent(r *Request, e *models.Event, vs []*models.Venue, os []*models.Organizer, ts []*models.Term, single bool) Obj {
-	site := r.Deps.Config.Location
-	if site == nil {
-		site = time.UTC
-	}
+// presentEvent shapes a whole event (models fill its venues, organizers
+// and terms) as TEC does (SPEC §4): TEC's key order, then lang and
+// translations, then json_ld on single reads (with the embedded venue and
+// organizers' own json_ld).
+func presentEvent(r *Request, e *models.Event, single bool) Obj {
+	site := r.Deps.location()
+	vs, os := e.Venues, e.Organizers
 	loc, err := models.LoadZone(e.Timezone, site)
 	if err != nil {
 		loc = site
@@ -150,14 +96,12 @@ func presentEvent(r *Request, e *models.Event, vs []*models.Venue, os []*models.
 		}
 		image = img
 	}
-	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
-	cats, tags := []Obj{}, []Obj{}
-	for _, t := range ts {
-		if t.Taxonomy == "tag" {
-			tags = append(tags, presentTermEmbedded(r, t))
-		} else {
-			cats = append(cats, presentTermEmbedded(r, t))
-		}
+	cats, tags := make([]Obj, len(e.Categories)), make([]Obj, len(e.Tags))
+	for i, t := range e.Categories {
+		cats[i] = presentTermEmbedded(r, t)
+	}
+	for i, t := range e.Tags {
+		tags[i] = presentTermEmbedded(r, t)
 	}
 	var venue any = []any{}
 	switch len(vs) {
@@ -318,7 +262,7 @@ func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink stri
 		}
 		code := e.CurrencyCode
 		if code == "" {
-			code = r.Deps.Config.CurrencyCode
+			code = r.Deps.site().CurrencyCode
 		}
 		ld = append(ld, KV{"offers", Obj{
 			{"@type", "Offer"},

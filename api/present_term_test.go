@@ -9,7 +9,7 @@ import (
 // The embedded shape (a) is byte for byte TEC's (sample 05, categories[0]),
 // plus lang and translations.
 func TestPresentTermEmbeddedMatchesTEC(t *testing.T) {
-	r := &Request{Deps: &Deps{Config: Config{BaseURL: "http://example.test"}}}
+	r := &Request{Deps: &Deps{Site: &models.Site{BaseURL: "http://example.test"}}}
 	term := &models.Term{ID: 2, Taxonomy: models.TaxCategory, Name: "Conferences", Slug: "conferences",
 		Description: "…", Count: 1, Lang: "en"}
 	b, err := marshal(presentTermEmbedded(r, term))

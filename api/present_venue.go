@@ -95,11 +95,7 @@ func linkedURL(r *Request, kind, slug string) string {
 }
 
 func linkedLocalTime(r *Request, t time.Time) string {
-	loc := r.Deps.Config.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format(time.DateTime)
+	return t.In(r.Deps.location()).Format(time.DateTime)
 }
 
 // linkedText appends key only when the text is not empty (TEC drops empty

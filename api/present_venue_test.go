@@ -20,17 +20,17 @@ func keysOf(t *testing.T, o Obj) string {
 
 func linkedTestRequest() *Request {
 	loc, _ := time.LoadLocation("America/New_York")
-	return &Request{Lang: "en", Deps: &Deps{Config: Config{BaseURL: "http://example.test", Location: loc}, Now: time.Now}}
+	return &Request{Lang: "en", Deps: &Deps{Site: &models.Site{BaseURL: "http://example.test", Location: loc}}}
 }
 
 func TestPresentVenueKeyOrderAsTEC(t *testing.T) {
 	r := linkedTestRequest()
 	at := time.Date(2026, 11, 22, 9, 22, 19, 0, time.UTC)
 	lat, lng := 40.7, -74.0
-	v := &models.Venue{ID: 5, AuthorID: 1, Status: "publish", Slug: "grand-arena", Lang: "en", Venue: "Grand Arena",
+	v := &models.Venue{Post: models.Post{ID: 5, AuthorID: 1, Status: "publish", Slug: "grand-arena", Lang: "en",
+		PublishedAt: at, UpdatedAt: at}, Venue: "Grand Arena",
 		Address: "1 Main St", City: "Metropolis", Country: "United States", State: "NY", Zip: "10001", Phone: "555-1234",
-		Website: "https://arena.example.com", StateProvince: "NY", ShowMap: true, ShowMapLink: true,
-		PublishedAt: at, UpdatedAt: at}
+		Website: "https://arena.example.com", StateProvince: "NY", ShowMap: true, ShowMapLink: true}
 	got := keysOf(t, presentVenue(r, v, true))
 	want := "id,author,status,date,date_utc,modified,modified_utc,url,venue,slug,address,city,country,state,zip,phone,website,stateprovince,json_ld,show_map,show_map_link,global_id,global_id_lineage,lang,translations"
 	if got != want {
@@ -59,9 +59,10 @@ func TestPresentVenueKeyOrderAsTEC(t *testing.T) {
 func TestPresentOrganizerKeyOrderAsTEC(t *testing.T) {
 	r := linkedTestRequest()
 	at := time.Now()
-	o := &models.Organizer{ID: 6, AuthorID: 1, Status: "publish", Slug: "acme-events", Lang: "en", Organizer: "Acme Events",
-		Phone: "555-9999", Website: "https://acme.example.com", Email: "info@acme.example.com", PublishedAt: at, UpdatedAt: at,
-		Description: "<p>Fun &amp; games</p>", Translations: []string{"ja"}}
+	o := &models.Organizer{Post: models.Post{ID: 6, AuthorID: 1, Status: "publish", Slug: "acme-events", Lang: "en",
+		PublishedAt: at, UpdatedAt: at, Translations: []string{"ja"}}, Organizer: "Acme Events",
+		Phone: "555-9999", Website: "https://acme.example.com", Email: "info@acme.example.com",
+		Description: "<p>Fun &amp; games</p>"}
 	got := keysOf(t, presentOrganizer(r, o, true))
 	want := "id,author,status,date,date_utc,modified,modified_utc,url,organizer,description,slug,phone,website,email,json_ld,global_id,global_id_lineage,lang,translations"
 	if got != want {
@@ -97,25 +98,25 @@ func TestLinkedInputFromMapRejectsHostileValues(t *testing.T) {
 		{map[string]any{"city": map[string]any{"a": 1}}, "city"},
 		{map[string]any{"author": -1.0}, "author"},
 	} {
-		_, inv := venueInputFromMap(r, c.m)
+		_, inv := venueInput.fromMap(r, c.m)
 		var names []string
 		for _, i := range inv {
-			names = append(names, i.Name)
+			names = append(names, i.Field)
 		}
 		if strings.Join(names, ",") != c.invalid {
 			t.Errorf("%v: invalid %v, want %q", c.m, names, c.invalid)
 		}
 	}
-	in, inv := venueInputFromMap(r, map[string]any{"venue": " A ", "show_map": "no", "geo_lat": "45.5", "date": "2026-01-02 03:04:05"})
+	in, inv := venueInput.fromMap(r, map[string]any{"venue": " A ", "show_map": "no", "geo_lat": "45.5", "date": "2026-01-02 03:04:05"})
 	if len(inv) != 0 || *in.Venue != "A" || *in.ShowMap || *in.GeoLat != 45.5 || in.City != nil ||
-		!in.PublishedAt.Equal(time.Date(2026, 1, 2, 8, 4, 5, 0, time.UTC)) {
+		in.Date == nil || *in.Date != "2026-01-02 03:04:05" {
 		t.Errorf("parsed: %+v %v", in, inv)
 	}
 	for _, c := range []struct {
 		email string
 		ok    bool
 	}{{"info@acme.example.com", true}, {"", true}, {"nope", false}, {"Info <a@b.co>", false}} {
-		_, inv := organizerInputFromMap(r, map[string]any{"email": c.email})
+		_, inv := organizerInput.fromMap(r, map[string]any{"email": c.email})
 		if (len(inv) == 0) != c.ok {
 			t.Errorf("email %q: invalid=%v", c.email, inv)
 		}

@@ -73,13 +73,3 @@ func (r *Request) StringList(name string) []string {
 func (r *Request) T(id string, data map[string]any) string {
 	return r.Deps.I18n.T(r.Lang, id, data)
 }
-
-// Reason says why one argument is invalid: a message id and its data, plus a
-// stable machine code for data.details (WordPress's own codes where one fits:
-// rest_invalid_type, rest_not_in_enum, rest_out_of_bounds, rest_too_long,
-// rest_invalid_param).
-type Reason struct {
-	Code string
-	ID   string
-	Data map[string]any
-}

@@ -1,9 +1,6 @@
 package api
 
 import (
-	"context"
-	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -41,7 +38,7 @@ func applyCORS(c *fiber.Ctx, d *Deps) {
 }
 
 func listedOrigin(d *Deps, origin string) bool {
-	for _, o := range d.Config.CORSOrigins {
+	for _, o := range d.CORSOrigins {
 		if o != "" && strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
 			return true
 		}
@@ -70,33 +67,6 @@ func sendJSON(c *fiber.Ctx, status int, v any) error {
 	return c.Status(status).Send(b)
 }
 
-// toAPIError turns any error into an *Error: our own pass through, a
-// database that does not answer is 503, anything else 500.
-func toAPIError(err error) *Error {
-	var ae *Error
-	if errors.As(err, &ae) {
-		return ae
-	}
-	if errors.Is(err, models.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
-		return ErrUnavailable(err)
-	}
-	var fe *fiber.Error
-	if errors.As(err, &fe) {
-		switch {
-		case fe.Code == http.StatusRequestEntityTooLarge:
-			return NewError(fe.Code, "rest_payload_too_large", "error.rest_payload_too_large")
-		case fe.Code == http.StatusNotFound || fe.Code == http.StatusMethodNotAllowed || fe.Code == http.StatusNotImplemented:
-			return ErrNoRoute()
-		case fe.Code == http.StatusServiceUnavailable:
-			return ErrUnavailable(err)
-		case fe.Code >= 400 && fe.Code < 500:
-			e := NewError(fe.Code, "rest_bad_request", "error.rest_bad_request")
-			return e
-		}
-	}
-	return ErrInternal(err)
-}
-
 // writeAPIError renders err in the WordPress error shape in the request's
 // language (or the path prefix's, or the default).
 func writeAPIError(c *fiber.Ctx, d *Deps, err error) error {
@@ -110,7 +80,7 @@ func writeAPIError(c *fiber.Ctx, d *Deps, err error) error {
 	}
 	if e.Status >= 500 {
 		logger(d).Error("api: request failed", "status", e.Status, "code", e.Code, "err", err,
-			"method", c.Method(), "path", c.Path(), "request_id", RequestIDOf(c))
+			"method", c.Method(), "path", c.Path(), "request_id", c.GetRespHeader(fiber.HeaderXRequestID))
 	}
 	c.Response().ResetBody()
 	for _, h := range []string{"X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages", fiber.HeaderLink, fiber.HeaderLocation} {
@@ -140,10 +110,14 @@ func errorBody(d *Deps, lang string, e *Error) Obj {
 		params, details := Obj{}, Obj{}
 		names := make([]string, 0, len(e.Invalid))
 		for _, inv := range e.Invalid {
-			msg := d.I18n.T(lang, inv.Reason.ID, inv.Reason.Data)
-			params = append(params, KV{inv.Name, msg})
-			details = append(details, KV{inv.Name, Obj{{"code", inv.Reason.Code}, {"message", msg}, {"data", nil}}})
-			names = append(names, inv.Name)
+			msg := d.I18n.T(lang, inv.Reason, inv.Data)
+			code := inv.Code
+			if code == "" {
+				code = models.CodeInvalidParam
+			}
+			params = append(params, KV{inv.Field, msg})
+			details = append(details, KV{inv.Field, Obj{{"code", code}, {"message", msg}, {"data", nil}}})
+			names = append(names, inv.Field)
 		}
 		data = append(data, KV{"params", params}, KV{"details", details})
 		if _, ok := msgData["Params"]; !ok {

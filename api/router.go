@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -43,22 +42,15 @@ type compiledRoute struct {
 // regex patterns itself, so unknown paths and methods are 404 rest_no_route
 // (never fiber's 405) and OPTIONS works on every route.
 type dispatcher struct {
-	d           *Deps
-	sessionUser func(c *fiber.Ctx) (*models.User, error)
-	table       []Route
-	routes      []compiledRoute
+	d      *Deps
+	table  []Route
+	routes []compiledRoute
 }
 
-// Register mounts the API on app: /cal/events/v1/… and /{lang}/cal/events/v1/….
-func Register(app *fiber.App, d *Deps) {
-	register(app, d, Routes())
-}
-
-func register(app *fiber.App, d *Deps, routes []Route) { registerWith(app, d, routes, nil) }
-
-// registerWith is register with the session hook of ServerOptions.
-func registerWith(app *fiber.App, d *Deps, routes []Route, sessionUser func(c *fiber.Ctx) (*models.User, error)) {
-	dp := &dispatcher{d: d, table: prepareRoutes(routes), sessionUser: sessionUser}
+// mount registers the dispatcher of routes on app under the namespace and
+// its language prefixes.
+func mount(app *fiber.App, d *Deps, routes []Route) {
+	dp := &dispatcher{d: d, table: prepareRoutes(routes)}
 	for i := range dp.table {
 		rt := &dp.table[i]
 		dp.routes = append(dp.routes, compiledRoute{route: rt, re: regexp.MustCompile(`(?i)^` + rt.Pattern + `/?$`)})
@@ -109,7 +101,9 @@ func prepareRoutes(routes []Route) []Route {
 }
 
 // serve runs one API request: language, authentication, route match,
-// OPTIONS, the argument pipeline, authorization, then the handler.
+// OPTIONS, the argument pipeline (the checks that need no data), the
+// endpoint's general capability, then the handler, whose models operation
+// checks the record itself before anything else reads the database.
 func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	prefix, rest, ok := splitAPIPath(c.Path())
 	if !ok {
@@ -135,11 +129,6 @@ func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	u, err := authenticate(c, r)
 	if err != nil {
 		return err
-	}
-	if u == nil && dp.sessionUser != nil && c.Get(fiber.HeaderAuthorization) == "" {
-		if u, err = dp.sessionUser(c); err != nil {
-			return err
-		}
 	}
 	r.User = u
 
@@ -167,8 +156,8 @@ func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	if err := parseArgs(c, r); err != nil {
 		return err
 	}
-	if ep.Allowed != nil && !ep.Allowed(r.User) {
-		return ErrForbidden(r)
+	if !ep.allows(r.User) {
+		return refusal(r, ep.Kind)
 	}
 	if err := ep.Handler(c, r); err != nil {
 		return err
@@ -254,7 +243,7 @@ func allowedMethods(rt *Route, u *models.User) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, ep := range rt.Endpoints {
-		if ep.Allowed != nil && !ep.Allowed(u) {
+		if !ep.allows(u) {
 			continue
 		}
 		for _, m := range ep.Methods {
@@ -265,32 +254,4 @@ func allowedMethods(rt *Route, u *models.User) []string {
 		}
 	}
 	return out
-}
-
-func (d *Deps) defaultLang() string {
-	if i18n.Valid(d.Config.DefaultLanguage) {
-		return d.Config.DefaultLanguage
-	}
-	return "en"
-}
-
-func (d *Deps) now() time.Time {
-	if d.Now != nil {
-		return d.Now()
-	}
-	return models.Now()
-}
-
-func (d *Deps) location() *time.Location {
-	if d.Config.Location != nil {
-		return d.Config.Location
-	}
-	return time.UTC
-}
-
-func logger(d *Deps) *slog.Logger {
-	if d.Logger != nil {
-		return d.Logger
-	}
-	return slog.New(slog.DiscardHandler)
 }

@@ -39,8 +39,6 @@ func echo(c *fiber.Ctx, r *Request) error {
 		{"lang", r.Lang}, {"user", login}, {"method", r.Method}})
 }
 
-func editorUp(u *models.User) bool { return u != nil && u.Role.AtLeast(models.RoleEditor) }
-
 // kindArgs has one argument of every Kind.
 func kindArgs() []Arg {
 	return []Arg{
@@ -74,13 +72,13 @@ func syntheticRoutes() []Route {
 			DocPath: "/things",
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: []Arg{argPage(), argPerPage(), argSearch()}, Handler: echo},
-				{Methods: []string{"POST"}, Allowed: editorUp, Handler: echo, Args: []Arg{
+				{Methods: []string{"POST"}, Action: models.ActForceDelete, Kind: models.KindEvent, Handler: echo, Args: []Arg{
 					{Name: "title", Type: "string", Required: true, Kind: KNonEmpty, Desc: "arg.common.search"},
 					{Name: "start", Type: "string", Required: true, Kind: KDate, Desc: "arg.common.search"},
 					{Name: "count", Type: "integer", Kind: KInt, Desc: "arg.common.search",
 						Validate: func(r *Request, v any) *Reason {
 							if v.(int64) > 100 {
-								return &Reason{Code: "rest_out_of_bounds", ID: "reason.number_out_of_range"}
+								return &Reason{Code: "rest_out_of_bounds", Reason: "reason.number_out_of_range"}
 							}
 							return nil
 						}},
@@ -93,9 +91,9 @@ func syntheticRoutes() []Route {
 			DocPath: "/things/{id}",
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: []Arg{argIDPath("arg.common.page")}, Handler: echo},
-				{Methods: []string{"POST", "PUT", "PATCH"}, Allowed: editorUp, Handler: echo,
+				{Methods: []string{"POST", "PUT", "PATCH"}, Action: models.ActForceDelete, Kind: models.KindEvent, Handler: echo,
 					Args: []Arg{argIDPath("arg.common.page"), {Name: "title", Type: "string", Kind: KNonEmpty, Desc: "arg.common.search"}}},
-				{Methods: []string{"DELETE"}, Allowed: editorUp, Args: []Arg{argIDPath("arg.common.page"), argForce()}, Handler: echo},
+				{Methods: []string{"DELETE"}, Action: models.ActForceDelete, Kind: models.KindEvent, Args: []Arg{argIDPath("arg.common.page"), argForce()}, Handler: echo},
 			},
 		},
 		{

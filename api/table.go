@@ -53,9 +53,10 @@ type Arg struct {
 	// MaxLen limits strings (in characters); 0 means the kind's default
 	// (255 for names and slugs, 64 KiB for long text is set per arg).
 	MaxLen int
-	// Validate runs after the kind's own parsing with the parsed value. It
-	// returns nil or a Reason. It may look at other args and the store (for
-	// existence checks); it runs before authorization.
+	// Validate runs after the kind's own parsing with the parsed value and
+	// returns nil or a Reason. It may look at other args but never at the
+	// database: it runs before authorization, and checks that read data
+	// belong to the models operation, after its permission checks (SPEC §2).
 	Validate func(r *Request, v any) *Reason
 }
 
@@ -67,12 +68,18 @@ type HandlerFunc func(c *fiber.Ctx, r *Request) error
 type Endpoint struct {
 	Methods []string
 	Args    []Arg
-	// Allowed is the general permission of the endpoint, checked after
-	// validation: nil means everyone. It sees only the caller, never the
-	// record (per-record checks happen in the handler, with models.Can).
-	// It also decides the Allow header.
-	Allowed func(u *models.User) bool
+	// Action on Kind is the general capability the endpoint needs
+	// (models.MayAttempt), checked after the arguments that need no data:
+	// "" lets everyone in. It also decides the Allow header. The models
+	// operation the handler calls checks it again, then the record itself.
+	Action  models.Action
+	Kind    models.Kind
 	Handler HandlerFunc
+}
+
+// allows reports whether u has the endpoint's general capability.
+func (ep *Endpoint) allows(u *models.User) bool {
+	return ep.Action == "" || models.MayAttempt(u, ep.Action, ep.Kind)
 }
 
 // Route is one path pattern of the namespace.

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -18,26 +17,8 @@ type termHandler struct {
 	keys     string      // message-id segment and list key: "categories" or "tags"
 }
 
-// storeErrKey holds a store error met by an argument validator: Validate
-// can only return a Reason, and a database fault is not the client's
-// fault, so the handler returns it (503 or 500) instead.
-const storeErrKey = "\x00store_error"
-
-func stashStoreError(r *Request, err error) *Reason {
-	r.Args[storeErrKey] = err
-	return nil
-}
-
-func storeErrorOf(r *Request) error {
-	err, _ := r.Args[storeErrKey].(error)
-	return err
-}
-
 // list answers GET /categories and GET /tags.
 func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
-	if err := storeErrorOf(r); err != nil {
-		return err
-	}
 	f := models.TermFilter{
 		Taxonomy: h.taxonomy, Lang: r.Lang, Page: r.Page(), PerPage: r.PerPage(),
 		Search: r.String("search"), Include: r.IntList("include"), Exclude: r.IntList("exclude"),
@@ -53,12 +34,19 @@ func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
 	if r.Has("event") { // event is an alias of post and wins when both are sent
 		eventArg = "event"
 	}
-	if id, ok := r.Int(eventArg); ok && r.Has(eventArg) {
+	if id, ok := r.Int("post"); ok && r.Has("post") {
+		f.PostID = id
+	}
+	if id, ok := r.Int("event"); ok && r.Has("event") {
 		f.EventID = id
 	}
-	terms, total, err := r.Deps.DB.ListTerms(r.Ctx, f)
+	page, err := r.Deps.DB.ListTerms(r.Ctx, r.User, f)
 	if err != nil {
 		return err
+	}
+	terms, total := page.Items, page.Total
+	if f.EventID == 0 {
+		f.EventID = f.PostID
 	}
 	totalPages := 0
 	if total > 0 {
@@ -125,9 +113,9 @@ func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
 
 // get answers GET /categories/{id} and /tags/{id}.
 func (h *termHandler) get(c *fiber.Ctx, r *Request) error {
-	t, err := r.Deps.DB.GetTerm(r.Ctx, h.taxonomy, h.pathID(r), r.Lang)
+	t, err := r.Deps.DB.GetTerm(r.Ctx, r.User, h.taxonomy, h.pathID(r), r.Lang)
 	if err != nil {
-		return h.storeError(err)
+		return err
 	}
 	return sendJSON(c, http.StatusOK, presentTerm(r, t))
 }
@@ -135,12 +123,9 @@ func (h *termHandler) get(c *fiber.Ctx, r *Request) error {
 // create answers POST /categories and /tags: 201, the term, and a Location
 // header with its own URL.
 func (h *termHandler) create(c *fiber.Ctx, r *Request) error {
-	if err := storeErrorOf(r); err != nil {
-		return err
-	}
-	t, err := r.Deps.DB.CreateTerm(r.Ctx, h.taxonomy, h.input(r), r.Lang)
+	t, err := r.Deps.DB.CreateTerm(r.Ctx, r.User, h.taxonomy, h.input(r), r.Lang)
 	if err != nil {
-		return h.storeError(err)
+		return err
 	}
 	c.Set(fiber.HeaderLocation, r.Deps.APIURL(r, h.coll+"/"+strconv.FormatInt(t.ID, 10)))
 	return sendJSON(c, http.StatusCreated, presentTerm(r, t))
@@ -148,12 +133,9 @@ func (h *termHandler) create(c *fiber.Ctx, r *Request) error {
 
 // update answers POST/PUT/PATCH on an item: only the fields sent change.
 func (h *termHandler) update(c *fiber.Ctx, r *Request) error {
-	if err := storeErrorOf(r); err != nil {
-		return err
-	}
-	t, err := r.Deps.DB.UpdateTerm(r.Ctx, h.taxonomy, h.pathID(r), h.input(r), r.Lang)
+	t, err := r.Deps.DB.UpdateTerm(r.Ctx, r.User, h.taxonomy, h.pathID(r), h.input(r), r.Lang)
 	if err != nil {
-		return h.storeError(err)
+		return err
 	}
 	return sendJSON(c, http.StatusOK, presentTerm(r, t))
 }
@@ -161,15 +143,9 @@ func (h *termHandler) update(c *fiber.Ctx, r *Request) error {
 // delete answers DELETE on an item: the term goes for good and comes back
 // as it was, count included.
 func (h *termHandler) delete(c *fiber.Ctx, r *Request) error {
-	t, err := r.Deps.DB.DeleteTerm(r.Ctx, h.taxonomy, h.pathID(r), r.Lang)
-	var te *models.TermExistsError
-	if errors.As(err, &te) {
-		e := NewError(http.StatusBadRequest, "term_exists", "error.term_exists.delete_category")
-		e.MsgData = map[string]any{"ID": te.ID}
-		return e.With("term_id", te.ID)
-	}
+	t, err := r.Deps.DB.DeleteTerm(r.Ctx, r.User, h.taxonomy, h.pathID(r), r.Lang)
 	if err != nil {
-		return h.storeError(err)
+		return err
 	}
 	return sendJSON(c, http.StatusOK, presentTerm(r, t))
 }
@@ -199,26 +175,4 @@ func (h *termHandler) input(r *Request) models.TermInput {
 		in.ParentID = &id
 	}
 	return in
-}
-
-// storeError maps the store's term errors to API errors.
-func (h *termHandler) storeError(err error) error {
-	var te *models.TermExistsError
-	switch {
-	case errors.As(err, &te):
-		e := NewError(http.StatusBadRequest, "term_exists", "error.term_exists."+h.keys)
-		e.MsgData = map[string]any{"ID": te.ID}
-		return e.With("term_id", te.ID)
-	case errors.Is(err, models.ErrNotFound):
-		return NewError(http.StatusNotFound, "rest_term_invalid", "error.rest_term_invalid."+h.keys)
-	case errors.Is(err, models.ErrSlugTaken):
-		return ErrInvalidParam("slug", Reason{Code: "rest_invalid_param", ID: "reason." + h.keys + ".slug_taken"})
-	case errors.Is(err, models.ErrBadSlug):
-		return ErrInvalidParam("slug", Reason{Code: "rest_invalid_param", ID: "reason.terms.bad_slug"})
-	case errors.Is(err, models.ErrBadParent):
-		return ErrInvalidParam("parent", Reason{Code: "rest_invalid_param", ID: "reason.categories.bad_parent"})
-	case errors.Is(err, models.ErrBadTermName):
-		return ErrInvalidParam("name", Reason{Code: "rest_invalid_param", ID: "reason.empty_string"})
-	}
-	return err
 }

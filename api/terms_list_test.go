@@ -205,7 +205,8 @@ func TestTermListCostsFixedQueries(t *testing.T) {
 		}
 		ev := mkEvent(t, e, models.StatusPublish, ids...)
 		for _, id := range ids[:10] {
-			if err := e.DB.SaveTranslation(context.Background(), models.KindCategory, id, "ja", map[string]string{"name": fmt.Sprint("カ", id)}); err != nil {
+			name := fmt.Sprint("カ", id)
+			if _, err := e.DB.UpdateTerm(context.Background(), e.Users[models.RoleEditor], models.TaxCategory, id, models.TermInput{Name: &name}, "ja"); err != nil {
 				t.Fatal(err)
 			}
 		}

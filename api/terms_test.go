@@ -37,8 +37,8 @@ func mkEvent(t *testing.T, e *testEnv, status string, termIDs ...int64) int64 {
 		t.Fatal(err)
 	}
 	now := models.Now()
-	ev := &models.Event{ID: id, Status: status, Slug: fmt.Sprint("event-", id), Lang: "en", Title: "E",
-		PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: now, EndAt: now, Timezone: "UTC"}
+	ev := &models.Event{Post: models.Post{ID: id, Status: status, Slug: fmt.Sprint("event-", id), Lang: "en",
+		PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Title: "E", StartAt: now, EndAt: now, Timezone: "UTC"}
 	if _, err := e.DB.IDB().NewInsert().Model(ev).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}

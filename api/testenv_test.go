@@ -31,6 +31,20 @@ type testEnv struct {
 	passwords map[models.Role]string
 }
 
+// newTestApp is the API on a fiber app configured as main configures the
+// real one (cmd/kalends tests the assembled app, admin and middleware
+// included).
+func newTestApp(d *Deps, routes []Route) *fiber.App {
+	app := fiber.New(fiber.Config{
+		BodyLimit: BodyLimit, ReadBufferSize: ReadBufferSize, Immutable: true,
+		DisableStartupMessage: true, DisablePreParseMultipartForm: true,
+		ErrorHandler: ErrorHandler(d),
+	})
+	mount(app, d, routes)
+	RejectUnknownMethods(app, d)
+	return app
+}
+
 // eachEnv runs fn on a fresh test environment per database dialect.
 func eachEnv(t *testing.T, fn func(t *testing.T, e *testEnv)) {
 	t.Helper()
@@ -53,27 +67,22 @@ func newTestEnvWithRoutes(t testing.TB, db *models.DB, routes []Route) *testEnv 
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Deps{
-		DB:   db,
-		I18n: b,
-		Config: Config{
-			BaseURL:          "http://example.test",
-			MaxPerPage:       500,
-			Location:         time.UTC,
-			DefaultLanguage:  "en",
-			CurrencySymbol:   "$",
-			CurrencyPosition: "prefix",
-			CurrencyCode:     "USD",
-		},
-		Logger: slog.New(slog.DiscardHandler),
-		Now:    models.Now,
+	site := &models.Site{
+		BaseURL:          "http://example.test",
+		MaxPerPage:       500,
+		Location:         time.UTC,
+		DefaultLanguage:  "en",
+		CurrencySymbol:   "$",
+		CurrencyPosition: "prefix",
+		CurrencyCode:     "USD",
 	}
+	db.UseSite(site)
+	d := &Deps{DB: db, I18n: b, Site: site, Logger: slog.New(slog.DiscardHandler)}
 	e := &testEnv{DB: db, Deps: d, Users: map[models.Role]*models.User{}, passwords: map[models.Role]string{}}
 	if routes == nil {
-		e.App = NewServer(d, ServerOptions{})
-	} else {
-		e.App = newServerWithRoutes(d, ServerOptions{}, routes)
+		routes = Routes()
 	}
+	e.App = newTestApp(d, routes)
 	ctx := context.Background()
 	for _, role := range models.Roles {
 		u, err := db.CreateUser(ctx, models.NewUser{Login: string(role), Password: "password-" + string(role),

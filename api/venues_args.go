@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/kalends/kalends/models"
 )
 
 // The write arguments of venues and organizers, declared once: the route
-// table shows them, and venueInputFromMap/organizerInputFromMap validate
+// table shows them, and linkedInput.fromMap validates
 // with them, both for these routes and for venues and organizers created
 // inline from an event (one code path, one set of rules).
 
@@ -26,7 +25,7 @@ func linkedStr(name, desc string, kind Kind, maxLen int) Arg {
 func venueWriteArgs(create bool) []Arg {
 	name := Arg{Name: "venue", Type: "string", Required: create, Desc: "arg.venues.venue", In: "body", Kind: KNonEmpty, MaxLen: 255}
 	return []Arg{
-		{Name: "author", Type: "integer", Desc: "arg.venues.author", In: "body", Kind: KPositiveInt, Validate: validUserID},
+		{Name: "author", Type: "integer", Desc: "arg.venues.author", In: "body", Kind: KPositiveInt},
 		{Name: "date", Type: "string", Desc: "arg.venues.date", In: "body", Kind: KDate},
 		{Name: "date_utc", Type: "string", Desc: "arg.venues.date_utc", In: "body", Kind: KDate},
 		name,
@@ -53,7 +52,7 @@ func venueWriteArgs(create bool) []Arg {
 // TEC's order (every one shown with a null default, as TEC does).
 func organizerWriteArgs(create bool) []Arg {
 	return []Arg{
-		{Name: "author", Type: "integer", HasDefault: true, Desc: "arg.organizers.author", In: "body", Kind: KPositiveInt, Validate: validUserID},
+		{Name: "author", Type: "integer", HasDefault: true, Desc: "arg.organizers.author", In: "body", Kind: KPositiveInt},
 		{Name: "date", Type: "string", HasDefault: true, Desc: "arg.organizers.date", In: "body", Kind: KDate},
 		{Name: "date_utc", Type: "string", HasDefault: true, Desc: "arg.organizers.date_utc", In: "body", Kind: KDate},
 		{Name: "organizer", Type: "string", HasDefault: true, Required: create, Desc: "arg.organizers.organizer", In: "body", Kind: KNonEmpty, MaxLen: 255},
@@ -66,99 +65,75 @@ func organizerWriteArgs(create bool) []Arg {
 	}
 }
 
-// validUserID checks that an author id names a user.
-func validUserID(r *Request, v any) *Reason {
-	id, _ := v.(int64)
-	ok, err := r.Deps.DB.UserExists(r.Ctx, id)
-	if err != nil || !ok {
-		return &Reason{Code: "rest_invalid_param", ID: "reason.linked.unknown_user"}
-	}
-	return nil
-}
-
 // inRange checks a number against closed bounds.
 func inRange(min, max float64) func(r *Request, v any) *Reason {
 	return func(r *Request, v any) *Reason {
 		f, _ := v.(float64)
 		if f < min || f > max {
-			return &Reason{Code: "rest_out_of_bounds", ID: "reason.linked.out_of_range", Data: map[string]any{"Min": min, "Max": max}}
+			return &Reason{Code: "rest_out_of_bounds", Reason: "reason.linked.out_of_range", Data: map[string]any{"Min": min, "Max": max}}
 		}
 		return nil
 	}
 }
 
-// venueInputFromMap validates the fields of a venue given as a map (an
-// inline venue object of an event, or a venue route's arguments) and turns
-// them into a store input: only the fields present are set. It does not
-// check that the name is there (required on create only: check in.Venue).
-func venueInputFromMap(r *Request, m map[string]any) (models.VenueInput, []Invalid) {
-	var in models.VenueInput
-	strs := map[string]**string{
-		"venue": &in.Venue, "description": &in.Description, "address": &in.Address, "city": &in.City,
-		"country": &in.Country, "province": &in.Province, "state": &in.State, "zip": &in.Zip, "phone": &in.Phone,
-		"stateprovince": &in.StateProvince, "website": &in.Website, "image": &in.ImageURL, "status": &in.Status,
-	}
-	vals, invalid := linkedValues(r, venueWriteArgs(false), m)
-	for name, v := range vals {
-		switch x := v.(type) {
-		case string:
-			if dst, ok := strs[name]; ok {
-				*dst = &x
-			}
-		case float64:
-			if name == "geo_lat" {
-				in.GeoLat = &x
-			} else {
-				in.GeoLng = &x
-			}
-		case bool:
-			if name == "show_map" {
-				in.ShowMap = &x
-			} else {
-				in.ShowMapLink = &x
-			}
-		case int64:
-			in.AuthorID = &x
-		case time.Time:
-			in.PublishedAt = &x
-		}
-	}
-	return in, invalid
+// linkedInput says how the arguments of a linked kind (venue, organizer)
+// become its models input: one implementation for both kinds, used by
+// their own routes and by the objects given inline in an event.
+type linkedInput[In any] struct {
+	args    func(create bool) []Arg
+	nameArg string // the field an inline record needs (TEC §14)
+	// Reasons of an event's link argument that cannot be read, and of an
+	// inline object with an invalid field.
+	invalidReason, inlineReason string
+	// fields names the destinations of the arguments in an input.
+	fields func(in *In) linkedFields
 }
 
-// organizerInputFromMap is venueInputFromMap for organizers.
-func organizerInputFromMap(r *Request, m map[string]any) (models.OrganizerInput, []Invalid) {
-	var in models.OrganizerInput
-	strs := map[string]**string{
-		"organizer": &in.Organizer, "description": &in.Description, "phone": &in.Phone, "website": &in.Website,
-		"email": &in.Email, "image": &in.ImageURL, "status": &in.Status,
-	}
-	vals, invalid := linkedValues(r, organizerWriteArgs(false), m)
-	for name, v := range vals {
-		switch x := v.(type) {
-		case string:
-			if dst, ok := strs[name]; ok {
-				*dst = &x
-			}
-		case int64:
-			in.AuthorID = &x
-		case time.Time:
-			in.PublishedAt = &x
-		}
-	}
-	return in, invalid
+// linkedFields are the destinations of a linked kind's arguments, by name.
+type linkedFields struct {
+	post    *models.PostInput
+	strs    map[string]**string
+	bools   map[string]**bool
+	numbers map[string]**float64
 }
 
-// linkedValues parses and validates each declared field present in m, in
-// declaration order, through the argument pipeline's own parseKind and the
-// argument's Validate: the same rules whether the fields come from a venue
-// route or from an event's inline object. Values already typed by the
-// pipeline (a route's Args) are turned back into their raw form first.
-// Dates come back as UTC times: date is wall-clock time of the site zone,
-// date_utc is UTC and wins (as WordPress's date_gmt).
-func linkedValues(r *Request, args []Arg, m map[string]any) (map[string]any, []Invalid) {
-	out := map[string]any{}
-	var invalid []Invalid
+var venueInput = &linkedInput[models.VenueInput]{
+	args: venueWriteArgs, nameArg: "venue",
+	invalidReason: "reason.events.invalid_venue", inlineReason: "reason.events.invalid_inline_venue",
+	fields: func(in *models.VenueInput) linkedFields {
+		return linkedFields{post: &in.PostInput,
+			strs: map[string]**string{"venue": &in.Venue, "description": &in.Description, "address": &in.Address,
+				"city": &in.City, "country": &in.Country, "province": &in.Province, "state": &in.State, "zip": &in.Zip,
+				"phone": &in.Phone, "stateprovince": &in.StateProvince, "website": &in.Website, "image": &in.ImageURL},
+			bools:   map[string]**bool{"show_map": &in.ShowMap, "show_map_link": &in.ShowMapLink},
+			numbers: map[string]**float64{"geo_lat": &in.GeoLat, "geo_lng": &in.GeoLng},
+		}
+	},
+}
+
+var organizerInput = &linkedInput[models.OrganizerInput]{
+	args: organizerWriteArgs, nameArg: "organizer",
+	invalidReason: "reason.events.invalid_organizer", inlineReason: "reason.events.invalid_inline_organizer",
+	fields: func(in *models.OrganizerInput) linkedFields {
+		return linkedFields{post: &in.PostInput,
+			strs: map[string]**string{"organizer": &in.Organizer, "description": &in.Description, "phone": &in.Phone,
+				"website": &in.Website, "email": &in.Email, "image": &in.ImageURL},
+		}
+	},
+}
+
+// fromMap reads the fields of a record given as a map (an inline object of
+// an event, or a route's arguments) into the models input, parsing and
+// checking each present field through the argument pipeline's own
+// parseKind and the argument's Validate, in declaration order: the same
+// rules whether the fields come from the kind's route or from an event.
+// Values the pipeline already typed are turned back into their raw form
+// first. It does not check that the name is there (required on create only).
+func (li *linkedInput[In]) fromMap(r *Request, m map[string]any) (In, []models.FieldError) {
+	var in In
+	dst := li.fields(&in)
+	var bad []models.FieldError
+	args := li.args(false)
 	for i := range args {
 		a := &args[i]
 		raw, ok := m[a.Name]
@@ -169,23 +144,41 @@ func linkedValues(r *Request, args []Arg, m map[string]any) (map[string]any, []I
 		if reason == nil && a.Validate != nil {
 			reason = a.Validate(r, v)
 		}
-		if reason == nil && a.Kind == KDate {
-			v, reason = linkedDate(r, a.Name, v.(string))
-		}
 		if reason != nil {
-			invalid = append(invalid, Invalid{Name: a.Name, Reason: *reason})
+			reason.Field = a.Name
+			bad = append(bad, *reason)
 			continue
 		}
-		if a.Kind == KNonEmpty {
-			v = strings.TrimSpace(v.(string))
+		switch x := v.(type) {
+		case string:
+			if a.Kind == KNonEmpty {
+				x = strings.TrimSpace(x)
+			}
+			switch a.Name {
+			case "date":
+				dst.post.Date = &x
+			case "date_utc":
+				dst.post.DateUTC = &x
+			case "status":
+				dst.post.Status = &x
+			default:
+				if p, ok := dst.strs[a.Name]; ok {
+					*p = &x
+				}
+			}
+		case bool:
+			if p, ok := dst.bools[a.Name]; ok {
+				*p = &x
+			}
+		case float64:
+			if p, ok := dst.numbers[a.Name]; ok {
+				*p = &x
+			}
+		case int64:
+			dst.post.AuthorID = &x
 		}
-		out[a.Name] = v
 	}
-	if t, ok := out["date_utc"]; ok {
-		out["date"] = t
-	}
-	delete(out, "date_utc")
-	return out, invalid
+	return in, bad
 }
 
 // rawArg turns a value the pipeline already typed back into the raw form
@@ -200,18 +193,4 @@ func rawArg(v any) any {
 		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	return v
-}
-
-// linkedDate parses a publication date: date in the site time zone,
-// date_utc in UTC.
-func linkedDate(r *Request, name, s string) (any, *Reason) {
-	loc := r.Deps.location()
-	if name == "date_utc" {
-		loc = time.UTC
-	}
-	t, _, err := models.ParseDate(strings.TrimSpace(s), r.Deps.now(), loc)
-	if err != nil {
-		return nil, &Reason{Code: "rest_invalid_param", ID: "reason.invalid_date"}
-	}
-	return models.Sec(t), nil
 }

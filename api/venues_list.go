@@ -12,7 +12,7 @@ import (
 // handleList answers GET /venues and GET /organizers (SPEC §5): four
 // queries whatever per_page is, total right for any filter, 404 past the
 // last page, and every effective filter echoed in the envelope's URLs.
-func (k *linkedOps[T]) handleList(c *fiber.Ctx, r *Request) error {
+func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
 	page, perPage := r.Page(), r.PerPage()
 	var statuses []string
 	for _, s := range r.StringList("status") {
@@ -22,22 +22,21 @@ func (k *linkedOps[T]) handleList(c *fiber.Ctx, r *Request) error {
 	}
 	f := models.LinkedFilter{
 		Page: page, PerPage: perPage, Words: models.SearchWords(r.String("search")),
-		OnlyWithUpcoming: tecTruthy(r.Args["only_with_upcoming"]), Statuses: statuses,
-		Viewer: r.User, Lang: r.Lang, Now: r.Deps.Now(),
+		OnlyWithUpcoming: tecTruthy(r.Args["only_with_upcoming"]), Statuses: statuses, Lang: r.Lang,
 	}
 	f.EventID, _ = r.Int("event")
 	if r.Has("has_events") {
 		b := tecTruthy(r.Args["has_events"])
 		f.HasEvents = &b
 	}
-	items, total, err := k.list(r, f)
+	res, err := k.ops(r.Deps.DB).List(r.Ctx, r.User, f)
 	if err != nil {
 		return err
 	}
+	items, total := res.Items, res.Total
 	totalPages := (total + perPage - 1) / perPage
 	if len(items) == 0 && page > 1 {
-		code := k.singular() + "-archive-page-not-found"
-		return NewError(http.StatusNotFound, code, "error."+code)
+		return archiveNotFound(k.kind)
 	}
 	list := make([]Obj, 0, len(items))
 	for _, v := range items {
@@ -51,10 +50,7 @@ func (k *linkedOps[T]) handleList(c *fiber.Ctx, r *Request) error {
 	if f.OnlyWithUpcoming {
 		upcoming = true
 	}
-	status := strings.Join(statuses, ",")
-	if status == "" && !models.MayFilterStatus(r.User) {
-		status = models.StatusPublish
-	}
+	status := strings.Join(res.Statuses, ",")
 	var event any
 	if f.EventID != 0 {
 		event = f.EventID

@@ -206,11 +206,11 @@ func TestLinkedListsRunAFixedNumberOfQueries(t *testing.T) {
 		ctx, ed := context.Background(), e.Users[models.RoleEditor]
 		for i := 0; i < 101; i++ { // through the store: the lists are under test here
 			name := fmt.Sprintf("V%d", i)
-			v, _, err := e.DB.CreateVenue(ctx, ed, models.VenueInput{Venue: &name}, "en")
+			v, _, err := e.DB.Venues().Create(ctx, ed, models.VenueInput{Venue: &name}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, _, err := e.DB.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: &name}, "en")
+			o, _, err := e.DB.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: &name}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}

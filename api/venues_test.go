@@ -22,8 +22,8 @@ func linkedEvent(t *testing.T, e *testEnv, status string, end time.Time, venues,
 		t.Fatal(err)
 	}
 	now := models.Now()
-	ev := &models.Event{ID: id, Status: status, Slug: fmt.Sprintf("event-%d", id), Lang: "en", Title: "E",
-		PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: models.Sec(end.Add(-time.Hour)), EndAt: models.Sec(end), Timezone: "UTC"}
+	ev := &models.Event{Post: models.Post{ID: id, Status: status, Slug: fmt.Sprintf("event-%d", id), Lang: "en",
+		PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Title: "E", StartAt: models.Sec(end.Add(-time.Hour)), EndAt: models.Sec(end), Timezone: "UTC"}
 	if _, err := e.DB.IDB().NewInsert().Model(ev).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,9 @@ func TestVenueErrorsAndRoles(t *testing.T) {
 			{"unknown slug", "GET", "/venues/by-slug/nope", nil, "", 404, "rest-venue-not-found"},
 			{"unknown id update", "POST", "/venues/999999", map[string]any{"city": "X"}, models.RoleEditor, 404, "rest-venue-not-found"},
 			{"event id on venue route", "GET", fmt.Sprintf("/venues/%d", ev), nil, "", 400, "rest_invalid_param"},
-			{"event id, anonymous delete", "DELETE", fmt.Sprintf("/venues/%d", ev), nil, "", 400, "rest_invalid_param"},
+			// A caller who may not write learns nothing, not even the kind of an id (SPEC §9).
+			{"event id, anonymous delete", "DELETE", fmt.Sprintf("/venues/%d", ev), nil, "", 401, "rest_forbidden"},
+			{"event id, editor delete", "DELETE", fmt.Sprintf("/venues/%d", ev), nil, models.RoleEditor, 400, "rest_invalid_param"},
 			{"venue id on organizer route", "GET", fmt.Sprintf("/organizers/%d", id), nil, "", 400, "rest_invalid_param"},
 			{"anonymous create", "POST", "/venues", map[string]any{"venue": "X"}, "", 401, "rest_forbidden"},
 			{"subscriber create", "POST", "/venues", map[string]any{"venue": "X"}, models.RoleSubscriber, 403, "rest_forbidden"},
@@ -210,7 +212,7 @@ func TestLinkedPublicationDates(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		loc, _ := time.LoadLocation("Asia/Tokyo")
-		e.Deps.Config.Location = loc
+		e.Deps.Site.Location = loc
 		r := e.do(t, "POST", nsURL+"/organizers", map[string]any{"organizer": "Dated", "date": "2026-01-02 09:00:00"}, models.RoleEditor)
 		m := r.Map(t)
 		if m["date"] != "2026-01-02 09:00:00" || m["date_utc"] != "2026-01-02 00:00:00" {

@@ -44,6 +44,19 @@ type DB struct {
 type Store struct {
 	db      bun.IDB
 	dialect Dialect
+	site    *Site
+}
+
+// Site returns the site settings the store works with.
+func (s *Store) Site() *Site { return s.site }
+
+// UseSite sets the site settings (time zone, languages, page cap,
+// currency, clock) every operation reads. Call it once, before serving.
+func (db *DB) UseSite(site *Site) {
+	if site == nil {
+		site = DefaultSite()
+	}
+	db.site = site
 }
 
 // Dialect reports the SQL flavour.
@@ -64,7 +77,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	// back with a deadlock error that asks to restart it: do so, a few times.
 	for attempt := 1; ; attempt++ {
 		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			return fn(&Store{db: tx, dialect: s.dialect})
+			return fn(&Store{db: tx, dialect: s.dialect, site: s.site})
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
 			return mapErr(err)
@@ -127,7 +140,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("models: open sqlite %s: %w", path, err)
 	}
-	return &DB{Store: &Store{db: db, dialect: SQLite}, Bun: db, dialect: SQLite}, nil
+	return &DB{Store: &Store{db: db, dialect: SQLite, site: DefaultSite()}, Bun: db, dialect: SQLite}, nil
 }
 
 // MySQLConfig turns a mysql:// URL into a driver configuration with the
@@ -183,7 +196,7 @@ func openMySQL(ctx context.Context, dsn string) (*DB, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("models: open mysql %s: %w", redactDSN(dsn), err)
 	}
-	return &DB{Store: &Store{db: db, dialect: MySQL}, Bun: db, dialect: MySQL}, nil
+	return &DB{Store: &Store{db: db, dialect: MySQL, site: DefaultSite()}, Bun: db, dialect: MySQL}, nil
 }
 
 // createMySQLDatabase creates the database (utf8mb4) when it does not exist

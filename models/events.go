@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -10,50 +11,15 @@ import (
 	"unicode/utf8"
 )
 
-// FieldError says that one input field breaks a rule the store checks
-// (dates in the wrong order, an unknown link). The API answers 400
-// rest_invalid_param naming Field, with the localized Reason (a message id).
-type FieldError struct {
-	Field  string
-	Reason string
-	Data   map[string]any
-	Err    error // the underlying cause, if any
-}
-
-func (e *FieldError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("models: invalid %s (%s): %v", e.Field, e.Reason, e.Err)
-	}
-	return fmt.Sprintf("models: invalid %s (%s)", e.Field, e.Reason)
-}
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// VenueRef names a venue to link: an existing one by ID, or New to create
-// (TEC's duplicate detection may reuse an existing venue).
-type VenueRef struct {
-	ID  int64
-	New *VenueInput
-}
-
-// OrganizerRef names an organizer to link: by ID, or New to create.
-type OrganizerRef struct {
-	ID  int64
-	New *OrganizerInput
-}
-
 // EventInput holds the fields of an event create or update. A nil pointer
 // means "not sent": on update the stored value is kept (a true partial
 // update, SPEC §9); on create the default applies.
 type EventInput struct {
-	AuthorID    *int64
-	Date        *string // publication date, wall clock in the event zone
-	DateUTC     *string // publication date in UTC (wins over Date)
+	PostInput   // author, publication date (wall clock of the event zone), status
 	Title       *string
 	Description *string
 	Excerpt     *string
 	Slug        *string
-	Status      *string // as asked; scaled back with EffectiveStatus
 	Timezone    *string // IANA id, "UTC+N" offset or "" (site zone)
 	AllDay      *bool
 	StartDate   *string // as sent, parsed with ParseDate in the event zone
@@ -64,17 +30,39 @@ type EventInput struct {
 
 	ShowMap, ShowMapLink, HideFromListings, Sticky, Featured *bool
 
+	// Categories and tags by id, slug or name; unknown names are created
+	// when the acting user may manage that taxonomy, else refused.
 	Categories *[]TermRef // nil: keep; empty: clear
 	Tags       *[]TermRef
 	Venues     *[]VenueRef
 	Organizers *[]OrganizerRef
-	// CreateCategories/CreateTags allow unknown category/tag names to be
-	// created (the caller may manage that taxonomy); else they are 400.
-	CreateCategories, CreateTags bool
 
-	Lang string         // request language: source language on create, translation language otherwise
-	Site *time.Location // site time zone
-	Now  time.Time      // request clock
+	Lang string // request language: source language on create, translation language otherwise
+}
+
+// check applies the rules that need no data (SPEC §2 order: these come
+// before the permission checks and the checks that read the database).
+func (in *EventInput) check(create bool) error {
+	var c fieldChecks
+	checkName(&c, "title", in.Title, create)
+	if create && in.StartDate == nil {
+		c.add("start_date", "reason.required", nil)
+	}
+	if create && in.EndDate == nil {
+		c.add("end_date", "reason.required", nil)
+	}
+	in.PostInput.check(&c)
+	c.text("description", in.Description, MaxLongTextLen)
+	c.text("excerpt", in.Excerpt, MaxLongTextLen)
+	c.text("slug", in.Slug, MaxNameLen)
+	if in.Timezone != nil && *in.Timezone != "" && !ValidTimezone(*in.Timezone) {
+		c.add("timezone", "reason.invalid_timezone", nil)
+	}
+	c.text("image", in.ImageURL, MaxNameLen)
+	c.url("image", in.ImageURL, "reason.events.invalid_image")
+	c.text("website", in.Website, MaxNameLen)
+	c.url("website", in.Website, "reason.invalid_url")
+	return c.err()
 }
 
 // utcOffsetZone matches TEC's "UTC+N" / "UTC-N:30" manual offsets.
@@ -156,10 +144,10 @@ func storable(t time.Time) bool {
 func parseEventDate(field, s string, now time.Time, loc *time.Location) (time.Time, error) {
 	t, _, err := ParseDate(s, now, loc)
 	if err != nil {
-		return time.Time{}, &FieldError{Field: field, Reason: "reason.invalid_date", Err: err}
+		return time.Time{}, invalidBecause(field, "reason.events.invalid_date", nil, err)
 	}
 	if !storable(t) {
-		return time.Time{}, &FieldError{Field: field, Reason: "reason.date_out_of_range"}
+		return time.Time{}, Invalid(field, "reason.events.date_out_of_range", nil)
 	}
 	return t.In(loc), nil
 }
@@ -193,86 +181,28 @@ func eventSlugBase(asked *string, title string, id int64) string {
 	return base
 }
 
-// CreateEvent stores a new event by u with its links, in one transaction,
-// and returns it as read in in.Lang. Title, start and end are required
-// (the API checks they were sent).
-func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event, error) {
-	if u == nil {
-		return nil, fmt.Errorf("models: create event: %w: no user", ErrInvalid)
-	}
-	now := in.Now
-	if now.IsZero() {
-		now = Now()
-	}
-	now = Sec(now)
-	e := &Event{AuthorID: u.ID, Lang: in.Lang, CreatedAt: now, UpdatedAt: now, PublishedAt: now}
-	if in.AuthorID != nil {
-		e.AuthorID = *in.AuthorID
-	}
-	if in.Title != nil {
-		e.Title = clean(*in.Title)
-	}
-	if in.Description != nil {
-		e.Description = clean(*in.Description)
-	}
-	if in.Excerpt != nil {
-		e.Excerpt = clean(*in.Excerpt)
-	}
-	asked := ""
-	if in.Status != nil {
-		asked = *in.Status
-	}
-	e.Status = EffectiveStatus(u, KindEvent, asked)
-	if err := applyEventFields(e, in, nil, now); err != nil {
-		return nil, err
-	}
-	var id int64
-	err := s.RunInTx(ctx, func(tx *Store) error {
-		var err error
-		if id, err = tx.NewPostID(ctx, KindEvent); err != nil {
-			return err
-		}
-		e.ID = id
-		_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, eventSlugBase(in.Slug, e.Title, id), 0, func(slug string) error {
-			e.Slug = slug
-			_, err := tx.db.NewInsert().Model(e).Exec(ctx)
-			return mapErr(err)
-		})
-		if err != nil {
-			return fmt.Errorf("models: create event: %w", err)
-		}
-		return tx.writeEventLinks(ctx, u, id, in)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return s.GetEvent(ctx, id, in.Lang)
-}
-
 // applyEventFields sets the non-text fields of in on e. old is the stored
 // event on update (nil on create): its local wall-clock times are kept when
 // only the zone changes.
-func applyEventFields(e *Event, in EventInput, old *Event, now time.Time) error {
-	site := in.Site
-	if site == nil {
-		site = time.UTC
-	}
+func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
+	now := site.Now()
+	zone := site.Zone()
 	zoneName := e.Timezone
 	if in.Timezone != nil || old == nil {
 		z := ""
 		if in.Timezone != nil {
 			z = strings.TrimSpace(*in.Timezone)
 		}
-		zoneName = ZoneName(z, site)
+		zoneName = ZoneName(z, zone)
 	}
-	loc, err := LoadZone(zoneName, site)
+	loc, err := LoadZone(zoneName, zone)
 	if err != nil {
-		return &FieldError{Field: "timezone", Reason: "reason.invalid_timezone", Err: err}
+		return invalidBecause("timezone", "reason.invalid_timezone", nil, err)
 	}
 	var oldLoc *time.Location
 	if old != nil {
-		if oldLoc, err = LoadZone(old.Timezone, site); err != nil {
-			oldLoc = site
+		if oldLoc, err = LoadZone(old.Timezone, zone); err != nil {
+			oldLoc = zone
 		}
 	}
 	e.Timezone = zoneName
@@ -305,27 +235,20 @@ func applyEventFields(e *Event, in EventInput, old *Event, now time.Time) error 
 		start, end = dayBounds(start, end)
 	}
 	if start.After(end) {
-		return &FieldError{Field: "end_date", Reason: "reason.end_before_start"}
+		return Invalid("end_date", "reason.events.end_before_start", nil)
 	}
 	if !storable(start) || !storable(end) {
-		return &FieldError{Field: "start_date", Reason: "reason.date_out_of_range"}
+		return Invalid("start_date", "reason.events.date_out_of_range", nil)
 	}
 	e.StartAt, e.EndAt = Sec(start), Sec(end)
 
 	// Publication date: date_utc wins over date (read in the event zone).
-	switch {
-	case in.DateUTC != nil:
-		t, err := parseEventDate("date_utc", *in.DateUTC, now, time.UTC)
-		if err != nil {
-			return err
-		}
-		e.PublishedAt = Sec(t)
-	case in.Date != nil:
-		t, err := parseEventDate("date", *in.Date, now, loc)
-		if err != nil {
-			return err
-		}
-		e.PublishedAt = Sec(t)
+	published, err := in.publishedAt(loc, now)
+	if err != nil {
+		return err
+	}
+	if published != nil {
+		e.PublishedAt = *published
 	}
 
 	if in.ImageURL != nil {
@@ -339,11 +262,6 @@ func applyEventFields(e *Event, in EventInput, old *Event, now time.Time) error 
 		w := clean(*in.Website)
 		e.Website = &w
 	}
-	setBool := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
-		}
-	}
 	setBool(&e.ShowMap, in.ShowMap)
 	setBool(&e.ShowMapLink, in.ShowMapLink)
 	setBool(&e.HideFromListings, in.HideFromListings)
@@ -352,19 +270,95 @@ func applyEventFields(e *Event, in EventInput, old *Event, now time.Time) error 
 	return nil
 }
 
-// UpdateEvent changes only the fields of in that were sent (SPEC §9). Text
-// fields sent in a language other than the event's source language are
-// stored as translations. Trashed events keep their slug. It returns the
-// event as read in in.Lang.
-func (s *Store) UpdateEvent(ctx context.Context, u *User, id int64, in EventInput) (*Event, error) {
-	now := in.Now
-	if now.IsZero() {
-		now = Now()
+// CreateEvent stores a new event by u with its links, in one transaction,
+// and returns it as read in in.Lang, whole (venues, organizers, terms). In
+// order: the rules that need no data (title, start and end required; text
+// limits; URL and zone formats), then u's capability (contributors and up;
+// only editors write in someone else's name), then the checks that read the
+// database (author, linked records and terms exist). The status asked for
+// is scaled back for users who may not publish.
+func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event, error) {
+	if err := in.check(true); err != nil {
+		return nil, err
 	}
-	now = Sec(now)
+	if err := attempt(u, ActCreate, KindEvent); err != nil {
+		return nil, err
+	}
+	if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
+		return nil, err
+	}
+	now := s.site.Now()
+	e := &Event{Post: Post{AuthorID: u.ID, Lang: in.Lang, CreatedAt: now, UpdatedAt: now, PublishedAt: now}}
+	if in.AuthorID != nil {
+		e.AuthorID = *in.AuthorID
+	}
+	if in.Title != nil {
+		e.Title = clean(*in.Title)
+	}
+	if in.Description != nil {
+		e.Description = clean(*in.Description)
+	}
+	if in.Excerpt != nil {
+		e.Excerpt = clean(*in.Excerpt)
+	}
+	asked := ""
+	if in.Status != nil {
+		asked = *in.Status
+	}
+	e.Status = EffectiveStatus(u, KindEvent, asked)
+	if err := applyEventFields(e, in, nil, s.site); err != nil {
+		return nil, err
+	}
+	var id int64
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		old, err := tx.rawEvent(ctx, id)
+		if err := tx.checkAuthor(ctx, KindEvent, in.AuthorID); err != nil {
+			return err
+		}
+		var err error
+		if id, err = tx.NewPostID(ctx, KindEvent); err != nil {
+			return err
+		}
+		e.ID = id
+		_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, eventSlugBase(in.Slug, e.Title, id), 0, func(slug string) error {
+			e.Slug = slug
+			_, err := tx.db.NewInsert().Model(e).Exec(ctx)
+			return mapErr(err)
+		})
 		if err != nil {
+			return fmt.Errorf("models: create event: %w", err)
+		}
+		return tx.writeEventLinks(ctx, u, id, in)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.readEvent(ctx, id, in.Lang)
+}
+
+// UpdateEvent changes only the fields of in that were sent (SPEC §9) on the
+// event named by ref, if u may edit it, and returns it whole as read in
+// in.Lang. Text fields sent in a language other than the event's source
+// language are stored as translations. Trashed events keep their slug.
+func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput) (*Event, error) {
+	if err := in.check(false); err != nil {
+		return nil, err
+	}
+	id, err := s.target(ctx, u, ActEdit, KindEvent, ref)
+	if err != nil {
+		return nil, err
+	}
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		old, err := tx.rawEvent(ctx, id, true)
+		if err != nil {
+			return err
+		}
+		if err := authorize(u, ActEdit, old.subject(KindEvent)); err != nil {
+			return err
+		}
+		if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
+			return err
+		}
+		if err := tx.checkAuthor(ctx, KindEvent, in.AuthorID); err != nil {
 			return err
 		}
 		e := *old
@@ -388,10 +382,10 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, id int64, in EventInpu
 		if in.Status != nil {
 			e.Status = EffectiveStatus(u, KindEvent, *in.Status)
 		}
-		if err := applyEventFields(&e, in, old, now); err != nil {
+		if err := applyEventFields(&e, in, old, tx.site); err != nil {
 			return err
 		}
-		e.UpdatedAt = now
+		e.UpdatedAt = tx.site.Now()
 		write := func(slug string) error {
 			e.Slug = slug
 			_, err := tx.db.NewUpdate().Model(&e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
@@ -406,7 +400,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, id int64, in EventInpu
 			return fmt.Errorf("models: update event %d: %w", id, err)
 		}
 		if len(translated) > 0 {
-			if err := tx.SaveTranslation(ctx, KindEvent, id, in.Lang, translated); err != nil {
+			if err := tx.saveTranslation(ctx, KindEvent, id, in.Lang, translated); err != nil {
 				return err
 			}
 		}
@@ -415,64 +409,109 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, id int64, in EventInpu
 	if err != nil {
 		return nil, err
 	}
-	return s.GetEvent(ctx, id, in.Lang)
+	return s.readEvent(ctx, id, in.Lang)
 }
 
-// rawEvent loads the stored event without translation overlay.
-func (s *Store) rawEvent(ctx context.Context, id int64) (*Event, error) {
+// rawEvent loads the stored event without translation overlay; forUpdate
+// locks its row until the transaction ends (MySQL).
+func (s *Store) rawEvent(ctx context.Context, id int64, forUpdate bool) (*Event, error) {
 	e := new(Event)
-	if err := s.db.NewSelect().Model(e).Where("id = ?", id).Scan(ctx); err != nil {
+	q := s.db.NewSelect().Model(e).Where("event.id = ?", id)
+	if forUpdate {
+		q = s.forUpdate(q)
+	}
+	if err := q.Scan(ctx); err != nil {
+		if errors.Is(mapErr(err), ErrNotFound) {
+			return nil, &NotFoundError{Kind: KindEvent, Ref: ByID(id)}
+		}
 		return nil, fmt.Errorf("models: get event %d: %w", id, mapErr(err))
 	}
 	return e, nil
 }
 
-// GetEvent returns event id with its text fields in lang (falling back
-// field by field to the source text) and its translation languages.
-func (s *Store) GetEvent(ctx context.Context, id int64, lang string) (*Event, error) {
-	e, err := s.rawEvent(ctx, id)
+// readEvent returns event id whole, read in lang: text fields in lang
+// (falling back field by field to the source text), translation languages,
+// venues, organizers, categories and tags. It checks no permission.
+func (s *Store) readEvent(ctx context.Context, id int64, lang string) (*Event, error) {
+	e, err := s.rawEvent(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.overlayEvents(ctx, []*Event{e}, lang); err != nil {
+	if err := s.completeEvents(ctx, []*Event{e}, lang); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// GetEventBySlug returns the event with slug (trashed ones too), as GetEvent.
-func (s *Store) GetEventBySlug(ctx context.Context, slug, lang string) (*Event, error) {
-	if slug == "" || !utf8.ValidString(slug) || len(slug) > 1024 {
-		return nil, fmt.Errorf("models: get event by slug: %w", ErrNotFound)
-	}
-	var id int64
-	err := s.db.NewSelect().TableExpr("events").Column("id").Where("slug = ?", slug).Scan(ctx, &id)
+// GetEvent returns the event named by ref, whole and read in lang, if u may
+// read it: a trashed event is refused as no longer available, an
+// unpublished one u may not see as not accessible.
+func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
+	id, err := s.resolvePost(ctx, KindEvent, ref)
 	if err != nil {
-		return nil, fmt.Errorf("models: get event by slug %q: %w", slug, mapErr(err))
+		return nil, err
 	}
-	return s.GetEvent(ctx, id, lang)
-}
-
-// overlayEvents lays the lang translations over es and sets their
-// translation languages (one query whatever the number of events).
-func (s *Store) overlayEvents(ctx context.Context, es []*Event, lang string) error {
-	return overlayTranslations(ctx, s, KindEvent, es, lang)
-}
-
-// TrashEvent moves event id to the trash (it keeps its slug) and returns it.
-func (s *Store) TrashEvent(ctx context.Context, id int64, lang string) (*Event, error) {
-	_, err := s.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", Now()).
-		Where("id = ?", id).Exec(ctx)
+	e, err := s.readEvent(ctx, id, lang)
 	if err != nil {
-		return nil, fmt.Errorf("models: trash event %d: %w", id, mapErr(err))
+		return nil, err
 	}
-	return s.GetEvent(ctx, id, lang)
+	if e.Status == StatusTrash {
+		return nil, refuse(u, KindEvent, RefusalNoLongerAvailable)
+	}
+	if err := authorize(u, ActRead, e.subject(KindEvent)); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
-// DeleteEvent deletes event id for good with its links and translations.
-// Its id stays allocated (ids are never reused).
-func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
-	return s.RunInTx(ctx, func(tx *Store) error {
+// TrashEvent moves the event named by ref to the trash (it keeps its slug),
+// if u may, and returns it whole as read in lang. An event already in the
+// trash is refused (RefusalInTrash): delete it for good instead.
+func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
+	id, err := s.target(ctx, u, ActTrash, KindEvent, ref)
+	if err != nil {
+		return nil, err
+	}
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		e, err := tx.rawEvent(ctx, id, true)
+		if err != nil {
+			return err
+		}
+		if err := authorize(u, ActTrash, e.subject(KindEvent)); err != nil {
+			return err
+		}
+		if e.Status == StatusTrash {
+			return refuse(u, KindEvent, RefusalInTrash)
+		}
+		_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+			Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: trash event %d: %w", id, mapErr(err))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.readEvent(ctx, id, lang)
+}
+
+// DeleteEvent deletes the event named by ref for good (editors and up),
+// with its links and translations, and returns it whole as it was, read in
+// lang. Its id stays allocated (ids are never reused).
+func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
+	id, err := s.target(ctx, u, ActForceDelete, KindEvent, ref)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.readEvent(ctx, id, lang)
+	if err != nil {
+		return nil, err
+	}
+	if err := authorize(u, ActForceDelete, e.subject(KindEvent)); err != nil {
+		return nil, err
+	}
+	err = s.RunInTx(ctx, func(tx *Store) error {
 		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
 			if _, err := tx.db.NewDelete().TableExpr(t).Where("event_id = ?", id).Exec(ctx); err != nil {
 				return fmt.Errorf("models: delete event %d: %w", id, mapErr(err))
@@ -483,8 +522,12 @@ func (s *Store) DeleteEvent(ctx context.Context, id int64) error {
 			return fmt.Errorf("models: delete event %d: %w", id, mapErr(err))
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("models: delete event %d: %w", id, ErrNotFound)
+			return &NotFoundError{Kind: KindEvent, Ref: ref}
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }

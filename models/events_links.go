@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -13,64 +15,64 @@ import (
 // organizers are created (or found again by duplicate detection) by u.
 func (s *Store) writeEventLinks(ctx context.Context, u *User, id int64, in EventInput) error {
 	if in.Categories != nil || in.Tags != nil {
-		if err := s.writeEventTerms(ctx, id, in); err != nil {
+		if err := s.writeEventTerms(ctx, u, id, in); err != nil {
 			return err
 		}
 	}
 	if in.Venues != nil {
-		ids, err := s.venueIDs(ctx, u, *in.Venues, in.Lang)
-		if err != nil {
+		if err := writeLinks(ctx, s, venues, u, id, *in.Venues, in.Lang); err != nil {
 			return err
-		}
-		if _, err := s.db.NewDelete().Model((*EventVenue)(nil)).Where("event_id = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: link venues of event %d: %w", id, mapErr(err))
-		}
-		if len(ids) > 0 {
-			rows := make([]EventVenue, len(ids))
-			for i, v := range ids {
-				rows[i] = EventVenue{EventID: id, VenueID: v, Position: i}
-			}
-			if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-				return fmt.Errorf("models: link venues of event %d: %w", id, mapErr(err))
-			}
 		}
 	}
 	if in.Organizers != nil {
-		ids, err := s.organizerIDs(ctx, u, *in.Organizers, in.Lang)
-		if err != nil {
-			return err
-		}
-		if _, err := s.db.NewDelete().Model((*EventOrganizer)(nil)).Where("event_id = ?", id).Exec(ctx); err != nil {
-			return fmt.Errorf("models: link organizers of event %d: %w", id, mapErr(err))
-		}
-		if len(ids) > 0 {
-			rows := make([]EventOrganizer, len(ids))
-			for i, o := range ids {
-				rows[i] = EventOrganizer{EventID: id, OrganizerID: o, Position: i}
-			}
-			if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-				return fmt.Errorf("models: link organizers of event %d: %w", id, mapErr(err))
-			}
-		}
+		return writeLinks(ctx, s, organizers, u, id, *in.Organizers, in.Lang)
+	}
+	return nil
+}
+
+// writeLinks replaces the venues or organizers of event id with refs, in
+// order, creating inline records by u.
+func writeLinks[T, In any](ctx context.Context, s *Store, k *linkedKind[T, In], u *User, id int64, refs []LinkRef[In], lang string) error {
+	ids, err := linkIDs(ctx, s, k, u, refs, lang)
+	if err != nil {
+		return err
+	}
+	sp := k.spec
+	if _, err := s.db.NewDelete().TableExpr(sp.linkTable).Where("event_id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("models: link %s of event %d: %w", sp.table, id, mapErr(err))
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows := make([]string, len(ids))
+	args := make([]any, 0, 3*len(ids))
+	for i, lid := range ids {
+		rows[i] = "(?, ?, ?)"
+		args = append(args, id, lid, i)
+	}
+	q := fmt.Sprintf("INSERT INTO %s (event_id, %s, position) VALUES %s", sp.linkTable, sp.linkCol, strings.Join(rows, ", "))
+	if _, err := s.db.ExecContext(ctx, q, args...); err != nil {
+		return fmt.Errorf("models: link %s of event %d: %w", sp.table, id, mapErr(err))
 	}
 	return nil
 }
 
 // writeEventTerms replaces the categories and/or tags of event id.
-func (s *Store) writeEventTerms(ctx context.Context, id int64, in EventInput) error {
+// Unknown names become new terms when u may manage the taxonomy.
+func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in EventInput) error {
 	type tax struct {
 		field, taxonomy string
 		refs            *[]TermRef
-		create          bool
 	}
-	for _, t := range []tax{{"categories", "category", in.Categories, in.CreateCategories}, {"tags", "tag", in.Tags, in.CreateTags}} {
+	for _, t := range []tax{{"categories", TaxCategory, in.Categories}, {"tags", TaxTag, in.Tags}} {
 		if t.refs == nil {
 			continue
 		}
-		ids, err := s.ResolveTerms(ctx, t.taxonomy, *t.refs, t.create, in.Lang)
+		create := MayAttempt(u, ActCreate, TaxonomyKind(t.taxonomy))
+		ids, err := s.resolveTerms(ctx, t.taxonomy, *t.refs, create, in.Lang)
 		if err != nil {
 			if errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) {
-				return &FieldError{Field: t.field, Reason: "reason.unknown_term", Err: err}
+				return invalidBecause(t.field, "reason.events.unknown_term", nil, err)
 			}
 			return err
 		}
@@ -94,80 +96,41 @@ func (s *Store) writeEventTerms(ctx context.Context, id int64, in EventInput) er
 	return nil
 }
 
-// venueIDs resolves venue references to ids, creating inline venues.
-func (s *Store) venueIDs(ctx context.Context, u *User, refs []VenueRef, lang string) ([]int64, error) {
-	var ids []int64
-	var check []int64
+// linkIDs resolves an event's venue or organizer references to ids, in
+// order: existing records must exist (else the field is invalid), inline
+// ones are created by u through the kind's own create operation (so they
+// follow the same rules, duplicate detection included).
+func linkIDs[T any, In any](ctx context.Context, s *Store, k *linkedKind[T, In], u *User,
+	refs []LinkRef[In], lang string) ([]int64, error) {
+	var ids, check []int64
 	for _, r := range refs {
-		if r.New != nil {
-			v, _, err := s.CreateVenue(ctx, u, *r.New, lang)
-			if err != nil {
-				var fe *FieldError
-				if errors.As(err, &fe) || errors.Is(err, ErrInvalid) {
-					return nil, &FieldError{Field: "venue", Reason: "reason.could_not_create_venue", Err: err}
-				}
-				return nil, err
-			}
-			ids = append(ids, v.ID)
+		if r.New == nil {
+			ids = append(ids, r.ID)
+			check = append(check, r.ID)
 			continue
 		}
-		ids = append(ids, r.ID)
-		check = append(check, r.ID)
+		rec, _, err := k.create(ctx, s, u, *r.New, lang)
+		if errors.Is(err, ErrInvalid) {
+			return nil, &LinkedCreateError{Kind: k.spec.kind, Err: err}
+		}
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, k.post(rec).ID)
 	}
-	if err := s.mustExist(ctx, KindVenue, "venue", check); err != nil {
+	field := string(k.spec.kind)
+	if err := s.postsExist(ctx, k.spec.kind, field, k.unknownReason, check); err != nil {
 		return nil, err
 	}
 	return uniqueIDs(ids), nil
-}
-
-// organizerIDs resolves organizer references to ids, in order, creating
-// inline organizers.
-func (s *Store) organizerIDs(ctx context.Context, u *User, refs []OrganizerRef, lang string) ([]int64, error) {
-	var ids []int64
-	var check []int64
-	for _, r := range refs {
-		if r.New != nil {
-			o, _, err := s.CreateOrganizer(ctx, u, *r.New, lang)
-			if err != nil {
-				var fe *FieldError
-				if errors.As(err, &fe) || errors.Is(err, ErrInvalid) {
-					return nil, &FieldError{Field: "organizer", Reason: "reason.could_not_create_organizer", Err: err}
-				}
-				return nil, err
-			}
-			ids = append(ids, o.ID)
-			continue
-		}
-		ids = append(ids, r.ID)
-		check = append(check, r.ID)
-	}
-	if err := s.mustExist(ctx, KindOrganizer, "organizer", check); err != nil {
-		return nil, err
-	}
-	return uniqueIDs(ids), nil
-}
-
-// mustExist fails with a FieldError naming field unless every id is a
-// stored record of kind k.
-func (s *Store) mustExist(ctx context.Context, k Kind, field string, ids []int64) error {
-	have, err := s.ExistingIDs(ctx, k, ids)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if !have[id] {
-			return &FieldError{Field: field, Reason: "reason.unknown_" + string(k), Data: map[string]any{"ID": id}}
-		}
-	}
-	return nil
 }
 
 // kindTables maps post-like kinds to their tables.
 var kindTables = map[Kind]string{KindEvent: "events", KindVenue: "venues", KindOrganizer: "organizers"}
 
-// ExistingIDs reports which of ids are stored records of kind k (event,
+// existingIDs reports which of ids are stored records of kind k (event,
 // venue or organizer), in one query.
-func (s *Store) ExistingIDs(ctx context.Context, k Kind, ids []int64) (map[int64]bool, error) {
+func (s *Store) existingIDs(ctx context.Context, k Kind, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	table, ok := kindTables[k]
 	if !ok || len(ids) == 0 {
@@ -196,17 +159,17 @@ func uniqueIDs(ids []int64) []int64 {
 	return out
 }
 
-// EventLinks holds the linked ids of a set of events, in link order.
-type EventLinks struct {
-	Venues     map[int64][]int64
-	Organizers map[int64][]int64
-	Terms      map[int64][]int64 // categories and tags together
+// eventLinks holds the linked ids of a set of events, in link order.
+type eventLinks struct {
+	venues     map[int64][]int64
+	organizers map[int64][]int64
+	terms      map[int64][]int64 // categories and tags together
 }
 
-// LoadEventLinks loads the links of events in three queries (one per link
+// loadEventLinks loads the links of events in three queries (one per link
 // kind), whatever the number of events.
-func (s *Store) LoadEventLinks(ctx context.Context, eventIDs []int64) (*EventLinks, error) {
-	l := &EventLinks{Venues: map[int64][]int64{}, Organizers: map[int64][]int64{}, Terms: map[int64][]int64{}}
+func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLinks, error) {
+	l := &eventLinks{venues: map[int64][]int64{}, organizers: map[int64][]int64{}, terms: map[int64][]int64{}}
 	if len(eventIDs) == 0 {
 		return l, nil
 	}
@@ -216,27 +179,93 @@ func (s *Store) LoadEventLinks(ctx context.Context, eventIDs []int64) (*EventLin
 		return nil, fmt.Errorf("models: load event venues: %w", mapErr(err))
 	}
 	for _, v := range vs {
-		l.Venues[v.EventID] = append(l.Venues[v.EventID], v.VenueID)
+		l.venues[v.EventID] = append(l.venues[v.EventID], v.VenueID)
 	}
 	var os []EventOrganizer
 	if err := s.db.NewSelect().Model(&os).Where("event_id IN (?)", in).Order("event_id", "position", "organizer_id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: load event organizers: %w", mapErr(err))
 	}
 	for _, o := range os {
-		l.Organizers[o.EventID] = append(l.Organizers[o.EventID], o.OrganizerID)
+		l.organizers[o.EventID] = append(l.organizers[o.EventID], o.OrganizerID)
 	}
 	var ts []EventTerm
 	if err := s.db.NewSelect().Model(&ts).Where("event_id IN (?)", in).Order("event_id", "term_id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: load event terms: %w", mapErr(err))
 	}
 	for _, t := range ts {
-		l.Terms[t.EventID] = append(l.Terms[t.EventID], t.TermID)
+		l.terms[t.EventID] = append(l.terms[t.EventID], t.TermID)
 	}
 	return l, nil
 }
 
-// AllIDs returns every id of m's lists, once each.
-func AllIDs(m map[int64][]int64) []int64 {
+// completeEvents makes events whole, read in lang: their translations laid
+// over the text fields, their translation languages, and their venues,
+// organizers, categories and tags (each read in lang). It costs the same
+// number of queries for one event as for a page: the overlay, the three
+// link tables, then venues, organizers and terms in batch.
+func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string) error {
+	if len(events) == 0 {
+		return nil
+	}
+	if err := overlayTranslations(ctx, s, KindEvent, events, lang); err != nil {
+		return err
+	}
+	ids := make([]int64, len(events))
+	for i, e := range events {
+		ids[i] = e.ID
+	}
+	links, err := s.loadEventLinks(ctx, ids)
+	if err != nil {
+		return err
+	}
+	vs, err := venues.byIDs(ctx, s, allIDs(links.venues), lang)
+	if err != nil {
+		return err
+	}
+	os, err := organizers.byIDs(ctx, s, allIDs(links.organizers), lang)
+	if err != nil {
+		return err
+	}
+	terms, err := s.termsByIDs(ctx, allIDs(links.terms), lang)
+	if err != nil {
+		return err
+	}
+	for _, e := range events {
+		e.Venues = pick(vs, links.venues[e.ID])
+		e.Organizers = pick(os, links.organizers[e.ID])
+		e.Categories, e.Tags = nil, nil
+		for _, t := range pick(terms, links.terms[e.ID]) {
+			if t.Taxonomy == TaxTag {
+				e.Tags = append(e.Tags, t)
+			} else {
+				e.Categories = append(e.Categories, t)
+			}
+		}
+		sortTermsByName(e.Categories)
+		sortTermsByName(e.Tags)
+	}
+	return nil
+}
+
+// pick returns the records of m with the given ids, in that order,
+// skipping ids m lacks.
+func pick[T any](m map[int64]*T, ids []int64) []*T {
+	var out []*T
+	for _, id := range ids {
+		if v := m[id]; v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sortTermsByName orders an event's terms by name, as TEC lists them.
+func sortTermsByName(ts []*Term) {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+}
+
+// allIDs returns every id of m's lists, once each.
+func allIDs(m map[int64][]int64) []int64 {
 	var out []int64
 	for _, ids := range m {
 		out = append(out, ids...)

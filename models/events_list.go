@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -15,7 +16,8 @@ import (
 type GeoPoint struct{ Lat, Lng float64 }
 
 // EventFilter selects a page of events (SPEC §5). Zero values filter
-// nothing; the API fills it from the effective arguments.
+// nothing. Who may see what is not part of it: ListEvents applies the
+// acting user's visibility itself.
 type EventFilter struct {
 	Page, PerPage int
 
@@ -27,29 +29,47 @@ type EventFilter struct {
 	Search []string // every word must match (title, description, excerpt, in source or Lang)
 	Lang   string
 
-	CategoryIDs, TagIDs    []int64 // any of (per taxonomy)
-	VenueIDs, OrganizerIDs []int64 // any of
+	Categories, Tags       []TermRef // ids or slugs, any of (per taxonomy)
+	VenueIDs, OrganizerIDs []int64   // any of
 	Featured               *bool
 	Geoloc                 *bool     // venue has coordinates (true) or not (false)
 	Near                   *GeoPoint // order by distance to this point
 	Include                []int64
 	ParentID               *int64
-	Statuses               []string   // explicit status filter; nil: Visibility decides
-	Visibility             Visibility // who is asking (SPEC §6)
+	// Statuses filters by status; nil shows what the acting user may see
+	// by default (SPEC §6).
+	Statuses []string
+
+	// Resolved by ListEvents.
+	categoryIDs, tagIDs []int64
+	visibility          Visibility
 }
 
-// EventPage is one page of events and the total number of matches.
-type EventPage struct {
-	Events []*Event
-	Total  int
+// Page is one page of a list: its records, the number of matches in all,
+// and the status filter that applied when it can be told (the statuses
+// asked for, or just publish for callers who see only published records;
+// nil when every status the caller may see applies).
+type Page[T any] struct {
+	Items    []*T
+	Total    int
+	Statuses []string
 }
 
-// ListEvents returns a page of events and the total, in at most two
-// queries (page, and count when the page is full) plus two for
-// translations, whatever PerPage is. Events hidden
-// from listings are left out. Order: distance (with Near), start, publication
-// date, id.
-func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, error) {
+// ListEvents returns the page of events f selects among those u may see,
+// whole (venues, organizers, terms) and read in f.Lang, with the total: a
+// fixed number of queries whatever PerPage is. Events hidden from listings
+// are left out. Order: distance (with Near), start, publication date, id.
+// A status filter other than publish needs a contributor or more; the
+// venue, organizer, category, tag and parent filters must name records.
+func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[Event], error) {
+	statuses, err := statusFilter(u, "status", "reason.events.status_not_allowed", f.Statuses)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.resolveEventFilter(ctx, &f); err != nil {
+		return nil, err
+	}
+	f.visibility = ListVisibility(u)
 	if f.PerPage <= 0 {
 		f.PerPage = 10
 	}
@@ -67,7 +87,7 @@ func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, erro
 	q = q.OrderExpr("event.start_at ASC, event.published_at ASC, event.id ASC")
 	offset := (f.Page - 1) * f.PerPage
 	if offset/f.PerPage != f.Page-1 || offset < 0 { // overflow: no such page
-		return &EventPage{Events: []*Event{}}, nil
+		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
 	}
 	q = q.Limit(int64(f.PerPage)).Offset(int64(offset))
 	if err := q.Scan(ctx); err != nil {
@@ -85,13 +105,69 @@ func (s *Store) ListEvents(ctx context.Context, f EventFilter) (*EventPage, erro
 		}
 		total = int64(n)
 	}
-	if err := s.overlayEvents(ctx, events, f.Lang); err != nil {
+	if err := s.completeEvents(ctx, events, f.Lang); err != nil {
 		return nil, err
 	}
 	if events == nil {
 		events = []*Event{}
 	}
-	return &EventPage{Events: events, Total: int(total)}, nil
+	return &Page[Event]{Items: events, Total: int(total), Statuses: statuses}, nil
+}
+
+// statusFilter checks a list's status filter against u (SPEC §6: anonymous
+// callers and subscribers may ask for publish only; the field is invalid
+// with reason otherwise) and returns the filter that applies as far as it
+// can be told: the statuses asked, or publish for those who see nothing
+// else.
+func statusFilter(u *User, field, reason string, asked []string) ([]string, error) {
+	for _, st := range asked {
+		if st != StatusPublish && !MayFilterStatus(u) {
+			return nil, Invalid(field, reason, map[string]any{"Value": st})
+		}
+	}
+	if len(asked) == 0 && !MayFilterStatus(u) {
+		return []string{StatusPublish}, nil
+	}
+	return asked, nil
+}
+
+// resolveEventFilter turns the filter's references into ids: categories
+// and tags by id or slug, and checks that venues, organizers and the parent
+// exist, each failure naming its argument.
+func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
+	for _, t := range []struct {
+		field, taxonomy string
+		refs            []TermRef
+		dst             *[]int64
+	}{{"categories", TaxCategory, f.Categories, &f.categoryIDs}, {"tags", TaxTag, f.Tags, &f.tagIDs}} {
+		if len(t.refs) == 0 {
+			continue
+		}
+		ids, err := s.resolveTerms(ctx, t.taxonomy, t.refs, false, f.Lang)
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadTermName) {
+			return invalidBecause(t.field, "reason.events.unknown_term", nil, err)
+		}
+		if err != nil {
+			return err
+		}
+		*t.dst = ids
+	}
+	if err := s.postsExist(ctx, KindVenue, "venue", "reason.events.unknown_venue", f.VenueIDs); err != nil {
+		return err
+	}
+	if err := s.postsExist(ctx, KindOrganizer, "organizer", "reason.events.unknown_organizer", f.OrganizerIDs); err != nil {
+		return err
+	}
+	if f.ParentID != nil {
+		ok, err := s.isEvent(ctx, *f.ParentID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return Invalid("post_parent", "reason.terms.not_event", nil)
+		}
+	}
+	return nil
 }
 
 // applyEventFilter adds the WHERE conditions of f to q (table alias "event").
@@ -124,7 +200,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 	bound("event.start_at <= ?", f.EndMax)
 	bound("event.start_at < ?", f.EndsBefore)
 
-	switch v := f.Visibility; {
+	switch v := f.visibility; {
 	case len(f.Statuses) > 0:
 		q.Where("event.status IN (?)", bun.In(f.Statuses))
 		if !v.AllButTrash {
@@ -142,11 +218,11 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 	if cond, args := SearchCondition(KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
 		q.Where(cond, args...)
 	}
-	if len(f.CategoryIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.In(f.CategoryIDs))
+	if len(f.categoryIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.In(f.categoryIDs))
 	}
-	if len(f.TagIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.In(f.TagIDs))
+	if len(f.tagIDs) > 0 {
+		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.In(f.tagIDs))
 	}
 	if len(f.VenueIDs) > 0 {
 		q.Where("EXISTS (SELECT 1 FROM event_venues fv WHERE fv.event_id = event.id AND fv.venue_id IN (?))", bun.In(f.VenueIDs))

@@ -26,8 +26,7 @@ func newUser(t *testing.T, db *models.DB, login string, role models.Role) *model
 }
 
 func baseInput(title, start, end string) models.EventInput {
-	return models.EventInput{Title: ptr(title), StartDate: ptr(start), EndDate: ptr(end), Lang: "en", Site: time.UTC,
-		Now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	return models.EventInput{Title: ptr(title), StartDate: ptr(start), EndDate: ptr(end), Lang: "en"}
 }
 
 func TestEventCreateComputesZonesSlugsAndStatus(t *testing.T) {
@@ -84,8 +83,8 @@ func TestEventCreateComputesZonesSlugsAndStatus(t *testing.T) {
 
 		bad := baseInput("Backwards", "2027-04-02", "2027-04-01")
 		_, err = db.CreateEvent(ctx, admin, bad)
-		var fe *models.FieldError
-		if !errors.As(err, &fe) || fe.Field != "end_date" {
+		var ve *models.ValidationError
+		if !errors.As(err, &ve) || ve.Field("end_date") == nil {
 			t.Errorf("backwards dates: %v", err)
 		}
 	})
@@ -105,8 +104,8 @@ func TestEventUpdateIsPartialAndTranslates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		up := models.EventInput{Title: ptr("コンサート"), Lang: "ja", Site: time.UTC, Timezone: ptr("Europe/Paris")}
-		got, err := db.UpdateEvent(ctx, admin, e.ID, up)
+		up := models.EventInput{Title: ptr("コンサート"), Lang: "ja", Timezone: ptr("Europe/Paris")}
+		got, err := db.UpdateEvent(ctx, admin, models.ByID(e.ID), up)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,21 +115,21 @@ func TestEventUpdateIsPartialAndTranslates(t *testing.T) {
 		if l := got.StartAt.In(mustZone(t, "Europe/Paris")).Format("15:04"); l != "20:00" {
 			t.Errorf("zone change should keep local 20:00, got %s", l)
 		}
-		en, err := db.GetEvent(ctx, e.ID, "en")
+		en, err := db.GetEvent(ctx, admin, models.ByID(e.ID), "en")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if en.Title != "Concert" || len(en.Translations) != 1 || en.Translations[0] != "ja" {
 			t.Errorf("source language read: %q %v", en.Title, en.Translations)
 		}
-		tr, err := db.TrashEvent(ctx, e.ID, "en")
+		tr, err := db.TrashEvent(ctx, admin, models.ByID(e.ID), "en")
 		if err != nil || tr.Status != models.StatusTrash || tr.Slug != e.Slug {
 			t.Fatalf("trash: %v %+v", err, tr)
 		}
-		if err := db.DeleteEvent(ctx, e.ID); err != nil {
+		if _, err := db.DeleteEvent(ctx, admin, models.ByID(e.ID), "en"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.GetEvent(ctx, e.ID, "en"); !errors.Is(err, models.ErrNotFound) {
+		if _, err := db.GetEvent(ctx, admin, models.ByID(e.ID), "en"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("deleted event: %v", err)
 		}
 	})
@@ -154,52 +153,75 @@ func (c *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) conte
 }
 func (c *queryCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
 
-func TestEventListCostsFixedQueriesAndUsesIndex(t *testing.T) {
+// TestWholeEventsCostFixedQueries: ListEvents and GetEvent return whole
+// events (venue, organizers, categories, tags, translations) in a number
+// of queries that does not grow with the page size or the links.
+func TestWholeEventsCostFixedQueries(t *testing.T) {
 	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
-		for i := 0; i < 101; i++ {
-			in := baseInput("Event", "2027-01-01 10:00", "2027-01-01 11:00")
-			in.Organizers = &[]models.OrganizerRef{{New: &models.OrganizerInput{Organizer: ptr("Org")}}}
-			in.Categories = &[]models.TermRef{{Name: "Music"}}
-			in.CreateCategories = true
-			if _, err := db.CreateEvent(ctx, admin, in); err != nil {
+		// One link of each kind; the events below have more of each.
+		small := baseInput("Small", "2028-12-01 10:00", "2028-12-01 11:00")
+		small.Venues = &[]models.VenueRef{{New: &models.VenueInput{Venue: ptr("Annex")}}}
+		small.Organizers = &[]models.OrganizerRef{{New: &models.OrganizerInput{Organizer: ptr("Solo")}}}
+		small.Categories = &[]models.TermRef{{Name: "Talk"}}
+		small.Tags = &[]models.TermRef{{Name: "one"}}
+		bare, err := db.CreateEvent(ctx, admin, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var linked *models.Event
+		for i := 0; i < 60; i++ {
+			in := baseInput(fmt.Sprintf("Event %d", i), "2027-01-01 10:00", "2027-01-01 11:00")
+			in.Venues = &[]models.VenueRef{{New: &models.VenueInput{Venue: ptr(fmt.Sprintf("Hall %d", i%7)), City: ptr("Osaka")}}}
+			in.Organizers = &[]models.OrganizerRef{
+				{New: &models.OrganizerInput{Organizer: ptr(fmt.Sprintf("Org %d", i%5))}},
+				{New: &models.OrganizerInput{Organizer: ptr(fmt.Sprintf("Crew %d", i%3))}},
+			}
+			in.Categories = &[]models.TermRef{{Name: "Music"}, {Name: fmt.Sprintf("Genre %d", i%4)}}
+			in.Tags = &[]models.TermRef{{Name: "live"}, {Name: "free"}, {Name: fmt.Sprintf("t%d", i%6)}}
+			e, err := db.CreateEvent(ctx, admin, in)
+			if err != nil {
 				t.Fatal(err)
 			}
+			ja := models.EventInput{Title: ptr(fmt.Sprintf("イベント %d", i)), Lang: "ja"}
+			if _, err := db.UpdateEvent(ctx, admin, models.ByID(e.ID), ja); err != nil {
+				t.Fatal(err)
+			}
+			linked = e
 		}
 		counter := &queryCounter{}
 		db.Bun.AddQueryHook(counter)
-		count := func(perPage int) int {
+		list := func(perPage int) int {
 			counter.n = 0
-			p, err := db.ListEvents(ctx, models.EventFilter{Page: 1, PerPage: perPage, Lang: "ja"})
+			p, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: perPage, Lang: "ja"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(p.Events) != perPage || p.Total != 101 {
-				t.Fatalf("page of %d: %d events, total %d", perPage, len(p.Events), p.Total)
+			if len(p.Items) != perPage || p.Total != 61 {
+				t.Fatalf("page of %d: %d events, total %d", perPage, len(p.Items), p.Total)
 			}
-			ids := make([]int64, len(p.Events))
-			for i, e := range p.Events {
-				ids[i] = e.ID
+			last := p.Items[len(p.Items)-1]
+			if len(last.Venues) != 1 || len(last.Organizers) != 2 || len(last.Categories) != 2 || len(last.Tags) != 3 ||
+				!strings.HasPrefix(last.Title, "イベント") || last.Venues[0].City != "Osaka" {
+				t.Fatalf("event not whole: %q venues %d organizers %d categories %d tags %d",
+					last.Title, len(last.Venues), len(last.Organizers), len(last.Categories), len(last.Tags))
 			}
-			l, err := db.LoadEventLinks(ctx, ids)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.OrganizersByIDs(ctx, models.AllIDs(l.Organizers), "ja"); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.TermsByIDs(ctx, models.AllIDs(l.Terms), "ja"); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.VenuesByIDs(ctx, models.AllIDs(l.Venues), "ja"); err != nil {
+			return counter.n
+		}
+		if one, fifty := list(1), list(50); one != fifty {
+			t.Errorf("ListEvents: %d queries for per_page 1, %d for 50", one, fifty)
+		}
+		get := func(id int64) int {
+			counter.n = 0
+			if _, err := db.GetEvent(ctx, nil, models.ByID(id), "ja"); err != nil {
 				t.Fatal(err)
 			}
 			return counter.n
 		}
-		if one, hundred := count(1), count(100); one != hundred {
-			t.Errorf("queries for per_page 1: %d, for 100: %d", one, hundred)
+		if b, l := get(bare.ID), get(linked.ID); b != l {
+			t.Errorf("GetEvent: %d queries for an event with one link of each kind, %d for one with more", b, l)
 		}
 	})
 }
@@ -212,7 +234,7 @@ func TestEventListQueryUsesAnIndex(t *testing.T) {
 		to := from.AddDate(2, 0, 0)
 		rec := &queryRecorder{}
 		db.Bun.AddQueryHook(rec)
-		if _, err := db.ListEvents(ctx, models.EventFilter{Page: 1, PerPage: 120, StartMin: &from, EndMax: &to}); err != nil {
+		if _, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: 120, StartMin: &from, EndMax: &to}); err != nil {
 			t.Fatal(err)
 		}
 		if len(rec.queries) == 0 {

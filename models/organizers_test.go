@@ -16,7 +16,7 @@ func TestOrganizerLifecycle(t *testing.T) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
 		mk := func(name, phone, email, website string) *models.Organizer {
-			o, existing, err := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp(name), Phone: sp(phone), Email: sp(email), Website: sp(website)}, "en")
+			o, existing, err := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: sp(name), Phone: sp(phone), Email: sp(email), Website: sp(website)}, "en")
 			if err != nil || existing {
 				t.Fatalf("create %s: %v existing=%v", name, err, existing)
 			}
@@ -28,55 +28,58 @@ func TestOrganizerLifecycle(t *testing.T) {
 		if one.Slug != "one" || one.Status != models.StatusPublish {
 			t.Errorf("create: %+v", one)
 		}
-		dup, existing, err := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp("one"), Email: sp("ONE@common.com")}, "en")
+		dup, existing, err := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: sp("one"), Email: sp("ONE@common.com")}, "en")
 		if err != nil || !existing || dup.ID != one.ID {
 			t.Errorf("duplicate: %v existing=%v %+v", err, existing, dup)
 		}
-		if _, existing, _ := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp("One"), Phone: sp("2")}, "en"); existing {
+		if _, existing, _ := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: sp("One"), Phone: sp("2")}, "en"); existing {
 			t.Errorf("other phone is not a duplicate")
 		}
 		search := func(q string) int {
-			_, total, err := db.ListOrganizers(ctx, models.LinkedFilter{Words: models.SearchWords(q), Lang: "en", PerPage: 10, Now: time.Now()})
+			p, err := db.Organizers().List(ctx, nil, models.LinkedFilter{Words: models.SearchWords(q), Lang: "en", PerPage: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return total
+			return p.Total
 		}
 		for q, want := range map[string]int{"1111": 2, "three@three.com": 1, "common.com": 2, "http://one.com": 1, "@common.com": 2} {
 			if got := search(q); got != want {
 				t.Errorf("search %q: %d, want %d", q, got, want)
 			}
 		}
-		u, err := db.UpdateOrganizer(ctx, ed, two.ID, models.OrganizerInput{Organizer: sp("两号"), Description: sp("说明")}, "zh-hans")
+		u, err := db.Organizers().Update(ctx, ed, models.ByID(two.ID), models.OrganizerInput{Organizer: sp("两号"), Description: sp("说明")}, "zh-hans")
 		if err != nil || u.Organizer != "两号" || u.Email != "two@common.com" || u.Phone != "1111 22" {
 			t.Fatalf("translated update: %v %+v", err, u)
 		}
 		if got := search("两号"); got != 0 {
 			t.Errorf("an en search found the zh-hans translation")
 		}
-		_, total, _ := db.ListOrganizers(ctx, models.LinkedFilter{Words: []string{"两号"}, Lang: "zh-hans", PerPage: 10})
-		if total != 1 {
-			t.Errorf("zh-hans search of the translation: %d", total)
+		p, err := db.Organizers().List(ctx, nil, models.LinkedFilter{Words: []string{"两号"}, Lang: "zh-hans", PerPage: 10})
+		if err != nil {
+			t.Fatal(err)
 		}
-		u, _ = db.UpdateOrganizer(ctx, ed, two.ID, models.OrganizerInput{Website: sp("")}, "en")
+		if p.Total != 1 {
+			t.Errorf("zh-hans search of the translation: %d", p.Total)
+		}
+		u, _ = db.Organizers().Update(ctx, ed, models.ByID(two.ID), models.OrganizerInput{Website: sp("")}, "en")
 		if u.Organizer != "Two" || u.Website != "" || u.Email != "two@common.com" {
 			t.Errorf("partial update: %+v", u)
 		}
 		ev := mkEvent(t, db, models.StatusPublish, time.Now().Add(time.Hour), nil, []int64{three.ID, one.ID})
-		if _, err := db.TrashOrganizer(ctx, three.ID, "en"); err != nil {
+		if _, err := db.Organizers().Trash(ctx, ed, models.ByID(three.ID), "en"); err != nil {
 			t.Fatal(err)
 		}
 		n, _ := db.IDB().NewSelect().Model((*models.EventOrganizer)(nil)).Where("event_id = ?", ev).Count(ctx)
 		if n != 1 {
 			t.Errorf("links after trashing one of two organizers: %d, want 1", n)
 		}
-		if err := db.DeleteOrganizer(ctx, one.ID); err != nil {
+		if _, err := db.Organizers().Delete(ctx, ed, models.ByID(one.ID), "en"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.GetOrganizerBySlug(ctx, "one", "en"); !errors.Is(err, models.ErrNotFound) {
+		if _, err := db.Organizers().Get(ctx, ed, models.BySlug("one"), "en"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("deleted organizer by slug: %v", err)
 		}
-		m, _ := db.OrganizersByIDs(ctx, []int64{one.ID, two.ID, three.ID}, "zh-hans")
+		m, _ := db.Organizers().ByIDs(ctx, []int64{one.ID, two.ID, three.ID}, "zh-hans")
 		if len(m) != 2 || m[two.ID].Description != "说明" || m[three.ID].Status != models.StatusTrash {
 			t.Errorf("by ids: %+v", m)
 		}
@@ -88,13 +91,13 @@ func TestTrashingByUpdateUnlinks(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
-		v, _, _ := db.CreateVenue(ctx, ed, models.VenueInput{Venue: sp("V")}, "en")
-		o, _, _ := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp("O")}, "en")
+		v, _, _ := db.Venues().Create(ctx, ed, models.VenueInput{Venue: sp("V")}, "en")
+		o, _, _ := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: sp("O")}, "en")
 		ev := mkEvent(t, db, models.StatusPublish, time.Now().Add(time.Hour), []int64{v.ID}, []int64{o.ID})
-		if _, err := db.UpdateVenue(ctx, ed, v.ID, models.VenueInput{Status: sp(models.StatusTrash)}, "en"); err != nil {
+		if _, err := db.Venues().Update(ctx, ed, models.ByID(v.ID), models.VenueInput{PostInput: models.PostInput{Status: sp(models.StatusTrash)}}, "en"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.UpdateOrganizer(ctx, ed, o.ID, models.OrganizerInput{Status: sp(models.StatusTrash)}, "en"); err != nil {
+		if _, err := db.Organizers().Update(ctx, ed, models.ByID(o.ID), models.OrganizerInput{PostInput: models.PostInput{Status: sp(models.StatusTrash)}}, "en"); err != nil {
 			t.Fatal(err)
 		}
 		nv, _ := db.IDB().NewSelect().Model((*models.EventVenue)(nil)).Where("event_id = ?", ev).Count(ctx)

@@ -149,3 +149,58 @@ func ListVisibility(u *User) Visibility {
 // MayFilterStatus reports whether u may ask a list for statuses other than
 // publish (anonymous callers and subscribers may not: 400).
 func MayFilterStatus(u *User) bool { return u != nil && u.Role.AtLeast(RoleContributor) }
+
+// MayAttempt reports whether u's role allows act on some record of kind k:
+// the general capability, checked before any record is read (so a caller
+// who may not write learns nothing about what exists, SPEC §9). Reading is
+// always possible (published records); edit and trash need a role that may
+// change at least its own unpublished records. The record itself is then
+// checked with Can.
+func MayAttempt(u *User, act Action, k Kind) bool {
+	if act == ActRead {
+		return true
+	}
+	if u == nil {
+		return false
+	}
+	return Can(u, act, Subject{Kind: k, AuthorID: u.ID, Status: StatusDraft})
+}
+
+// attempt is MayAttempt as the error every operation returns first.
+func attempt(u *User, act Action, k Kind) error {
+	if MayAttempt(u, act, k) {
+		return nil
+	}
+	return refuse(u, k, RefusalNotAllowed)
+}
+
+// authorize is Can on one record as an error that says why: not accessible
+// (reads), not the caller's own, published (contributors), or not allowed.
+func authorize(u *User, act Action, s Subject) error {
+	if Can(u, act, s) {
+		return nil
+	}
+	switch {
+	case act == ActRead:
+		return refuse(u, s.Kind, RefusalNotAccessible)
+	case act == ActForceDelete || !MayAttempt(u, act, s.Kind):
+		return refuse(u, s.Kind, RefusalNotAllowed)
+	case s.AuthorID != u.ID:
+		return refuse(u, s.Kind, RefusalNotOwner)
+	}
+	return refuse(u, s.Kind, RefusalPublished)
+}
+
+// mayAssignAuthor applies WordPress's edit_others_posts: only editors and
+// administrators create or change a record in another user's name.
+func mayAssignAuthor(u *User, k Kind, author *int64) error {
+	if author == nil || (u != nil && (*author == u.ID || u.Role.AtLeast(RoleEditor))) {
+		return nil
+	}
+	return refuse(u, k, RefusalAssignAuthor)
+}
+
+// subject describes a post-like record of kind k for Can.
+func (p *Post) subject(k Kind) Subject {
+	return Subject{Kind: k, AuthorID: p.AuthorID, Status: p.Status}
+}

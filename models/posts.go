@@ -2,7 +2,9 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // NewPostID allocates an id in the id space shared by events, venues and
@@ -51,4 +53,68 @@ func (s *Store) PostKind(ctx context.Context, id int64) (Kind, error) {
 		return "", fmt.Errorf("models: post %d: %w", id, ErrNotFound)
 	}
 	return Kind(kind), nil
+}
+
+// resolvePost turns a reference to a record of kind k (event, venue or
+// organizer) into its id: a *NotFoundError when nothing has that id or slug,
+// a *WrongKindError when the id names a record of another kind.
+func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error) {
+	if ref.ID == 0 {
+		if ref.Slug == "" || !utf8.ValidString(ref.Slug) || len(ref.Slug) > maxSlugLen*4 {
+			return 0, &NotFoundError{Kind: k, Ref: ref}
+		}
+		var ids []int64
+		err := s.db.NewSelect().TableExpr(kindTables[k]).Column("id").Where("slug = ?", ref.Slug).Limit(1).Scan(ctx, &ids)
+		if err != nil {
+			return 0, fmt.Errorf("models: find %s %q: %w", k, ref.Slug, mapErr(err))
+		}
+		if len(ids) == 0 {
+			return 0, &NotFoundError{Kind: k, Ref: ref}
+		}
+		return ids[0], nil
+	}
+	got, err := s.PostKind(ctx, ref.ID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return 0, &NotFoundError{Kind: k, Ref: ref}
+	case err != nil:
+		return 0, err
+	case got != k:
+		return 0, &WrongKindError{Want: k, Got: got, ID: ref.ID}
+	}
+	return ref.ID, nil
+}
+
+// postsExist checks ids in field of an input: each must name a record of
+// kind k, else the field is invalid with reason (data {ID}).
+func (s *Store) postsExist(ctx context.Context, k Kind, field, reason string, ids []int64) error {
+	have, err := s.existingIDs(ctx, k, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !have[id] {
+			return Invalid(field, reason, map[string]any{"ID": id})
+		}
+	}
+	return nil
+}
+
+// isEvent reports whether id names an event (any status).
+func (s *Store) isEvent(ctx context.Context, id int64) (bool, error) {
+	k, err := s.PostKind(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return k == KindEvent, err
+}
+
+// target is what every change of one existing post starts with: u's
+// general capability for act on kind k, checked before anything is read
+// (SPEC §9), then the id that ref names.
+func (s *Store) target(ctx context.Context, u *User, act Action, k Kind, ref Ref) (int64, error) {
+	if err := attempt(u, act, k); err != nil {
+		return 0, err
+	}
+	return s.resolvePost(ctx, k, ref)
 }

@@ -62,20 +62,34 @@ type PostID struct {
 	Kind string `bun:"kind,notnull"`
 }
 
+// Post holds the columns that events, venues and organizers share (they are
+// WordPress posts in TEC): each of the three embeds it, so the rules written
+// once for posts (permissions, lookup by id or slug, trash) apply to all.
+type Post struct {
+	ID          int64     `bun:"id,pk"`
+	AuthorID    int64     `bun:"author_id,notnull"`
+	Status      string    `bun:"status,notnull"`
+	Slug        string    `bun:"slug,notnull"`
+	Lang        string    `bun:"lang,notnull"` // source language
+	PublishedAt time.Time `bun:"published_at,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+
+	// Translations lists the languages that have a translation, sorted;
+	// loaded in batch by the read operations, not a column.
+	Translations []string `bun:"-"`
+}
+
+// post returns the shared columns (promoted to Event, Venue and Organizer).
+func (p *Post) post() *Post { return p }
+
 // Event is a stored event. Times are UTC; the local wall-clock values are
 // computed at the edge from StartAt/EndAt and Timezone.
 type Event struct {
-	ID               int64     `bun:"id,pk"`
-	AuthorID         int64     `bun:"author_id,notnull"`
-	Status           string    `bun:"status,notnull"`
-	Slug             string    `bun:"slug,notnull"`
-	Lang             string    `bun:"lang,notnull"`
+	Post
 	Title            string    `bun:"title,notnull"`
 	Description      string    `bun:"description,notnull"`
 	Excerpt          string    `bun:"excerpt,notnull"`
-	PublishedAt      time.Time `bun:"published_at,notnull"`
-	CreatedAt        time.Time `bun:"created_at,notnull"`
-	UpdatedAt        time.Time `bun:"updated_at,notnull"`
 	StartAt          time.Time `bun:"start_at,notnull"`
 	EndAt            time.Time `bun:"end_at,notnull"`
 	Timezone         string    `bun:"timezone,notnull"`
@@ -93,58 +107,45 @@ type Event struct {
 	ImageURL         string    `bun:"image_url,notnull"`
 	ParentID         *int64    `bun:"parent_id"`
 
-	// Loaded by the list/get helpers in batch, not columns.
-	Translations []string `bun:"-"` // languages with a translation, sorted
+	// The linked records, read in the same language as the event: every
+	// operation that returns events fills them (a fixed number of queries
+	// for a whole page), so adapters never assemble an event themselves.
+	Venues     []*Venue     `bun:"-"` // in link order
+	Organizers []*Organizer `bun:"-"` // in link order
+	Categories []*Term      `bun:"-"` // by name
+	Tags       []*Term      `bun:"-"` // by name
 }
 
 // Venue is a stored venue.
 type Venue struct {
-	ID            int64     `bun:"id,pk"`
-	AuthorID      int64     `bun:"author_id,notnull"`
-	Status        string    `bun:"status,notnull"`
-	Slug          string    `bun:"slug,notnull"`
-	Lang          string    `bun:"lang,notnull"`
-	Venue         string    `bun:"venue,notnull"`
-	Description   string    `bun:"description,notnull"`
-	Address       string    `bun:"address,notnull"`
-	City          string    `bun:"city,notnull"`
-	Country       string    `bun:"country,notnull"`
-	Province      string    `bun:"province,notnull"`
-	State         string    `bun:"state,notnull"`
-	Zip           string    `bun:"zip,notnull"`
-	Phone         string    `bun:"phone,notnull"`
-	StateProvince string    `bun:"stateprovince,notnull"`
-	Website       string    `bun:"website,notnull"`
-	ImageURL      string    `bun:"image_url,notnull"`
-	GeoLat        *float64  `bun:"geo_lat"`
-	GeoLng        *float64  `bun:"geo_lng"`
-	ShowMap       bool      `bun:"show_map,notnull"`
-	ShowMapLink   bool      `bun:"show_map_link,notnull"`
-	PublishedAt   time.Time `bun:"published_at,notnull"`
-	CreatedAt     time.Time `bun:"created_at,notnull"`
-	UpdatedAt     time.Time `bun:"updated_at,notnull"`
-
-	Translations []string `bun:"-"`
+	Post
+	Venue         string   `bun:"venue,notnull"`
+	Description   string   `bun:"description,notnull"`
+	Address       string   `bun:"address,notnull"`
+	City          string   `bun:"city,notnull"`
+	Country       string   `bun:"country,notnull"`
+	Province      string   `bun:"province,notnull"`
+	State         string   `bun:"state,notnull"`
+	Zip           string   `bun:"zip,notnull"`
+	Phone         string   `bun:"phone,notnull"`
+	StateProvince string   `bun:"stateprovince,notnull"`
+	Website       string   `bun:"website,notnull"`
+	ImageURL      string   `bun:"image_url,notnull"`
+	GeoLat        *float64 `bun:"geo_lat"`
+	GeoLng        *float64 `bun:"geo_lng"`
+	ShowMap       bool     `bun:"show_map,notnull"`
+	ShowMapLink   bool     `bun:"show_map_link,notnull"`
 }
 
 // Organizer is a stored organizer.
 type Organizer struct {
-	ID          int64     `bun:"id,pk"`
-	AuthorID    int64     `bun:"author_id,notnull"`
-	Status      string    `bun:"status,notnull"`
-	Slug        string    `bun:"slug,notnull"`
-	Lang        string    `bun:"lang,notnull"`
-	Organizer   string    `bun:"organizer,notnull"`
-	Description string    `bun:"description,notnull"`
-	Phone       string    `bun:"phone,notnull"`
-	Website     string    `bun:"website,notnull"`
-	Email       string    `bun:"email,notnull"`
-	ImageURL    string    `bun:"image_url,notnull"`
-	PublishedAt time.Time `bun:"published_at,notnull"`
-	CreatedAt   time.Time `bun:"created_at,notnull"`
-	UpdatedAt   time.Time `bun:"updated_at,notnull"`
-
-	Translations []string `bun:"-"`
+	Post
+	Organizer   string `bun:"organizer,notnull"`
+	Description string `bun:"description,notnull"`
+	Phone       string `bun:"phone,notnull"`
+	Website     string `bun:"website,notnull"`
+	Email       string `bun:"email,notnull"`
+	ImageURL    string `bun:"image_url,notnull"`
 }
 
 // Term is a category or a tag. Taxonomy is "category" or "tag".

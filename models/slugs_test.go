@@ -77,7 +77,7 @@ func insertVenue(ctx context.Context, tx *models.Store, title, slug string) erro
 		return err
 	}
 	now := models.Now()
-	v := &models.Venue{ID: id, Status: models.StatusPublish, Slug: slug, Lang: "en", Venue: title, PublishedAt: now, CreatedAt: now, UpdatedAt: now}
+	v := &models.Venue{Post: models.Post{ID: id, Status: models.StatusPublish, Slug: slug, Lang: "en", PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Venue: title}
 	_, err = tx.IDB().NewInsert().Model(v).Exec(ctx)
 	return err
 }

@@ -43,11 +43,26 @@ var (
 // TermExistsError: a term of the taxonomy already has this name (compared
 // case-insensitively) at the same level. It wraps ErrConflict.
 type TermExistsError struct {
-	ID int64 // the existing term
+	Kind Kind  // KindCategory or KindTag
+	ID   int64 // the existing term
+	// Deleting: the clash comes from deleting a category, whose children
+	// would move up next to a category of the same name.
+	Deleting bool
 }
 
 func (e *TermExistsError) Error() string {
 	return fmt.Sprintf("models: a term with this name exists at this level (term %d)", e.ID)
+}
+
+// MessageID is the i18n message that explains the clash.
+func (e *TermExistsError) MessageID() string {
+	switch {
+	case e.Deleting:
+		return "error.term_exists.delete_category"
+	case e.Kind == KindTag:
+		return "error.term_exists.tags"
+	}
+	return "error.term_exists.categories"
 }
 
 // Unwrap makes TermExistsError match ErrConflict.
@@ -123,7 +138,7 @@ func (r *termRow) term() *Term {
 // queries whatever len(ids): the rows with their Count (published events),
 // their lang translations laid over name and description field by field,
 // and the languages that have a translation. Unknown ids are absent.
-func (s *Store) TermsByIDs(ctx context.Context, ids []int64, lang string) (map[int64]*Term, error) {
+func (s *Store) termsByIDs(ctx context.Context, ids []int64, lang string) (map[int64]*Term, error) {
 	out := map[int64]*Term{}
 	if len(ids) == 0 {
 		return out, nil
@@ -151,23 +166,29 @@ func (s *Store) decorateTerms(ctx context.Context, terms []*Term, lang string) e
 	return overlayTranslations(ctx, s, KindCategory, terms, lang)
 }
 
-// GetTerm loads one term of the taxonomy with its count and its text in
-// lang; ErrNotFound when id names no term of that taxonomy.
-func (s *Store) GetTerm(ctx context.Context, taxonomy string, id int64, lang string) (*Term, error) {
-	m, err := s.TermsByIDs(ctx, []int64{id}, lang)
+// GetTerm returns term id of the taxonomy with its count and its text in
+// lang (a *NotFoundError when id names no term of that taxonomy). Terms
+// are public: every caller may read them, so u is not consulted.
+func (s *Store) GetTerm(ctx context.Context, _ *User, taxonomy string, id int64, lang string) (*Term, error) {
+	return s.readTerm(ctx, taxonomy, id, lang)
+}
+
+// readTerm loads one term of the taxonomy in lang.
+func (s *Store) readTerm(ctx context.Context, taxonomy string, id int64, lang string) (*Term, error) {
+	m, err := s.termsByIDs(ctx, []int64{id}, lang)
 	if err != nil {
 		return nil, err
 	}
 	t, ok := m[id]
 	if !ok || t.Taxonomy != taxonomy {
-		return nil, fmt.Errorf("models: get %s %d: %w", taxonomy, id, ErrNotFound)
+		return nil, &NotFoundError{Kind: TaxonomyKind(taxonomy), Ref: ByID(id)}
 	}
 	return t, nil
 }
 
 // MissingTerms returns, in one query, the ids among ids that name no term of
 // the taxonomy (in the order given).
-func (s *Store) MissingTerms(ctx context.Context, taxonomy string, ids []int64) ([]int64, error) {
+func (s *Store) missingTerms(ctx context.Context, taxonomy string, ids []int64) ([]int64, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -200,7 +221,7 @@ func (s *Store) MissingTerms(ctx context.Context, taxonomy string, ids []int64) 
 // loser reads the winner's row). Duplicates are removed, order kept.
 // Unknown items give an *UnknownTermError (wrapping ErrNotFound); empty or
 // overlong names give ErrBadTermName.
-func (s *Store) ResolveTerms(ctx context.Context, taxonomy string, refs []TermRef, create bool, lang string) ([]int64, error) {
+func (s *Store) resolveTerms(ctx context.Context, taxonomy string, refs []TermRef, create bool, lang string) ([]int64, error) {
 	if len(refs) == 0 {
 		return []int64{}, nil
 	}
@@ -214,7 +235,7 @@ func (s *Store) ResolveTerms(ctx context.Context, taxonomy string, refs []TermRe
 				ids = append(ids, r.ID)
 			}
 		}
-		missing, err := tx.MissingTerms(ctx, taxonomy, ids)
+		missing, err := tx.missingTerms(ctx, taxonomy, ids)
 		if err != nil {
 			return err
 		}

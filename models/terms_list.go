@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -25,21 +26,29 @@ type TermFilter struct {
 	HideEmpty bool   // only terms with at least one published event
 	ParentID  *int64 // only children of this category
 	EventID   int64  // only terms linked to this event
-	Slug      string // exact slug
+	// PostID is TEC's post argument, an alias of EventID: EventID wins
+	// when both are given.
+	PostID int64
+	Slug   string // exact slug
 }
 
 // TermOrderBys lists the accepted TermFilter.OrderBy values.
 var TermOrderBys = []string{"id", "include", "name", "slug", "term_group", "description", "count"}
 
-// ListTerms returns one page of terms and the total number of matches, in
-// four queries whatever the page size: the page (with counts), the total,
-// the translations and the translation languages.
-func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, error) {
+// ListTerms returns one page of the terms f selects and the total number
+// of matches, in five queries whatever the page size: the page (with
+// counts), the total, the translations and the translation languages.
+// Terms are public, so u is not consulted. The include, exclude, parent
+// and post/event filters must name records (else the field is invalid).
+func (s *Store) ListTerms(ctx context.Context, _ *User, f TermFilter) (*Page[Term], error) {
+	if err := s.checkTermFilter(ctx, &f); err != nil {
+		return nil, err
+	}
 	where, args := termConditions(f)
 	var total int
 	err := s.db.NewRaw("SELECT COUNT(*) FROM terms tm WHERE "+where, args...).Scan(ctx, &total)
 	if err != nil {
-		return nil, 0, fmt.Errorf("models: count %ss: %w", f.Taxonomy, mapErr(err))
+		return nil, fmt.Errorf("models: count %ss: %w", f.Taxonomy, mapErr(err))
 	}
 	if f.PerPage < 1 {
 		f.PerPage = 1
@@ -49,21 +58,81 @@ func (s *Store) ListTerms(ctx context.Context, f TermFilter) ([]*Term, int, erro
 	}
 	offset := int64(f.Page-1) * int64(f.PerPage)
 	if total == 0 || offset >= int64(total) {
-		return []*Term{}, total, nil
+		return &Page[Term]{Items: []*Term{}, Total: total}, nil
 	}
 	q, qargs := s.termPageQuery(f, offset)
 	var rows []termRow
 	if err := s.db.NewRaw(q, qargs...).Scan(ctx, &rows); err != nil {
-		return nil, 0, fmt.Errorf("models: list %ss: %w", f.Taxonomy, mapErr(err))
+		return nil, fmt.Errorf("models: list %ss: %w", f.Taxonomy, mapErr(err))
 	}
 	terms := make([]*Term, len(rows))
 	for i := range rows {
 		terms[i] = rows[i].term()
 	}
 	if err := s.decorateTerms(ctx, terms, f.Lang); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	return terms, total, nil
+	return &Page[Term]{Items: terms, Total: total}, nil
+}
+
+// checkTermFilter checks the filters of a term list that name records, in
+// the order of the route's arguments, and settles the event filter (event
+// wins over its alias post).
+func (s *Store) checkTermFilter(ctx context.Context, f *TermFilter) error {
+	var c fieldChecks
+	unknown := "reason.categories.unknown_ids"
+	if f.Taxonomy == TaxTag {
+		unknown = "reason.tags.unknown_ids"
+	}
+	for _, l := range []struct {
+		field string
+		ids   []int64
+	}{{"exclude", f.Exclude}, {"include", f.Include}} {
+		missing, err := s.missingTerms(ctx, f.Taxonomy, l.ids)
+		if err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			c.add(l.field, unknown, map[string]any{"IDs": joinIDs(missing)})
+		}
+	}
+	if f.ParentID != nil {
+		missing, err := s.missingTerms(ctx, TaxCategory, []int64{*f.ParentID})
+		if err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			c.add("parent", "reason.categories.unknown_parent", nil)
+		}
+	}
+	for _, e := range []struct {
+		field string
+		id    int64
+	}{{"post", f.PostID}, {"event", f.EventID}} {
+		if e.id == 0 {
+			continue
+		}
+		ok, err := s.isEvent(ctx, e.id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			c.add(e.field, "reason.terms.not_event", nil)
+		}
+	}
+	if f.EventID == 0 {
+		f.EventID = f.PostID
+	}
+	return c.err()
+}
+
+// joinIDs writes ids as a comma list.
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
 }
 
 // termPageQuery is the SQL of one page of a term list (also EXPLAINed by

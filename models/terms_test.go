@@ -22,8 +22,7 @@ func addEvent(t *testing.T, db *models.DB, status string, termIDs ...int64) int6
 		t.Fatal(err)
 	}
 	now := models.Now()
-	e := &models.Event{ID: id, Status: status, Slug: fmt.Sprint("e", id), Lang: "en", Title: "E",
-		PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: now, EndAt: now, Timezone: "UTC"}
+	e := &models.Event{Post: models.Post{ID: id, Status: status, Slug: fmt.Sprint("e", id), Lang: "en", PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Title: "E", StartAt: now, EndAt: now, Timezone: "UTC"}
 	if _, err := db.IDB().NewInsert().Model(e).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +165,7 @@ func TestResolveTermsInsideConcurrentEventTransactions(t *testing.T) {
 						return err
 					}
 					now := models.Now()
-					e := &models.Event{ID: id, Status: models.StatusPublish, Slug: fmt.Sprint("ev-", id), Lang: "en", Title: "E",
-						PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: now, EndAt: now, Timezone: "UTC"}
+					e := &models.Event{Post: models.Post{ID: id, Status: models.StatusPublish, Slug: fmt.Sprint("ev-", id), Lang: "en", PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Title: "E", StartAt: now, EndAt: now, Timezone: "UTC"}
 					if _, err := tx.IDB().NewInsert().Model(e).Exec(ctx); err != nil {
 						return err
 					}

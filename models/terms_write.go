@@ -19,21 +19,55 @@ type TermInput struct {
 // parent chain can never hang a request).
 const maxTermDepth = 1000
 
-// CreateTerm creates a term of the taxonomy written in lang (its source
-// language) and returns it as read in lang. The slug is in.Slug sanitized
-// (ErrSlugTaken when another term has it), else Slugify(name) made unique
-// with -2, -3, …. Errors: ErrBadTermName, ErrBadSlug, ErrSlugTaken,
-// ErrBadParent (unknown parent), *TermExistsError (the name is taken at
-// that level, also when two creates race: the unique index decides).
-func (s *Store) CreateTerm(ctx context.Context, taxonomy string, in TermInput, lang string) (*Term, error) {
-	if in.Name == nil {
-		return nil, fmt.Errorf("%w: missing", ErrBadTermName)
+// check applies the rules of a term input that need no data: a name on
+// create, never blank; a slug with a letter or digit; text limits; a
+// parent that is not negative.
+func (in *TermInput) check(taxonomy string, create bool) error {
+	var c fieldChecks
+	if create && in.Name == nil {
+		c.add("name", "reason.required", nil)
 	}
-	name, err := CleanTermName(*in.Name)
-	if err != nil {
+	if in.Name != nil {
+		if _, err := CleanTermName(*in.Name); err != nil {
+			c.fields = append(c.fields, FieldError{Field: "name", Code: CodeInvalidParam, Reason: "reason.empty_string", Err: err})
+		}
+	}
+	c.text("description", in.Description, MaxLongTextLen)
+	if in.Slug != nil && Slugify(*in.Slug) == "" {
+		c.fields = append(c.fields, FieldError{Field: "slug", Code: CodeInvalidParam, Reason: "reason.terms.bad_slug", Err: ErrBadSlug})
+	}
+	if in.ParentID != nil && *in.ParentID < 0 && taxonomy == TaxCategory {
+		c.fields = append(c.fields, FieldError{Field: "parent", Code: "rest_out_of_bounds", Reason: "reason.categories.unknown_parent", Err: ErrBadParent})
+	}
+	return c.err()
+}
+
+// slugTaken is the refusal of a slug another term of the taxonomy has.
+func slugTaken(taxonomy string) error {
+	reason := "reason.categories.slug_taken"
+	if taxonomy == TaxTag {
+		reason = "reason.tags.slug_taken"
+	}
+	return invalidBecause("slug", reason, nil, ErrSlugTaken)
+}
+
+// CreateTerm creates a term of the taxonomy written in lang (its source
+// language) by u and returns it as read in lang. In order: the rules that
+// need no data, u's capability (authors and up manage categories, editors
+// tags), then the checks that read the database. The slug is in.Slug
+// sanitized (invalid when another term has it), else Slugify(name) made
+// unique with -2, -3, …. A name taken at that level (also when two creates
+// race: the unique index decides) is a *TermExistsError.
+func (s *Store) CreateTerm(ctx context.Context, u *User, taxonomy string, in TermInput, lang string) (*Term, error) {
+	if err := in.check(taxonomy, true); err != nil {
 		return nil, err
 	}
-	now := Now()
+	kind := TaxonomyKind(taxonomy)
+	if err := attempt(u, ActCreate, kind); err != nil {
+		return nil, err
+	}
+	name, _ := CleanTermName(*in.Name)
+	now := s.site.Now()
 	t := &Term{Taxonomy: taxonomy, Name: name, NameKey: NameKey(name), Lang: lang, CreatedAt: now, UpdatedAt: now}
 	if in.Description != nil {
 		t.Description = *in.Description
@@ -41,27 +75,23 @@ func (s *Store) CreateTerm(ctx context.Context, taxonomy string, in TermInput, l
 	if in.ParentID != nil && taxonomy == TaxCategory {
 		t.ParentID = *in.ParentID
 	}
-	err = s.RunInTx(ctx, func(tx *Store) error {
+	err := s.RunInTx(ctx, func(tx *Store) error {
 		t.ID = 0 // RunInTx may run this again after a MySQL deadlock
 		if err := tx.checkParent(ctx, taxonomy, 0, t.ParentID); err != nil {
 			return err
 		}
 		if id, err := tx.termAtLevel(ctx, taxonomy, t.ParentID, t.NameKey, 0, false); err != nil || id != 0 {
-			return termExists(id, err)
+			return termExists(kind, id, err)
 		}
 		if in.Slug != nil {
-			slug := Slugify(*in.Slug)
-			if slug == "" {
-				return ErrBadSlug
-			}
-			t.Slug = slug
+			t.Slug = Slugify(*in.Slug)
 			err := tx.insertTerm(ctx, t)
 			if isSlugConflict(err) {
-				return fmt.Errorf("models: create %s slug %q: %w", taxonomy, slug, ErrSlugTaken)
+				return slugTaken(taxonomy)
 			}
 			return tx.nameConflict(ctx, t, err)
 		}
-		_, err := tx.InsertWithUniqueSlug(ctx, TaxonomyKind(taxonomy), Slugify(name), 0, func(slug string) error {
+		_, err := tx.InsertWithUniqueSlug(ctx, kind, Slugify(name), 0, func(slug string) error {
 			t.Slug = slug
 			return tx.insertTerm(ctx, t)
 		})
@@ -70,28 +100,36 @@ func (s *Store) CreateTerm(ctx context.Context, taxonomy string, in TermInput, l
 	if err != nil {
 		return nil, err
 	}
-	return s.GetTerm(ctx, taxonomy, t.ID, lang)
+	return s.readTerm(ctx, taxonomy, t.ID, lang)
 }
 
 // UpdateTerm changes the fields of in that are not nil on term id of the
-// taxonomy and returns it as read in lang. Written in a language other than
-// the term's source language, name and description are stored as lang
-// translations; slug and parent always go on the term. A name change keeps
-// the slug. Errors as CreateTerm, plus ErrNotFound, and ErrBadParent when
-// the new parent is the term itself or one of its descendants.
-func (s *Store) UpdateTerm(ctx context.Context, taxonomy string, id int64, in TermInput, lang string) (*Term, error) {
+// taxonomy, if u may manage the taxonomy, and returns it as read in lang.
+// Written in a language other than the term's source language, name and
+// description are stored as lang translations; slug and parent always go
+// on the term. A name change keeps the slug. A parent that is the term
+// itself or one of its descendants is invalid.
+func (s *Store) UpdateTerm(ctx context.Context, u *User, taxonomy string, id int64, in TermInput, lang string) (*Term, error) {
+	if err := in.check(taxonomy, false); err != nil {
+		return nil, err
+	}
+	kind := TaxonomyKind(taxonomy)
+	if err := attempt(u, ActEdit, kind); err != nil {
+		return nil, err
+	}
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		t := new(Term)
-		if err := tx.db.NewSelect().Model(t).Where("id = ?", id).Where("taxonomy = ?", taxonomy).Scan(ctx); err != nil {
+		var found []Term
+		if err := tx.db.NewSelect().Model(&found).Where("id = ?", id).Where("taxonomy = ?", taxonomy).Scan(ctx); err != nil {
 			return fmt.Errorf("models: update %s %d: %w", taxonomy, id, mapErr(err))
 		}
+		if len(found) == 0 {
+			return &NotFoundError{Kind: kind, Ref: ByID(id)}
+		}
+		t := &found[0]
 		cols := []string{"updated_at"}
 		translated := map[string]string{}
 		if in.Name != nil {
-			name, err := CleanTermName(*in.Name)
-			if err != nil {
-				return err
-			}
+			name, _ := CleanTermName(*in.Name)
 			if lang == t.Lang {
 				t.Name, t.NameKey = name, NameKey(name)
 				cols = append(cols, "name", "name_key")
@@ -115,45 +153,46 @@ func (s *Store) UpdateTerm(ctx context.Context, taxonomy string, id int64, in Te
 			cols = append(cols, "parent_id")
 		}
 		if in.Slug != nil {
-			slug := Slugify(*in.Slug)
-			if slug == "" {
-				return ErrBadSlug
-			}
-			t.Slug = slug
+			t.Slug = Slugify(*in.Slug)
 			cols = append(cols, "slug")
 		}
 		if id, err := tx.termAtLevel(ctx, taxonomy, t.ParentID, t.NameKey, t.ID, false); err != nil || id != 0 {
-			return termExists(id, err)
+			return termExists(kind, id, err)
 		}
-		t.UpdatedAt = Now()
+		t.UpdatedAt = tx.site.Now()
 		_, err := tx.db.NewUpdate().Model(t).Column(cols...).WherePK().Exec(ctx)
 		if isSlugConflict(err) {
-			return fmt.Errorf("models: update %s %d slug %q: %w", taxonomy, id, t.Slug, ErrSlugTaken)
+			return slugTaken(taxonomy)
 		}
 		if err != nil {
 			return tx.nameConflict(ctx, t, fmt.Errorf("models: update %s %d: %w", taxonomy, id, mapErr(err)))
 		}
 		if len(translated) > 0 {
-			return tx.SaveTranslation(ctx, TaxonomyKind(taxonomy), t.ID, lang, translated)
+			return tx.saveTranslation(ctx, kind, t.ID, lang, translated)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.GetTerm(ctx, taxonomy, id, lang)
+	return s.readTerm(ctx, taxonomy, id, lang)
 }
 
-// DeleteTerm deletes term id of the taxonomy for good and returns it as it
-// was (read in lang, count included). In one transaction its event links
-// and translations go, and its child categories move up to its parent, as
-// WordPress does; a child whose name is taken at that level makes the
-// delete fail with *TermExistsError naming the term it collides with.
-func (s *Store) DeleteTerm(ctx context.Context, taxonomy string, id int64, lang string) (*Term, error) {
+// DeleteTerm deletes term id of the taxonomy for good, if u may manage the
+// taxonomy, and returns it as it was (read in lang, count included). In one
+// transaction its event links and translations go, and its child
+// categories move up to its parent, as WordPress does; a child whose name
+// is taken at that level makes the delete fail with a *TermExistsError
+// naming the term it collides with.
+func (s *Store) DeleteTerm(ctx context.Context, u *User, taxonomy string, id int64, lang string) (*Term, error) {
+	kind := TaxonomyKind(taxonomy)
+	if err := attempt(u, ActEdit, kind); err != nil {
+		return nil, err
+	}
 	var t *Term
 	err := s.RunInTx(ctx, func(tx *Store) error {
 		var err error
-		if t, err = tx.GetTerm(ctx, taxonomy, id, lang); err != nil {
+		if t, err = tx.readTerm(ctx, taxonomy, id, lang); err != nil {
 			return err
 		}
 		var clash []int64
@@ -163,7 +202,7 @@ func (s *Store) DeleteTerm(ctx context.Context, taxonomy string, id int64, lang 
 			return fmt.Errorf("models: delete %s %d: check children: %w", taxonomy, id, mapErr(err))
 		}
 		if len(clash) > 0 {
-			return &TermExistsError{ID: clash[0]}
+			return &TermExistsError{Kind: kind, ID: clash[0], Deleting: true}
 		}
 		for _, q := range []struct {
 			sql  string
@@ -193,7 +232,7 @@ func (s *Store) checkParent(ctx context.Context, taxonomy string, id, parent int
 		return nil
 	}
 	if taxonomy != TaxCategory || parent < 0 || parent == id {
-		return ErrBadParent
+		return badParent("reason.categories.bad_parent")
 	}
 	cur := parent
 	for depth := 0; cur != 0; depth++ {
@@ -202,11 +241,14 @@ func (s *Store) checkParent(ctx context.Context, taxonomy string, id, parent int
 		if err != nil {
 			return fmt.Errorf("models: check parent %d: %w", parent, mapErr(err))
 		}
+		if len(up) == 0 && depth == 0 {
+			return badParent("reason.categories.unknown_parent")
+		}
 		if len(up) == 0 || depth > maxTermDepth {
-			return ErrBadParent // unknown parent (first step) or a broken chain
+			return badParent("reason.categories.bad_parent") // a broken chain
 		}
 		if up[0] == id && id != 0 {
-			return ErrBadParent // the parent descends from the term itself
+			return badParent("reason.categories.bad_parent") // the parent descends from the term itself
 		}
 		cur = up[0]
 	}
@@ -233,11 +275,17 @@ func (s *Store) termAtLevel(ctx context.Context, taxonomy string, parent int64, 
 }
 
 // termExists turns the result of termAtLevel into the error to return.
-func termExists(id int64, err error) error {
+func termExists(kind Kind, id int64, err error) error {
 	if err != nil {
 		return err
 	}
-	return &TermExistsError{ID: id}
+	return &TermExistsError{Kind: kind, ID: id}
+}
+
+// badParent is the refusal of a parent category (unknown, or one that
+// would make a cycle).
+func badParent(reason string) error {
+	return invalidBecause("parent", reason, nil, ErrBadParent)
 }
 
 // nameConflict maps a unique violation of the name index (a concurrent
@@ -251,5 +299,5 @@ func (s *Store) nameConflict(ctx context.Context, t *Term, err error) error {
 	if ferr != nil || id == 0 {
 		return err
 	}
-	return &TermExistsError{ID: id}
+	return &TermExistsError{Kind: TaxonomyKind(t.Taxonomy), ID: id}
 }

@@ -19,9 +19,6 @@ import (
 // ErrBadCredentials: the login or password is wrong (never says which).
 var ErrBadCredentials = errors.New("models: bad credentials")
 
-// ErrInvalid: input that breaks a rule of the store (the message says which).
-var ErrInvalid = errors.New("models: invalid input")
-
 // NewUser holds what creating a user needs.
 type NewUser struct {
 	Login       string

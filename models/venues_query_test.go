@@ -42,11 +42,11 @@ func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
 		ed := mkUser(t, db, "ed", models.RoleEditor)
 		var vids, oids []int64
 		for i := 0; i < 120; i++ {
-			v, _, err := db.CreateVenue(ctx, ed, models.VenueInput{Venue: sp(fmt.Sprintf("Venue %d", i)), City: sp("Oslo")}, "en")
+			v, _, err := db.Venues().Create(ctx, ed, models.VenueInput{Venue: sp(fmt.Sprintf("Venue %d", i)), City: sp("Oslo")}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, _, err := db.CreateOrganizer(ctx, ed, models.OrganizerInput{Organizer: sp(fmt.Sprintf("Org %d", i))}, "en")
+			o, _, err := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: sp(fmt.Sprintf("Org %d", i))}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,23 +61,27 @@ func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
 		log := &queryLog{}
 		db.Bun.AddQueryHook(log)
 		tru := true
-		filters := []models.LinkedFilter{
-			{Lang: "ja"},
-			{Lang: "ja", Viewer: ed, Words: []string{"venue", "1"}},
-			{Lang: "en", HasEvents: &tru, OnlyWithUpcoming: true},
+		filters := []struct {
+			as *models.User
+			f  models.LinkedFilter
+		}{
+			{nil, models.LinkedFilter{Lang: "ja"}},
+			{ed, models.LinkedFilter{Lang: "ja", Words: []string{"venue", "1"}}},
+			{nil, models.LinkedFilter{Lang: "en", HasEvents: &tru, OnlyWithUpcoming: true}},
 		}
 		var listSQL []string
-		for _, f := range filters {
+		for _, c := range filters {
+			f := c.f
 			counts := map[int]int{}
 			for _, per := range []int{1, 100} {
-				f.PerPage, f.Page, f.Now = per, 1, time.Now()
+				f.PerPage, f.Page = per, 1
 				log.reset()
-				vs, _, err := db.ListVenues(ctx, f)
-				if err != nil || len(vs) == 0 {
-					t.Fatalf("list venues %+v: %v (%d rows)", f, err, len(vs))
+				p, err := db.Venues().List(ctx, c.as, f)
+				if err != nil || len(p.Items) == 0 {
+					t.Fatalf("list venues %+v: %v (%v)", f, err, p)
 				}
 				q := log.reset()
-				if _, _, err := db.ListOrganizers(ctx, f); err != nil {
+				if _, err := db.Organizers().List(ctx, c.as, f); err != nil {
 					t.Fatal(err)
 				}
 				if oq := log.reset(); len(oq) > 4 {
@@ -93,7 +97,7 @@ func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
 			}
 		}
 		log.reset()
-		if m, err := db.VenuesByIDs(ctx, vids, "ja"); err != nil || len(m) != len(vids) {
+		if m, err := db.Venues().ByIDs(ctx, vids, "ja"); err != nil || len(m) != len(vids) {
 			t.Fatalf("by ids: %v", err)
 		}
 		if n := len(log.reset()); n != 2 {

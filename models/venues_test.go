@@ -31,8 +31,8 @@ func mkEvent(t *testing.T, db *models.DB, status string, end time.Time, venues, 
 		t.Fatal(err)
 	}
 	now := models.Now()
-	e := &models.Event{ID: id, Status: status, Slug: "event-" + time.Now().Format("150405.000000000"), Lang: "en", Title: "E",
-		PublishedAt: now, CreatedAt: now, UpdatedAt: now, StartAt: models.Sec(end.Add(-time.Hour)), EndAt: models.Sec(end), Timezone: "UTC"}
+	e := &models.Event{Post: models.Post{ID: id, Status: status, Slug: "event-" + time.Now().Format("150405.000000000"), Lang: "en",
+		PublishedAt: now, CreatedAt: now, UpdatedAt: now}, Title: "E", StartAt: models.Sec(end.Add(-time.Hour)), EndAt: models.Sec(end), Timezone: "UTC"}
 	if _, err := db.IDB().NewInsert().Model(e).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		admin := mkUser(t, db, "admin", models.RoleAdministrator)
-		v, existing, err := db.CreateVenue(ctx, admin, models.VenueInput{Venue: sp("Grand Arena"), Address: sp("1 Main St"),
+		v, existing, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: sp("Grand Arena"), Address: sp("1 Main St"),
 			City: sp("Metropolis"), Country: sp("United States"), State: sp("NY"), Zip: sp("10001")}, "en")
 		if err != nil || existing {
 			t.Fatalf("create: %v existing=%v", err, existing)
@@ -62,7 +62,7 @@ func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
 		if v.Slug != "grand-arena" || v.StateProvince != "NY" || !v.ShowMap || !v.ShowMapLink || v.Status != models.StatusPublish || v.AuthorID != admin.ID {
 			t.Errorf("defaults: %+v", v)
 		}
-		v2, _, _ := db.CreateVenue(ctx, admin, models.VenueInput{Venue: sp("Louvre"), Country: sp("France"), Province: sp("Ile de France"), State: sp("X")}, "en")
+		v2, _, _ := db.Venues().Create(ctx, admin, models.VenueInput{Venue: sp("Louvre"), Country: sp("France"), Province: sp("Ile de France"), State: sp("X")}, "en")
 		if v2.StateProvince != "Ile de France" {
 			t.Errorf("stateprovince outside the US = %q, want the province", v2.StateProvince)
 		}
@@ -78,7 +78,7 @@ func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
 			{"non-ASCII capitals, same case", models.VenueInput{Venue: sp("Église Ünïcode")}, false},
 			{"non-ASCII capitals again", models.VenueInput{Venue: sp("Église Ünïcode")}, true},
 		} {
-			got, existing, err := db.CreateVenue(ctx, admin, c.in, "en")
+			got, existing, err := db.Venues().Create(ctx, admin, c.in, "en")
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
@@ -96,16 +96,16 @@ func TestVenueCreateDefaultsAndDuplicates(t *testing.T) {
 		// A contributor's request to publish is scaled back; their draft is
 		// not a duplicate target for someone who cannot see it.
 		contrib := mkUser(t, db, "contrib", models.RoleContributor)
-		c, _, err := db.CreateVenue(ctx, contrib, models.VenueInput{Venue: sp("Secret Room"), Status: sp("publish"), ShowMap: new(bool)}, "en")
+		c, _, err := db.Venues().Create(ctx, contrib, models.VenueInput{Venue: sp("Secret Room"), PostInput: models.PostInput{Status: sp("publish")}, ShowMap: new(bool)}, "en")
 		if err != nil || c.Status != models.StatusPending || c.ShowMap {
 			t.Fatalf("contributor create: %v %+v", err, c)
 		}
 		other := mkUser(t, db, "other", models.RoleContributor)
-		d, existing, _ := db.CreateVenue(ctx, other, models.VenueInput{Venue: sp("Secret Room")}, "en")
+		d, existing, _ := db.Venues().Create(ctx, other, models.VenueInput{Venue: sp("Secret Room")}, "en")
 		if existing || d.ID == c.ID {
 			t.Errorf("another contributor got the pending venue of someone else as a duplicate")
 		}
-		if _, _, err := db.CreateVenue(ctx, admin, models.VenueInput{Venue: sp("  ")}, "en"); !errors.Is(err, models.ErrInvalid) {
+		if _, _, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: sp("  ")}, "en"); !errors.Is(err, models.ErrInvalid) {
 			t.Errorf("blank name: %v", err)
 		}
 	})
@@ -116,33 +116,33 @@ func TestVenueUpdateTranslationsTrashDelete(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		ed := mkUser(t, db, "ed", models.RoleEditor)
-		v, _, _ := db.CreateVenue(ctx, ed, models.VenueInput{Venue: sp("Hall"), City: sp("Tokyo"), Phone: sp("123"),
+		v, _, _ := db.Venues().Create(ctx, ed, models.VenueInput{Venue: sp("Hall"), City: sp("Tokyo"), Phone: sp("123"),
 			Country: sp("US"), State: sp("CA"), ShowMap: new(bool)}, "en")
-		u, err := db.UpdateVenue(ctx, ed, v.ID, models.VenueInput{Venue: sp("ホール"), City: sp("東京"), Zip: sp("100-0001")}, "ja")
+		u, err := db.Venues().Update(ctx, ed, models.ByID(v.ID), models.VenueInput{Venue: sp("ホール"), City: sp("東京"), Zip: sp("100-0001")}, "ja")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.Venue != "ホール" || u.City != "東京" || u.Zip != "100-0001" || u.Phone != "123" || u.ShowMap {
 			t.Errorf("ja read after ja update: %+v", u)
 		}
-		en, _ := db.GetVenue(ctx, v.ID, "en")
+		en, _ := db.Venues().Get(ctx, ed, models.ByID(v.ID), "en")
 		if en.Venue != "Hall" || en.City != "Tokyo" || en.Zip != "100-0001" || len(en.Translations) != 1 || en.Translations[0] != "ja" {
 			t.Errorf("en read: %+v", en)
 		}
 		// stateprovince follows the state while it is the derived value.
-		u, _ = db.UpdateVenue(ctx, ed, v.ID, models.VenueInput{State: sp("NV"), Address: sp("")}, "en")
+		u, _ = db.Venues().Update(ctx, ed, models.ByID(v.ID), models.VenueInput{State: sp("NV"), Address: sp("")}, "en")
 		if u.StateProvince != "NV" || u.Address != "" {
 			t.Errorf("derived stateprovince = %q", u.StateProvince)
 		}
-		bySlug, err := db.GetVenueBySlug(ctx, "hall", "ja")
+		bySlug, err := db.Venues().Get(ctx, nil, models.BySlug("hall"), "ja")
 		if err != nil || bySlug.ID != v.ID || bySlug.Venue != "ホール" {
 			t.Errorf("by slug: %v %+v", err, bySlug)
 		}
-		if _, err := db.GetVenueBySlug(ctx, "nope", "en"); !errors.Is(err, models.ErrNotFound) {
+		if _, err := db.Venues().Get(ctx, nil, models.BySlug("nope"), "en"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("unknown slug: %v", err)
 		}
 		ev := mkEvent(t, db, models.StatusPublish, time.Now().Add(48*time.Hour), []int64{v.ID}, nil)
-		tr, err := db.TrashVenue(ctx, v.ID, "en")
+		tr, err := db.Venues().Trash(ctx, ed, models.ByID(v.ID), "en")
 		if err != nil || tr.Status != models.StatusTrash {
 			t.Fatalf("trash: %v %+v", err, tr)
 		}
@@ -150,16 +150,16 @@ func TestVenueUpdateTranslationsTrashDelete(t *testing.T) {
 		if n != 0 {
 			t.Errorf("trashed venue still linked to its event")
 		}
-		if err := db.DeleteVenue(ctx, v.ID); err != nil {
+		if _, err := db.Venues().Delete(ctx, ed, models.ByID(v.ID), "en"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.GetVenue(ctx, v.ID, "en"); !errors.Is(err, models.ErrNotFound) {
+		if _, err := db.Venues().Get(ctx, ed, models.ByID(v.ID), "en"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("deleted venue: %v", err)
 		}
-		if err := db.DeleteVenue(ctx, v.ID); !errors.Is(err, models.ErrNotFound) {
+		if _, err := db.Venues().Delete(ctx, ed, models.ByID(v.ID), "en"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("delete twice: %v", err)
 		}
-		m, err := db.VenuesByIDs(ctx, []int64{v.ID, 999}, "en")
+		m, err := db.Venues().ByIDs(ctx, []int64{v.ID, 999}, "en")
 		if err != nil || len(m) != 0 {
 			t.Errorf("by ids after delete: %v %v", err, m)
 		}
@@ -174,7 +174,7 @@ func TestVenueListFilters(t *testing.T) {
 		au := mkUser(t, db, "au", models.RoleAuthor)
 		mk := func(u *models.User, name, status string, in models.VenueInput) *models.Venue {
 			in.Venue, in.Status = sp(name), sp(status)
-			v, _, err := db.CreateVenue(ctx, u, in, "en")
+			v, _, err := db.Venues().Create(ctx, u, in, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,50 +189,50 @@ func TestVenueListFilters(t *testing.T) {
 		mkEvent(t, db, models.StatusPublish, time.Now().Add(48*time.Hour), []int64{temple.ID}, nil)
 		mkEvent(t, db, models.StatusDraft, time.Now().Add(48*time.Hour), []int64{draft.ID}, nil)
 		tru, fal := true, false
-		ids := func(f models.LinkedFilter) []int64 {
+		ids := func(u *models.User, f models.LinkedFilter) []int64 {
 			t.Helper()
 			if f.Lang == "" {
 				f.Lang = "en"
 			}
-			f.Now = time.Now()
 			if f.PerPage == 0 {
 				f.PerPage = 50
 			}
-			vs, total, err := db.ListVenues(ctx, f)
+			p, err := db.Venues().List(ctx, u, f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if total < len(vs) {
-				t.Errorf("total %d < rows %d", total, len(vs))
+			if p.Total < len(p.Items) {
+				t.Errorf("total %d < rows %d", p.Total, len(p.Items))
 			}
 			out := []int64{}
-			for _, v := range vs {
+			for _, v := range p.Items {
 				out = append(out, v.ID)
 			}
 			return out
 		}
 		for _, c := range []struct {
 			name string
+			as   *models.User
 			f    models.LinkedFilter
 			want []int64
 		}{
-			{"anonymous sees published, newest first", models.LinkedFilter{}, []int64{empty.ID, temple.ID, london.ID}},
-			{"editor sees drafts", models.LinkedFilter{Viewer: ed}, []int64{empty.ID, mine.ID, draft.ID, temple.ID, london.ID}},
-			{"author sees own draft", models.LinkedFilter{Viewer: au}, []int64{empty.ID, mine.ID, temple.ID, london.ID}},
-			{"author status=draft: own only", models.LinkedFilter{Viewer: au, Statuses: []string{"draft"}}, []int64{mine.ID}},
-			{"search city", models.LinkedFilter{Words: models.SearchWords("london")}, []int64{london.ID}},
-			{"search zip", models.LinkedFilter{Words: models.SearchWords("223345")}, []int64{temple.ID, london.ID}},
-			{"search words any order", models.LinkedFilter{Words: models.SearchWords("temple avenue")}, []int64{temple.ID}},
-			{"search CJK substring", models.LinkedFilter{Words: models.SearchWords("场地")}, []int64{empty.ID}},
-			{"search nothing", models.LinkedFilter{Words: models.SearchWords("zzz")}, []int64{}},
-			{"event", models.LinkedFilter{EventID: past}, []int64{london.ID}},
-			{"has_events", models.LinkedFilter{HasEvents: &tru, Viewer: ed}, []int64{temple.ID, london.ID}},
-			{"has_events false", models.LinkedFilter{HasEvents: &fal, Viewer: ed}, []int64{empty.ID, mine.ID, draft.ID}},
-			{"only_with_upcoming", models.LinkedFilter{OnlyWithUpcoming: true}, []int64{temple.ID}},
-			{"only_with_upcoming counts drafts the editor sees", models.LinkedFilter{OnlyWithUpcoming: true, Viewer: ed}, []int64{draft.ID, temple.ID}},
-			{"page 2", models.LinkedFilter{Page: 2, PerPage: 2}, []int64{london.ID}},
+			{"anonymous sees published, newest first", nil, models.LinkedFilter{}, []int64{empty.ID, temple.ID, london.ID}},
+			{"editor sees drafts", ed, models.LinkedFilter{}, []int64{empty.ID, mine.ID, draft.ID, temple.ID, london.ID}},
+			{"author sees own draft", au, models.LinkedFilter{}, []int64{empty.ID, mine.ID, temple.ID, london.ID}},
+			{"author status=draft: own only", au, models.LinkedFilter{Statuses: []string{"draft"}}, []int64{mine.ID}},
+			{"search city", nil, models.LinkedFilter{Words: models.SearchWords("london")}, []int64{london.ID}},
+			{"search zip", nil, models.LinkedFilter{Words: models.SearchWords("223345")}, []int64{temple.ID, london.ID}},
+			{"search words any order", nil, models.LinkedFilter{Words: models.SearchWords("temple avenue")}, []int64{temple.ID}},
+			{"search CJK substring", nil, models.LinkedFilter{Words: models.SearchWords("场地")}, []int64{empty.ID}},
+			{"search nothing", nil, models.LinkedFilter{Words: models.SearchWords("zzz")}, []int64{}},
+			{"event", nil, models.LinkedFilter{EventID: past}, []int64{london.ID}},
+			{"has_events", ed, models.LinkedFilter{HasEvents: &tru}, []int64{temple.ID, london.ID}},
+			{"has_events false", ed, models.LinkedFilter{HasEvents: &fal}, []int64{empty.ID, mine.ID, draft.ID}},
+			{"only_with_upcoming", nil, models.LinkedFilter{OnlyWithUpcoming: true}, []int64{temple.ID}},
+			{"only_with_upcoming counts drafts the editor sees", ed, models.LinkedFilter{OnlyWithUpcoming: true}, []int64{draft.ID, temple.ID}},
+			{"page 2", nil, models.LinkedFilter{Page: 2, PerPage: 2}, []int64{london.ID}},
 		} {
-			got := ids(c.f)
+			got := ids(c.as, c.f)
 			if len(got) != len(c.want) {
 				t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 				continue
@@ -244,9 +244,12 @@ func TestVenueListFilters(t *testing.T) {
 				}
 			}
 		}
-		_, total, _ := db.ListVenues(ctx, models.LinkedFilter{Words: []string{"zzz"}, Lang: "en", PerPage: 10})
-		if total != 0 {
-			t.Errorf("total of an empty search = %d", total)
+		p, err := db.Venues().List(ctx, nil, models.LinkedFilter{Words: []string{"zzz"}, Lang: "en", PerPage: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total != 0 {
+			t.Errorf("total of an empty search = %d", p.Total)
 		}
 	})
 }

@@ -21,21 +21,23 @@ import (
 
 // Deps holds what the admin needs. One value is built in main.
 type Deps struct {
-	DB              *models.DB
-	I18n            *i18n.Bundle
-	Logger          *slog.Logger
-	DefaultLanguage string // used when nothing in the request picks a language
-	APIPath         string // path of the API index, e.g. "/cal/events/v1/"
+	DB     *models.DB
+	I18n   *i18n.Bundle
+	Logger *slog.Logger
+	// Site holds the settings shared with the store and the API (its
+	// default language is used when nothing in the request picks one).
+	Site    *models.Site
+	APIPath string // path of the API index, e.g. "/cal/events/v1/"
 }
 
 // handler holds the dependencies of the admin handlers.
 type handler struct{ d *Deps }
 
-// Register mounts the admin and the assets on app. Every admin route is
-// listed here.
-func Register(app *fiber.App, d *Deps) {
+// Mount mounts the admin and the assets on app. Every admin route is
+// listed here. The app's error handler must send the errors of admin
+// paths to ErrorHandler.
+func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
-	app.Use("/admin", securityHeaders)
 	app.Get("/assets/*", h.asset)
 	// Both spellings are registered so the redirect works whether or not
 	// the app uses strict routing.
@@ -83,13 +85,4 @@ func (h *handler) asset(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, ct)
 	return c.Send(b)
-}
-
-// securityHeaders keeps admin pages out of frames on other sites and stops
-// browsers from guessing content types or leaking admin URLs as referrers.
-func securityHeaders(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderXFrameOptions, "DENY")
-	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
-	return c.Next()
 }

@@ -10,12 +10,8 @@ import (
 	"net"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/kalends/kalends/api"
-	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
-	"github.com/kalends/kalends/web"
 )
 
 // shutdownTimeout bounds how long in-flight requests may take to finish
@@ -39,7 +35,9 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	if err := bootstrapAdmin(ctx, db, cfg, logger); err != nil {
 		return err
 	}
-	app, err := newApp(db, cfg, logger)
+	site := siteOf(cfg)
+	db.UseSite(site)
+	app, err := newApp(db, site, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -65,36 +63,6 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	<-served
 	logger.Info("kalends: stopped")
 	return nil
-}
-
-// newApp builds the whole HTTP surface: the API (with /healthz) from
-// api.NewServer, then the admin and the assets on the same app.
-func newApp(db *models.DB, cfg *Config, logger *slog.Logger) (*fiber.App, error) {
-	bundle, err := i18n.New(logger)
-	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	deps := &api.Deps{
-		DB:     db,
-		I18n:   bundle,
-		Logger: logger,
-		Now:    models.Now,
-		Config: api.Config{
-			BaseURL:          cfg.BaseURL,
-			MaxPerPage:       cfg.MaxPerPage,
-			Location:         cfg.Location,
-			DefaultLanguage:  cfg.DefaultLanguage,
-			CORSOrigins:      cfg.CORSOrigins,
-			CurrencySymbol:   "$",
-			CurrencyPosition: "prefix",
-			CurrencyCode:     "USD",
-		},
-	}
-	webDeps := &web.Deps{DB: db, I18n: bundle, Logger: logger, DefaultLanguage: cfg.DefaultLanguage,
-		APIPath: "/" + api.Namespace + "/"}
-	app := api.NewServer(deps, api.ServerOptions{WebErrorHandler: web.ErrorHandler(webDeps)})
-	web.Register(app, webDeps)
-	return app, nil
 }
 
 // openMigrated opens the database and applies pending migrations.

@@ -28,14 +28,12 @@ type LinkedFilter struct {
 	// at least one event that is neither draft, pending nor trashed.
 	HasEvents *bool
 	// OnlyWithUpcoming: records linked to at least one event that has not
-	// ended at Now and that Viewer may see.
+	// ended yet and that the acting user may see.
 	OnlyWithUpcoming bool
 	// Statuses, when not empty, replaces the default visibility: records
-	// with one of these statuses that Viewer may see.
+	// with one of these statuses that the acting user may see.
 	Statuses []string
-	Viewer   *User
 	Lang     string
-	Now      time.Time
 }
 
 // SearchWords splits a search string into the words a list must all find:
@@ -86,9 +84,9 @@ func statusCondition(alias string, statuses []string, vis Visibility) (string, [
 // applyLinkedFilter adds the WHERE conditions of f to q (a select on the
 // spec's table under its alias). The same conditions serve the page and the
 // count, so total always agrees with the rows.
-func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter) *bun.SelectQuery {
+func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter, vis Visibility, now time.Time) *bun.SelectQuery {
 	a := sp.alias
-	cond, args := statusCondition(a, f.Statuses, ListVisibility(f.Viewer))
+	cond, args := statusCondition(a, f.Statuses, vis)
 	q = q.Where(cond, args...)
 	if cond, args := SearchCondition(sp.kind, a, "id", sp.search, f.Lang, f.Words); cond != "" {
 		q = q.Where(cond, args...)
@@ -105,8 +103,8 @@ func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter) *bun.S
 		q = q.Where(sub, bun.In([]string{StatusDraft, StatusPending, StatusTrash}))
 	}
 	if f.OnlyWithUpcoming {
-		ecnd, eargs := statusCondition("e", nil, ListVisibility(f.Viewer))
-		args := append([]any{Sec(f.Now)}, eargs...)
+		ecnd, eargs := statusCondition("e", nil, vis)
+		args := append([]any{Sec(now)}, eargs...)
 		q = q.Where(fmt.Sprintf("EXISTS (SELECT 1 FROM %s l JOIN events e ON e.id = l.event_id WHERE l.%s = %s.id AND e.end_at >= ? AND %s)",
 			sp.linkTable, sp.linkCol, a, ecnd), args...)
 	}
@@ -115,14 +113,14 @@ func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter) *bun.S
 
 // listLinked runs the count and the page of a linked list into dest (a
 // pointer to a slice of the kind's model): two queries whatever the page size.
-func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, dest any) (int, error) {
+func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, vis Visibility, dest any) (int, error) {
 	if f.Page < 1 {
 		f.Page = 1
 	}
 	if f.PerPage < 1 {
 		f.PerPage = 1
 	}
-	n, err := applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f).Count(ctx)
+	n, err := applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).Count(ctx)
 	total := int(n)
 	if err != nil {
 		return 0, fmt.Errorf("models: count %s: %w", sp.table, mapErr(err))
@@ -131,7 +129,7 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, d
 	if total == 0 || offset >= total {
 		return total, nil
 	}
-	err = applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f).
+	err = applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).
 		OrderExpr(fmt.Sprintf("%s.published_at DESC, %s.id DESC", sp.alias, sp.alias)).
 		Limit(int64(f.PerPage)).Offset(int64(offset)).Scan(ctx)
 	if err != nil {
@@ -144,7 +142,7 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, d
 // in one transaction (TEC removes the event meta that points to it).
 func (s *Store) trashLinked(ctx context.Context, sp linkedSpec, id int64) error {
 	return s.RunInTx(ctx, func(tx *Store) error {
-		res, err := tx.db.NewUpdate().Table(sp.table).Set("status = ?", StatusTrash).Set("updated_at = ?", Now()).
+		res, err := tx.db.NewUpdate().Table(sp.table).Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
 			Where("id = ?", id).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("models: trash %s %d: %w", sp.kind, id, mapErr(err))
@@ -219,9 +217,6 @@ func slugBase(k Kind, name string) string {
 	}
 	return string(k)
 }
-
-// bunIn wraps a slice for an IN (?) placeholder.
-func bunIn(v any) any { return bun.In(v) }
 
 // forUpdate locks the selected row on MySQL. SQLite has no FOR UPDATE; its
 // transactions take the write lock at BEGIN (_txlock=immediate).

@@ -1,0 +1,25 @@
+package models
+
+import "context"
+
+// Store internals the store tests exercise directly (package models_test).
+
+func (s *Store) ResolveTerms(ctx context.Context, taxonomy string, refs []TermRef, create bool, lang string) ([]int64, error) {
+	return s.resolveTerms(ctx, taxonomy, refs, create, lang)
+}
+
+func (s *Store) TermsByIDs(ctx context.Context, ids []int64, lang string) (map[int64]*Term, error) {
+	return s.termsByIDs(ctx, ids, lang)
+}
+
+func (s *Store) MissingTerms(ctx context.Context, taxonomy string, ids []int64) ([]int64, error) {
+	return s.missingTerms(ctx, taxonomy, ids)
+}
+
+func (s *Store) SaveTranslation(ctx context.Context, k Kind, id int64, lang string, fields map[string]string) error {
+	return s.saveTranslation(ctx, k, id, lang, fields)
+}
+
+func (l Linked[T, In]) ByIDs(ctx context.Context, ids []int64, lang string) (map[int64]*T, error) {
+	return l.k.byIDs(ctx, l.s, ids, lang)
+}

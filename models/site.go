@@ -1,0 +1,76 @@
+package models
+
+import "time"
+
+// Site holds the settings of the whole site: one value, built in main from
+// the configuration and given to the store (UseSite) and to both adapters,
+// so the API and the admin read the same time zone, language, page cap and
+// currency.
+type Site struct {
+	// BaseURL is the public root without a trailing slash, used in every
+	// URL the site emits ("https://events.example.org").
+	BaseURL string
+	// Location is the site time zone: the zone of events without their own
+	// and of date-only filters.
+	Location *time.Location
+	// DefaultLanguage is the language of requests that name none
+	// ("zh-hans", "en", "ja" or "ko").
+	DefaultLanguage string
+	// MaxPerPage caps the page size of every list.
+	MaxPerPage int
+	// Currency used for costs that carry no symbol of their own (TEC's
+	// defaults: "$", "prefix", "USD").
+	CurrencySymbol, CurrencyPosition, CurrencyCode string
+	// Clock returns the current time; nil means Now. Tests set it.
+	Clock func() time.Time
+}
+
+// DefaultSite is the configuration of a site nobody configured: UTC,
+// English, 500 records a page, US dollars, served on 127.0.0.1:8080.
+func DefaultSite() *Site {
+	return &Site{BaseURL: "http://127.0.0.1:8080", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500,
+		CurrencySymbol: "$", CurrencyPosition: "prefix", CurrencyCode: "USD"}
+}
+
+// Zone is the site time zone (UTC when unset).
+func (s *Site) Zone() *time.Location {
+	if s == nil || s.Location == nil {
+		return time.UTC
+	}
+	return s.Location
+}
+
+// Language is the default language (English when unset or unknown).
+func (s *Site) Language() string {
+	if s == nil || !ValidLanguage(s.DefaultLanguage) {
+		return "en"
+	}
+	return s.DefaultLanguage
+}
+
+// Now is the site clock: UTC, whole seconds (see the package function Now).
+func (s *Site) Now() time.Time {
+	if s == nil || s.Clock == nil {
+		return Now()
+	}
+	return Sec(s.Clock())
+}
+
+// PageSize is the page size of a list asked for n records (0 or less: the
+// default of 120), capped at MaxPerPage as TEC caps it silently.
+func (s *Site) PageSize(n int64) int {
+	if n <= 0 {
+		n = DefaultPerPage
+	}
+	if s != nil && s.MaxPerPage > 0 && n > int64(s.MaxPerPage) {
+		n = int64(s.MaxPerPage)
+	}
+	if n > 1<<31 {
+		n = 1 << 31
+	}
+	return int(n)
+}
+
+// DefaultPerPage is the page size of a list that asks for none (the
+// published default of every list route).
+const DefaultPerPage = 120
