@@ -48,48 +48,11 @@ func appendJSON(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte('}')
 	case []Obj:
-		if v == nil {
-			b.WriteString("null")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, o := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := appendJSON(b, o); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return appendArray(b, v, func(o Obj) error { return appendJSON(b, o) })
 	case []any:
-		if v == nil {
-			b.WriteString("null")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := appendJSON(b, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return appendArray(b, v, func(e any) error { return appendJSON(b, e) })
 	case []string:
-		if v == nil {
-			b.WriteString("null")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			appendString(b, e)
-		}
-		b.WriteByte(']')
+		return appendArray(b, v, func(e string) error { appendString(b, e); return nil })
 	case string:
 		appendString(b, v)
 	case bool:
@@ -107,6 +70,26 @@ func appendJSON(b *bytes.Buffer, v any) error {
 		}
 		b.Write(raw)
 	}
+	return nil
+}
+
+// appendArray writes a slice as a JSON array (null when nil), each item
+// with item.
+func appendArray[T any](b *bytes.Buffer, v []T, item func(T) error) error {
+	if v == nil {
+		b.WriteString("null")
+		return nil
+	}
+	b.WriteByte('[')
+	for i, e := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := item(e); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
 	return nil
 }
 

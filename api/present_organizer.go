@@ -6,14 +6,8 @@ import "github.com/kalends/kalends/models"
 // §7, samples 02, 23): empty text fields left out, json_ld only when asked,
 // then lang and translations.
 func presentOrganizer(r *Request, o *models.Organizer, withJSONLD bool) Obj {
-	out := linkedHead(r, o.ID, o.AuthorID, o.Status, o.PublishedAt, o.UpdatedAt, "organizer", o.Slug)
-	out = append(out, KV{"organizer", o.Organizer})
-	out = linkedText(out, "description", o.Description)
-	out = append(out, KV{"slug", o.Slug})
-	out = linkedImageKV(out, o.ImageURL)
-	out = linkedText(out, "phone", o.Phone)
-	out = linkedText(out, "website", o.Website)
-	out = linkedText(out, "email", o.Email)
+	out := linkedHead(r, &o.Post, "organizer", o.Organizer, o.Description, o.ImageURL)
+	out = linkedTexts(out, KV{"phone", o.Phone}, KV{"website", o.Website}, KV{"email", o.Email})
 	if withJSONLD {
 		out = append(out, KV{"json_ld", organizerJSONLD(r, o)})
 	}
@@ -26,7 +20,5 @@ func presentOrganizer(r *Request, o *models.Organizer, withJSONLD bool) Obj {
 func organizerJSONLD(r *Request, o *models.Organizer) Obj {
 	out := Obj{{"@type", "Person"}, {"name", o.Organizer}, {"description", plainText(o.Description)},
 		{"url", o.Website}}
-	out = linkedText(out, "telephone", o.Phone)
-	out = linkedText(out, "email", o.Email)
-	return linkedText(out, "sameAs", o.Website)
+	return linkedTexts(out, KV{"telephone", o.Phone}, KV{"email", o.Email}, KV{"sameAs", o.Website})
 }

@@ -17,20 +17,10 @@ import (
 // empty value; coordinates only as a pair; json_ld only when asked (single
 // reads); then Kalends' lang and translations.
 func presentVenue(r *Request, v *models.Venue, withJSONLD bool) Obj {
-	o := linkedHead(r, v.ID, v.AuthorID, v.Status, v.PublishedAt, v.UpdatedAt, "venue", v.Slug)
-	o = append(o, KV{"venue", v.Venue})
-	o = linkedText(o, "description", v.Description)
-	o = append(o, KV{"slug", v.Slug})
-	o = linkedImageKV(o, v.ImageURL)
-	o = linkedText(o, "address", v.Address)
-	o = linkedText(o, "city", v.City)
-	o = linkedText(o, "country", v.Country)
-	o = linkedText(o, "province", v.Province)
-	o = linkedText(o, "state", v.State)
-	o = linkedText(o, "zip", v.Zip)
-	o = linkedText(o, "phone", v.Phone)
-	o = linkedText(o, "website", v.Website)
-	o = linkedText(o, "stateprovince", v.StateProvince)
+	o := linkedHead(r, &v.Post, "venue", v.Venue, v.Description, v.ImageURL)
+	o = linkedTexts(o, KV{"address", v.Address}, KV{"city", v.City}, KV{"country", v.Country},
+		KV{"province", v.Province}, KV{"state", v.State}, KV{"zip", v.Zip}, KV{"phone", v.Phone},
+		KV{"website", v.Website}, KV{"stateprovince", v.StateProvince})
 	if v.GeoLat != nil && v.GeoLng != nil {
 		o = append(o, KV{"geo_lat", *v.GeoLat}, KV{"geo_lng", *v.GeoLng})
 	}
@@ -59,23 +49,27 @@ func venueJSONLD(r *Request, v *models.Venue) Obj {
 	if v.GeoLat != nil && v.GeoLng != nil {
 		o = append(o, KV{"geo", Obj{{"@type", "GeoCoordinates"}, {"latitude", *v.GeoLat}, {"longitude", *v.GeoLng}}})
 	}
-	o = linkedText(o, "telephone", v.Phone)
-	return linkedText(o, "sameAs", v.Website)
+	return linkedTexts(o, KV{"telephone", v.Phone}, KV{"sameAs", v.Website})
 }
 
 // linkedHead is the common start of a venue or organizer object: id,
-// author (a string, as TEC), status, dates (site-local and UTC) and url.
-func linkedHead(r *Request, id, author int64, status string, published, modified time.Time, kind, slug string) Obj {
-	return Obj{
-		{"id", id},
-		{"author", strconv.FormatInt(author, 10)},
-		{"status", status},
-		{"date", linkedLocalTime(r, published)},
-		{"date_utc", published.UTC().Format(time.DateTime)},
-		{"modified", linkedLocalTime(r, modified)},
-		{"modified_utc", modified.UTC().Format(time.DateTime)},
-		{"url", linkedURL(r, kind, slug)},
+// author (a string, as TEC), status, dates (site-local and UTC), url, the
+// name under the kind's key, description, slug and image.
+func linkedHead(r *Request, p *models.Post, kind, name, description, image string) Obj {
+	o := Obj{
+		{"id", p.ID},
+		{"author", strconv.FormatInt(p.AuthorID, 10)},
+		{"status", p.Status},
+		{"date", linkedLocalTime(r, p.PublishedAt)},
+		{"date_utc", p.PublishedAt.UTC().Format(time.DateTime)},
+		{"modified", linkedLocalTime(r, p.UpdatedAt)},
+		{"modified_utc", p.UpdatedAt.UTC().Format(time.DateTime)},
+		{"url", linkedURL(r, kind, p.Slug)},
+		{kind, name},
 	}
+	o = linkedTexts(o, KV{"description", description})
+	o = append(o, KV{"slug", p.Slug})
+	return linkedImageKV(o, image)
 }
 
 // linkedTail closes a venue or organizer object: global ids, then lang and
@@ -98,13 +92,15 @@ func linkedLocalTime(r *Request, t time.Time) string {
 	return t.In(r.Deps.location()).Format(time.DateTime)
 }
 
-// linkedText appends key only when the text is not empty (TEC drops empty
-// values from venue and organizer objects).
-func linkedText(o Obj, key, s string) Obj {
-	if s == "" {
-		return o
+// linkedTexts appends the members whose text is not empty (TEC drops
+// empty values from venue and organizer objects).
+func linkedTexts(o Obj, kvs ...KV) Obj {
+	for _, kv := range kvs {
+		if kv.V != "" {
+			o = append(o, kv)
+		}
 	}
-	return append(o, KV{key, s})
+	return o
 }
 
 // linkedImageKV adds the image object when there is one. Without an image

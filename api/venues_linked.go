@@ -19,7 +19,15 @@ type linkedOps[T any, In any] struct {
 	ops     func(db *models.DB) models.Linked[T, In]
 	input   *linkedInput[In]
 	present func(r *Request, v *T, withJSONLD bool) Obj
-	id      func(v *T) int64
+	post    func(v *T) *models.Post
+}
+
+// newLinkedOps serves the kind of records ops works on: its routes take the
+// plural of the kind ("venues") as path segment, envelope key and message
+// id prefix.
+func newLinkedOps[T any, In any](kind models.Kind, ops func(db *models.DB) models.Linked[T, In], input *linkedInput[In],
+	present func(r *Request, v *T, withJSONLD bool) Obj, post func(v *T) *models.Post) *linkedOps[T, In] {
+	return &linkedOps[T, In]{kind: kind, plural: string(kind) + "s", ops: ops, input: input, present: present, post: post}
 }
 
 // routes declares the three routes of the kind (collection, by id, by slug).
@@ -125,7 +133,7 @@ func (k *linkedOps[T, In]) handleCreate(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderLocation, r.Deps.APIURL(r, fmt.Sprintf("/%s/%d", k.plural, k.id(v))))
+	c.Set(fiber.HeaderLocation, r.Deps.APIURL(r, fmt.Sprintf("/%s/%d", k.plural, k.post(v).ID)))
 	return sendJSON(c, http.StatusCreated, k.present(r, v, false))
 }
 

@@ -343,18 +343,8 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	if err := in.check(false); err != nil {
 		return nil, err
 	}
-	id, err := s.target(ctx, u, ActEdit, KindEvent, ref)
-	if err != nil {
-		return nil, err
-	}
-	err = s.RunInTx(ctx, func(tx *Store) error {
-		old, err := tx.rawEvent(ctx, id, true)
-		if err != nil {
-			return err
-		}
-		if err := authorize(u, ActEdit, old.subject(KindEvent)); err != nil {
-			return err
-		}
+	id, err := changePost(ctx, s, u, ActEdit, KindEvent, ref, lockEvent, eventPost, func(tx *Store, old *Event, _ *Post) error {
+		id := old.ID
 		if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
 			return err
 		}
@@ -391,6 +381,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 			_, err := tx.db.NewUpdate().Model(&e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
 			return mapErr(err)
 		}
+		var err error
 		if in.Slug != nil && Slugify(*in.Slug) != "" && Slugify(*in.Slug) != old.Slug {
 			_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, Slugify(*in.Slug), id, write)
 		} else {
@@ -411,6 +402,14 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	}
 	return s.readEvent(ctx, id, in.Lang)
 }
+
+// lockEvent reads event id for a change, locking its row until the
+// transaction ends.
+func lockEvent(ctx context.Context, tx *Store, id int64) (*Event, error) {
+	return tx.rawEvent(ctx, id, true)
+}
+
+func eventPost(e *Event) *Post { return &e.Post }
 
 // rawEvent loads the stored event without translation overlay; forUpdate
 // locks its row until the transaction ends (MySQL).
@@ -468,27 +467,15 @@ func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*E
 // if u may, and returns it whole as read in lang. An event already in the
 // trash is refused (RefusalInTrash): delete it for good instead.
 func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
-	id, err := s.target(ctx, u, ActTrash, KindEvent, ref)
-	if err != nil {
-		return nil, err
-	}
-	err = s.RunInTx(ctx, func(tx *Store) error {
-		e, err := tx.rawEvent(ctx, id, true)
-		if err != nil {
-			return err
-		}
-		if err := authorize(u, ActTrash, e.subject(KindEvent)); err != nil {
-			return err
-		}
-		if e.Status == StatusTrash {
-			return refuse(u, KindEvent, RefusalInTrash)
-		}
-		_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
-			Where("id = ?", id).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("models: trash event %d: %w", id, mapErr(err))
-		}
-		return nil
+	id, err := changePost(ctx, s, u, ActTrash, KindEvent, ref, lockEvent, eventPost, func(tx *Store, _ *Event, p *Post) error {
+		return moveToTrash(u, KindEvent, p, func() error {
+			_, err := tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+				Where("id = ?", p.ID).Exec(ctx)
+			if err != nil {
+				return fmt.Errorf("models: trash event %d: %w", p.ID, mapErr(err))
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

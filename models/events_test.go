@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -144,15 +142,6 @@ func mustZone(t *testing.T, name string) *time.Location {
 	return l
 }
 
-// queryCounter counts the queries run through a bun.DB.
-type queryCounter struct{ n int }
-
-func (c *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	c.n++
-	return ctx
-}
-func (c *queryCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
-
 // TestWholeEventsCostFixedQueries: ListEvents and GetEvent return whole
 // events (venue, organizers, categories, tags, translations) in a number
 // of queries that does not grow with the page size or the links.
@@ -191,10 +180,10 @@ func TestWholeEventsCostFixedQueries(t *testing.T) {
 			}
 			linked = e
 		}
-		counter := &queryCounter{}
-		db.Bun.AddQueryHook(counter)
+		log := &queryLog{}
+		db.Bun.AddQueryHook(log)
 		list := func(perPage int) int {
-			counter.n = 0
+			log.reset()
 			p, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: perPage, Lang: "ja"})
 			if err != nil {
 				t.Fatal(err)
@@ -208,17 +197,17 @@ func TestWholeEventsCostFixedQueries(t *testing.T) {
 				t.Fatalf("event not whole: %q venues %d organizers %d categories %d tags %d",
 					last.Title, len(last.Venues), len(last.Organizers), len(last.Categories), len(last.Tags))
 			}
-			return counter.n
+			return len(log.reset())
 		}
 		if one, fifty := list(1), list(50); one != fifty {
 			t.Errorf("ListEvents: %d queries for per_page 1, %d for 50", one, fifty)
 		}
 		get := func(id int64) int {
-			counter.n = 0
+			log.reset()
 			if _, err := db.GetEvent(ctx, nil, models.ByID(id), "ja"); err != nil {
 				t.Fatal(err)
 			}
-			return counter.n
+			return len(log.reset())
 		}
 		if b, l := get(bare.ID), get(linked.ID); b != l {
 			t.Errorf("GetEvent: %d queries for an event with one link of each kind, %d for one with more", b, l)
@@ -232,82 +221,22 @@ func TestEventListQueryUsesAnIndex(t *testing.T) {
 		ctx := context.Background()
 		from := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 		to := from.AddDate(2, 0, 0)
-		rec := &queryRecorder{}
-		db.Bun.AddQueryHook(rec)
+		log := &queryLog{}
+		db.Bun.AddQueryHook(log)
 		if _, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: 120, StartMin: &from, EndMax: &to}); err != nil {
 			t.Fatal(err)
 		}
-		if len(rec.queries) == 0 {
+		queries := log.reset()
+		if len(queries) == 0 {
 			t.Fatal("no query recorded")
 		}
-		plan := explainPlan(t, db, rec.queries[0])
+		plan := explain(t, db, queries[0])
 		t.Logf("plan:\n%s", plan)
 		if !usesIndex(db, plan) {
 			t.Errorf("list query does not use an index:\n%s", plan)
 		}
 	})
 }
-
-// queryRecorder keeps the text of the queries run through a bun.DB.
-type queryRecorder struct{ queries []string }
-
-func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	return ctx
-}
-func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	r.queries = append(r.queries, e.Query)
-}
-
-// explainPlan returns the query plan of query as text.
-func explainPlan(t *testing.T, db *models.DB, query string) string {
-	t.Helper()
-	prefix := "EXPLAIN "
-	if db.Dialect() == models.SQLite {
-		prefix = "EXPLAIN QUERY PLAN "
-	}
-	rows, err := db.Bun.QueryContext(context.Background(), prefix+query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var b strings.Builder
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vals {
-			if bs, ok := v.([]byte); ok {
-				v = string(bs)
-			}
-			b.WriteString(cols[i])
-			b.WriteString("=")
-			b.WriteString(strings.TrimSpace(strings.ReplaceAll(fmtAny(v), "\n", " ")))
-			b.WriteString(" ")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-func fmtAny(v any) string {
-	if v == nil {
-		return "NULL"
-	}
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return strings.TrimSpace(strings.Trim(strings.ReplaceAll(strings.ReplaceAll(fmtV(v), "[", ""), "]", ""), " "))
-}
-
-func fmtV(v any) string { return strings.TrimSpace(fmtSprint(v)) }
-
-func fmtSprint(v any) string { return fmt.Sprint(v) }
 
 // usesIndex reads a plan: SQLite must SEARCH with an index (not SCAN the
 // table), MySQL must name a key of events.

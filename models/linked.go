@@ -249,20 +249,8 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 	if err := k.check(&in, false); err != nil {
 		return nil, err
 	}
-	id, err := s.target(ctx, u, ActEdit, kind, ref)
-	if err != nil {
-		return nil, err
-	}
 	base := k.base(&in)
-	err = s.RunInTx(ctx, func(tx *Store) error {
-		rec, err := k.lock(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		p := k.post(rec)
-		if err := authorize(u, ActEdit, p.subject(kind)); err != nil {
-			return err
-		}
+	id, err := changePost(ctx, s, u, ActEdit, kind, ref, k.lock, k.post, func(tx *Store, rec *T, p *Post) error {
 		if err := mayAssignAuthor(u, kind, base.AuthorID); err != nil {
 			return err
 		}
@@ -295,20 +283,20 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 		}
 		p.UpdatedAt = tx.site.Now()
 		if _, err := tx.db.NewUpdate().Model(rec).WherePK().Exec(ctx); err != nil {
-			return mapErr(err)
+			return fmt.Errorf("models: update %s %d: %w", kind, p.ID, mapErr(err))
 		}
 		if p.Status == StatusTrash && !wasTrashed { // trashing by update unlinks too
-			if err := tx.unlinkAll(ctx, k.spec, id); err != nil {
+			if err := tx.unlinkAll(ctx, k.spec, p.ID); err != nil {
 				return err
 			}
 		}
 		if len(translated) > 0 {
-			return tx.saveTranslation(ctx, kind, id, lang, translated)
+			return tx.saveTranslation(ctx, kind, p.ID, lang, translated)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("models: update %s %d: %w", kind, id, err)
+		return nil, err
 	}
 	return k.read(ctx, s, id, lang)
 }
@@ -318,23 +306,8 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 // refused (RefusalInTrash). It returns the record afterwards, in lang.
 func (l Linked[T, In]) Trash(ctx context.Context, u *User, ref Ref, lang string) (*T, error) {
 	k, s, kind := l.k, l.s, l.k.spec.kind
-	id, err := s.target(ctx, u, ActTrash, kind, ref)
-	if err != nil {
-		return nil, err
-	}
-	err = s.RunInTx(ctx, func(tx *Store) error {
-		rec, err := k.lock(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		p := k.post(rec)
-		if err := authorize(u, ActTrash, p.subject(kind)); err != nil {
-			return err
-		}
-		if p.Status == StatusTrash {
-			return refuse(u, kind, RefusalInTrash)
-		}
-		return tx.trashLinked(ctx, k.spec, id)
+	id, err := changePost(ctx, s, u, ActTrash, kind, ref, k.lock, k.post, func(tx *Store, _ *T, p *Post) error {
+		return moveToTrash(u, kind, p, func() error { return tx.trashLinked(ctx, k.spec, p.ID) })
 	})
 	if err != nil {
 		return nil, err

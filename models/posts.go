@@ -118,3 +118,37 @@ func (s *Store) target(ctx context.Context, u *User, act Action, k Kind, ref Ref
 	}
 	return s.resolvePost(ctx, k, ref)
 }
+
+// changePost is what every change of one existing post does: u's general
+// capability for act (target), then, in one transaction, the record read
+// and locked (lock), u's permission on that record, and change. It returns
+// the record's id.
+func changePost[T any](ctx context.Context, s *Store, u *User, act Action, k Kind, ref Ref,
+	lock func(ctx context.Context, tx *Store, id int64) (*T, error), post func(*T) *Post,
+	change func(tx *Store, rec *T, p *Post) error) (int64, error) {
+	id, err := s.target(ctx, u, act, k, ref)
+	if err != nil {
+		return 0, err
+	}
+	return id, s.RunInTx(ctx, func(tx *Store) error {
+		rec, err := lock(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		p := post(rec)
+		if err := authorize(u, act, p.subject(k)); err != nil {
+			return err
+		}
+		return change(tx, rec, p)
+	})
+}
+
+// moveToTrash is the check every trash operation makes on the locked
+// record before trashing it: one already in the trash is refused (delete
+// it for good instead).
+func moveToTrash(u *User, k Kind, p *Post, trash func() error) error {
+	if p.Status == StatusTrash {
+		return refuse(u, k, RefusalInTrash)
+	}
+	return trash()
+}
