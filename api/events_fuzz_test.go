@@ -60,7 +60,7 @@ func eventsTestApp(tb testing.TB, db *models.DB) (*fiber.App, string) {
 	db.UseSite(site)
 	d := &Deps{DB: db, I18n: bundle, Logger: slog.New(slog.DiscardHandler), Site: site}
 	ctx := context.Background()
-	u, err := db.CreateUser(ctx, models.NewUser{Login: "administrator", Password: "password-administrator",
+	u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "administrator", Password: "password-administrator",
 		Role: models.RoleAdministrator})
 	if err != nil {
 		tb.Fatal(err)

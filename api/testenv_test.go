@@ -85,7 +85,7 @@ func newTestEnvWithRoutes(t testing.TB, db *models.DB, routes []Route) *testEnv 
 	e.App = newTestApp(d, routes)
 	ctx := context.Background()
 	for _, role := range models.Roles {
-		u, err := db.CreateUser(ctx, models.NewUser{Login: string(role), Password: "password-" + string(role),
+		u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: string(role), Password: "password-" + string(role),
 			Email: string(role) + "@example.test", DisplayName: string(role), Role: role})
 		if err != nil {
 			t.Fatalf("create user %s: %v", role, err)

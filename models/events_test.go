@@ -16,7 +16,7 @@ func ptr[T any](v T) *T { return &v }
 
 func newUser(t *testing.T, db *models.DB, login string, role models.Role) *models.User {
 	t.Helper()
-	u, err := db.CreateUser(context.Background(), models.NewUser{Login: login, Password: "correct horse battery", Role: role})
+	u, err := db.CreateUser(context.Background(), models.Console, models.NewUser{Login: login, Password: "correct horse battery", Role: role})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,16 +7,20 @@ import (
 )
 
 // Kind names a kind of record. Events, venues and organizers are post-like
-// and share one id space (table post_ids); categories and tags are terms.
+// and share one id space (table post_ids); categories and tags are terms;
+// users are accounts.
 type Kind string
 
-// The five kinds of record.
+// The kinds of record.
 const (
 	KindEvent     Kind = "event"
 	KindVenue     Kind = "venue"
 	KindOrganizer Kind = "organizer"
 	KindCategory  Kind = "category"
 	KindTag       Kind = "tag"
+	// KindUser names user accounts (and their application passwords and
+	// sessions) in refusals and not-found errors; users are not posts.
+	KindUser Kind = "user"
 )
 
 // Post statuses (SPEC §6). Terms have none.

@@ -41,17 +41,6 @@ func useTestClock(db *models.DB) *testClock {
 	return c
 }
 
-// addAccount creates a user with password "password-<login>".
-func addAccount(t *testing.T, db *models.DB, login string, role models.Role) *models.User {
-	t.Helper()
-	u, err := db.CreateUser(context.Background(), models.NewUser{Login: login, Password: "password-" + login,
-		Email: login + "@example.test", Role: role})
-	if err != nil {
-		t.Fatalf("create user %s: %v", login, err)
-	}
-	return u
-}
-
 // sessionRows counts the stored sessions with id.
 func sessionRows(t *testing.T, db *models.DB, id string) int {
 	t.Helper()

@@ -19,49 +19,84 @@ import (
 // ErrBadCredentials: the login or password is wrong (never says which).
 var ErrBadCredentials = errors.New("models: bad credentials")
 
-// NewUser holds what creating a user needs.
+// NewUser holds what creating a user needs. Email, DisplayName (the login
+// when empty) and Locale ("": the site's language) are optional.
 type NewUser struct {
 	Login       string
 	Password    string
 	Email       string
 	DisplayName string
 	Role        Role
+	Locale      string
 }
 
 // NormalizeLogin is the stored form of a login: trimmed and lower-case, so
 // uniqueness does not depend on the database collation.
 func NormalizeLogin(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// CreateUser creates an account with an argon2id password hash.
-func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
+// CreateUser creates an account with an argon2id password hash. Only
+// administrators (and Console) create users. Every field is checked; a
+// login or e-mail address another user has is a ValidationError too (the
+// login one also matches ErrConflict).
+func (s *Store) CreateUser(ctx context.Context, actor *User, in NewUser) (*User, error) {
+	if !Can(actor, ActManageUsers, Subject{Kind: KindUser}) {
+		return nil, refuse(actor, KindUser, RefusalNotAllowed)
+	}
 	login := NormalizeLogin(in.Login)
-	if login == "" || utf8.RuneCountInString(login) > 60 || strings.ContainsAny(login, " \t\r\n:") {
-		return nil, fmt.Errorf("%w: a login is 1 to 60 characters without spaces or colons", ErrInvalid)
+	email := strings.TrimSpace(in.Email)
+	display := strings.TrimSpace(in.DisplayName)
+	var c fieldChecks
+	checkLogin(&c, login)
+	checkPassword(&c, in.Password)
+	checkEmail(&c, email)
+	c.text("display_name", &display, MaxNameLen)
+	checkRole(&c, "role", in.Role)
+	checkLocale(&c, in.Locale)
+	if err := c.err(); err != nil {
+		return nil, err
 	}
-	if utf8.RuneCountInString(in.Password) < 8 {
-		return nil, fmt.Errorf("%w: a password has at least 8 characters", ErrInvalid)
-	}
-	if !ValidRole(in.Role) {
-		return nil, fmt.Errorf("%w: unknown role %q", ErrInvalid, in.Role)
-	}
-	now := Now()
-	display := in.DisplayName
 	if display == "" {
-		display = in.Login
+		display = strings.TrimSpace(in.Login)
 	}
-	u := &User{Login: login, Email: strings.TrimSpace(in.Email), DisplayName: display, Role: in.Role,
+	now := s.site.Now()
+	u := &User{Login: login, Email: email, DisplayName: display, Role: in.Role, Locale: in.Locale,
 		PasswordHash: HashPassword(in.Password), CreatedAt: now, UpdatedAt: now}
-	if _, err := s.db.NewInsert().Model(u).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("models: create user %s: %w", login, mapErr(err))
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		if err := tx.checkEmailFree(ctx, email, 0); err != nil {
+			return err
+		}
+		if _, err := tx.db.NewInsert().Model(u).Exec(ctx); err != nil {
+			err = mapErr(err)
+			if errors.Is(err, ErrConflict) {
+				return invalidBecause("login", "reason.users.login_taken", nil, err)
+			}
+			return fmt.Errorf("models: create user %s: %w", login, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return u, nil
 }
 
-// GetUser returns the user with id.
-func (s *Store) GetUser(ctx context.Context, id int64) (*User, error) {
+// GetUser returns user id to an administrator, or to that user.
+func (s *Store) GetUser(ctx context.Context, actor *User, id int64) (*User, error) {
+	if err := mayManageUser(actor, id); err != nil {
+		return nil, err
+	}
+	return s.userByID(ctx, id)
+}
+
+// userByID reads user id, whoever asks.
+func (s *Store) userByID(ctx context.Context, id int64) (*User, error) {
 	u := new(User)
 	if err := s.db.NewSelect().Model(u).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, fmt.Errorf("models: get user %d: %w", id, mapErr(err))
+		err = mapErr(err)
+		if errors.Is(err, ErrNotFound) {
+			return nil, &NotFoundError{Kind: KindUser, Ref: ByID(id)}
+		}
+		return nil, fmt.Errorf("models: get user %d: %w", id, err)
 	}
 	return u, nil
 }
@@ -119,23 +154,32 @@ func (s *Store) CreateAppPassword(ctx context.Context, userID int64, name string
 		return "", nil, fmt.Errorf("%w: an application password name has at most 255 characters", ErrInvalid)
 	}
 	plain := newAppPassword()
-	ap := &AppPassword{UserID: userID, Name: name, PasswordHash: hashAppPassword(plain), CreatedAt: Now()}
+	ap := &AppPassword{UserID: userID, Name: name, PasswordHash: hashAppPassword(plain), CreatedAt: s.site.Now()}
 	if _, err := s.db.NewInsert().Model(ap).Exec(ctx); err != nil {
 		return "", nil, fmt.Errorf("models: create app password for user %d: %w", userID, mapErr(err))
 	}
 	return plain, ap, nil
 }
 
-// ListAppPasswords returns the application passwords of a user, newest first.
-func (s *Store) ListAppPasswords(ctx context.Context, userID int64) ([]AppPassword, error) {
+// ListAppPasswords returns the application passwords of userID, newest
+// first, to that user or an administrator.
+func (s *Store) ListAppPasswords(ctx context.Context, actor *User, userID int64) ([]AppPassword, error) {
+	if err := mayManageUser(actor, userID); err != nil {
+		return nil, err
+	}
 	var aps []AppPassword
 	err := s.db.NewSelect().Model(&aps).Where("user_id = ?", userID).Order("id DESC").Scan(ctx)
 	return aps, mapErr(err)
 }
 
-// RevokeAppPassword revokes application password id of userID.
-func (s *Store) RevokeAppPassword(ctx context.Context, userID, id int64) error {
-	res, err := s.db.NewUpdate().Model((*AppPassword)(nil)).Set("revoked_at = ?", Now()).
+// RevokeAppPassword revokes application password id of userID: the owner
+// revokes their own, an administrator anyone's. A password that is not
+// userID's or already revoked is ErrNotFound.
+func (s *Store) RevokeAppPassword(ctx context.Context, actor *User, userID, id int64) error {
+	if err := mayManageUser(actor, userID); err != nil {
+		return err
+	}
+	res, err := s.db.NewUpdate().Model((*AppPassword)(nil)).Set("revoked_at = ?", s.site.Now()).
 		Where("id = ? AND user_id = ? AND revoked_at IS NULL", id, userID).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("models: revoke app password %d: %w", id, mapErr(err))
@@ -182,7 +226,7 @@ func (s *Store) AuthenticateAppPassword(ctx context.Context, login, password, ip
 	// Record the use at most once a minute per password (and when the
 	// address changes): a write on every signed-in request would cost a
 	// write lock per read on SQLite.
-	now := Now()
+	now := s.site.Now()
 	if match.LastUsedAt == nil || now.Sub(*match.LastUsedAt) >= appPasswordUseResolution || match.LastIP != ip {
 		if _, err := s.db.NewUpdate().Model((*AppPassword)(nil)).Set("last_used_at = ?", now).Set("last_ip = ?", ip).
 			Where("id = ?", match.ID).Exec(ctx); err != nil {

@@ -14,7 +14,7 @@ func sp(s string) *string { return &s }
 
 func mkUser(t *testing.T, db *models.DB, login string, role models.Role) *models.User {
 	t.Helper()
-	u, err := db.CreateUser(context.Background(), models.NewUser{Login: login, Password: "password123", Role: role})
+	u, err := db.CreateUser(context.Background(), models.Console, models.NewUser{Login: login, Password: "password123", Role: role})
 	if err != nil {
 		t.Fatal(err)
 	}

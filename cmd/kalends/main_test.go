@@ -398,7 +398,7 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 		{"bad time zone", []string{"migrate", "--timezone", "Mars/Olympus_Mons"}, 2, "--timezone"},
 		{"SQLite file that cannot be created", []string{"migrate", "--db", "sqlite:" + filepath.Join(blocker, "kalends.db")}, 1, "models: open sqlite"},
 		{"MySQL server that does not answer", []string{"migrate", "--db", "mysql://kalends@127.0.0.1:1/kalends"}, 1, "connection refused"},
-		{"user create with a bad role", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "a.db"), "--login", "x", "--password", "long-enough", "--role", "king"}, 1, `unknown role "king"`},
+		{"user create with a bad role", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "a.db"), "--login", "x", "--password", "long-enough", "--role", "king"}, 1, "--role: Must be one of: subscriber, contributor, author, editor, administrator."},
 		{"help", []string{"-h"}, 0, "KALENDS_DEFAULT_LANGUAGE"},
 	}
 	for _, tt := range tests {

@@ -8,9 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/kalends/kalends/api"
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -106,12 +108,13 @@ func bootstrapAdmin(ctx context.Context, db *models.DB, cfg *Config, logger *slo
 		if !errors.Is(err, models.ErrNotFound) {
 			return fmt.Errorf("bootstrap administrator: %w", err)
 		}
-		u, err := db.CreateUser(ctx, models.NewUser{Login: cfg.AdminLogin, Password: cfg.AdminPassword, Role: models.RoleAdministrator})
+		u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: cfg.AdminLogin, Password: cfg.AdminPassword, Role: models.RoleAdministrator})
 		if errors.Is(err, models.ErrConflict) {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("bootstrap administrator --admin-login %q: %w", cfg.AdminLogin, err)
+			return fmt.Errorf("bootstrap administrator --admin-login %q: %w", cfg.AdminLogin,
+				explainInvalid(err, map[string]string{"login": "--admin-login", "password": "--admin-password"}))
 		}
 		logger.Info("kalends: created administrator from --admin-login", "login", u.Login, "id", u.ID)
 		return nil
@@ -124,7 +127,7 @@ func bootstrapAdmin(ctx context.Context, db *models.DB, cfg *Config, logger *slo
 		return nil
 	}
 	password := rand.Text() // 26 base32 characters, 130 bits
-	u, err := db.CreateUser(ctx, models.NewUser{Login: "admin", Password: password, Role: models.RoleAdministrator})
+	u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "admin", Password: password, Role: models.RoleAdministrator})
 	if errors.Is(err, models.ErrConflict) {
 		return nil
 	}
@@ -143,16 +146,40 @@ func runUserCreate(ctx context.Context, cmd *command, stdout io.Writer, logger *
 		return err
 	}
 	defer db.Close()
-	u, err := db.CreateUser(ctx, models.NewUser{Login: cmd.login, Password: cmd.password, Role: models.Role(cmd.role),
+	u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: cmd.login, Password: cmd.password, Role: models.Role(cmd.role),
 		Email: cmd.email, DisplayName: cmd.displayName})
 	if errors.Is(err, models.ErrConflict) {
 		return fmt.Errorf("a user with login %q already exists", models.NormalizeLogin(cmd.login))
 	}
 	if err != nil {
-		return err
+		return explainInvalid(err, map[string]string{"login": "--login", "password": "--password", "role": "--role",
+			"email": "--email", "display_name": "--display-name"})
 	}
 	_, err = fmt.Fprintln(stdout, u.ID)
 	return err
+}
+
+// explainInvalid turns a validation error into English sentences naming the
+// command-line flags (flags maps field names to them); other errors pass
+// through.
+func explainInvalid(err error, flags map[string]string) error {
+	var ve *models.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	b, berr := i18n.New(nil)
+	if berr != nil {
+		return err
+	}
+	parts := make([]string, len(ve.Fields))
+	for i, f := range ve.Fields {
+		name := flags[f.Field]
+		if name == "" {
+			name = f.Field
+		}
+		parts[i] = name + ": " + b.T("en", f.Reason, f.Data)
+	}
+	return fmt.Errorf("%s (%w)", strings.Join(parts, "; "), models.ErrInvalid)
 }
 
 // runAppPasswordCreate creates an application password and prints it,
