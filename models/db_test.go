@@ -19,7 +19,7 @@ func TestMigrationsApplyAndAreIdempotent(t *testing.T) {
 		}
 		for _, table := range []string{"post_ids", "users", "app_passwords", "sessions", "events", "venues",
 			"organizers", "terms", "event_venues", "event_organizers", "event_terms", "event_translations",
-			"venue_translations", "organizer_translations", "term_translations"} {
+			"venue_translations", "organizer_translations", "term_translations", "signin_attempts"} {
 			var n int
 			if err := db.Bun.NewSelect().TableExpr(table).ColumnExpr("COUNT(*)").Scan(context.Background(), &n); err != nil {
 				t.Errorf("table %s: %v", table, err)
