@@ -12,30 +12,25 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// authenticate reads HTTP Basic credentials (login + application password).
-// No Authorization header: anonymous (nil, nil). Account passwords are not
-// application passwords, so they fail like any wrong password. A wrong
-// login and a wrong password give the same answer after the same work
-// (AuthenticateAppPassword guarantees the work).
+// authenticate resolves the caller from the request (models.Store.Actor
+// decides): HTTP Basic credentials (login + application password) win;
+// otherwise the admin's session cookie acts as its user only with the
+// session's nonce in X-WP-Nonce, as WordPress's cookie authentication
+// does (a cookie alone is anonymous, so another site cannot write with a
+// visitor's browser). Nothing sent: anonymous (nil, nil). Account passwords
+// are not application passwords, so they fail like any wrong password. A
+// wrong login and a wrong password give the same answer after the same
+// work (AuthenticateAppPassword guarantees the work).
 func authenticate(c *fiber.Ctx, r *Request) (*models.User, error) {
-	h := strings.TrimSpace(c.Get(fiber.HeaderAuthorization))
-	if h == "" {
-		return nil, nil
+	cred := models.Credentials{SessionToken: c.Cookies(models.SessionCookie), Nonce: c.Get("X-WP-Nonce"), IP: c.IP()}
+	if h := strings.TrimSpace(c.Get(fiber.HeaderAuthorization)); h != "" {
+		login, pw, err := parseBasic(h)
+		if err != nil {
+			return nil, err
+		}
+		cred.Login, cred.AppPassword = login, pw
 	}
-	scheme, cred, ok := strings.Cut(h, " ")
-	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return nil, errMalformedAuth()
-	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cred))
-	if err != nil {
-		return nil, errMalformedAuth()
-	}
-	login, pw, ok := strings.Cut(string(raw), ":")
-	if !ok || login == "" || !utf8.ValidString(login) || !utf8.ValidString(pw) ||
-		strings.ContainsRune(login, 0) || strings.ContainsRune(pw, 0) {
-		return nil, errMalformedAuth()
-	}
-	u, err := r.Deps.DB.AuthenticateAppPassword(r.Ctx, models.NormalizeLogin(login), pw, c.IP())
+	u, err := r.Deps.DB.Actor(r.Ctx, cred)
 	if errors.Is(err, models.ErrBadCredentials) {
 		return nil, NewError(http.StatusUnauthorized, "incorrect_password", "error.incorrect_password")
 	}
@@ -43,6 +38,25 @@ func authenticate(c *fiber.Ctx, r *Request) (*models.User, error) {
 		return nil, err
 	}
 	return u, nil
+}
+
+// parseBasic reads the login and password of HTTP Basic credentials; any
+// other Authorization header is malformed.
+func parseBasic(h string) (login, password string, err error) {
+	scheme, cred, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Basic") {
+		return "", "", errMalformedAuth()
+	}
+	raw, derr := base64.StdEncoding.DecodeString(strings.TrimSpace(cred))
+	if derr != nil {
+		return "", "", errMalformedAuth()
+	}
+	login, password, ok = strings.Cut(string(raw), ":")
+	if !ok || login == "" || !utf8.ValidString(login) || !utf8.ValidString(password) ||
+		strings.ContainsRune(login, 0) || strings.ContainsRune(password, 0) {
+		return "", "", errMalformedAuth()
+	}
+	return login, password, nil
 }
 
 // errMalformedAuth: an Authorization header that is not valid Basic
