@@ -1,8 +1,9 @@
 // Package modelstest opens fresh, migrated databases for tests: a SQLite
 // file in a temp dir, and a new database on the MariaDB/MySQL server named by
 // KALENDS_TEST_MYSQL_DSN (dropped when the test ends). `make test` starts a
-// throwaway MariaDB and sets the variable; under CI=true a missing server
-// is a failure, never a silent skip.
+// throwaway MariaDB and sets the variable; under CI a missing server is a
+// failure, never a silent skip (MissingDependency). It also holds WaitFor,
+// the one way tests wait for something to happen.
 package modelstest
 
 import (
@@ -10,6 +11,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -66,13 +68,7 @@ func Open(t testing.TB, d models.Dialect) *models.DB {
 // mysqlDSN creates an empty database for this test and returns its URL.
 func mysqlDSN(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv(EnvDSN)
-	if base == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set: the MariaDB tests cannot run (make test starts a server and sets it)", EnvDSN)
-		}
-		t.Skipf("%s is not set; run `make test` (it starts a throwaway MariaDB) or point it at a server", EnvDSN)
-	}
+	base := MySQLDSN(t)
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("%s: %v", EnvDSN, err)
@@ -88,6 +84,56 @@ func mysqlDSN(t testing.TB) string {
 	dsn := u.String()
 	t.Cleanup(func() { dropMySQL(t, dsn, name) })
 	return dsn
+}
+
+// MySQLDSN returns the server URL of EnvDSN, or stops the test through
+// MissingDependency when it is not set.
+func MySQLDSN(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvDSN)
+	if base == "" {
+		MissingDependency(t, "a MariaDB/MySQL server: %s is not set (`make test` starts a throwaway MariaDB and sets it)", EnvDSN)
+	}
+	return base
+}
+
+// MissingDependency stops a test that cannot run because something outside
+// the repository is missing; the message names it. Outside CI (the CI
+// variable unset or empty) the test is skipped, so a laptop without the
+// dependency still runs the rest; under CI (CI=true, CI=1, any value) it
+// fails, so CI never passes by skipping. It is the only skip tests may use.
+func MissingDependency(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := "missing dependency: " + fmt.Sprintf(format, args...)
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set, so this fails instead of skipping)", msg)
+	}
+	t.Skip(msg)
+}
+
+// WaitFor calls cond every 10 ms until it returns nil, and fails the test
+// with cond's last error once limit has passed. It replaces fixed sleeps:
+// the test goes on as soon as the condition holds, and a condition that
+// never holds fails with a message saying what was still wrong.
+func WaitFor(t testing.TB, limit time.Duration, cond func() error) {
+	t.Helper()
+	if err := Await(limit, cond); err != nil {
+		t.Fatalf("still not so after %v: %v", limit, err)
+	}
+}
+
+// Await is WaitFor for callers that report the failure themselves (for
+// example with t.Errorf and more detail): it returns nil as soon as cond
+// does, or cond's last error once limit has passed.
+func Await(limit time.Duration, cond func() error) error {
+	deadline := time.Now().Add(limit)
+	for {
+		err := cond()
+		if err == nil || !time.Now().Before(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func dropMySQL(t testing.TB, dsn, name string) {
