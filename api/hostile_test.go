@@ -383,8 +383,6 @@ func (s *sweep) send(q hostileReq, rt *Route) {
 	s.stats[res.StatusCode]++
 	status := res.StatusCode
 	switch {
-	case status == http.StatusNotImplemented && (q.method == "HEAD" || strings.Contains(string(body), `"rest_not_implemented"`)):
-		// A route whose handler has not landed yet.
 	case status >= 500:
 		s.fail(q, status, body, "server error")
 	case took > hostileMaxDuration:

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -192,10 +191,7 @@ func (p *dbProxy) close() {
 // reached through a new proxy.
 func proxiedEnv(t *testing.T) (*testEnv, *dbProxy) {
 	t.Helper()
-	base := os.Getenv(modelstest.EnvDSN)
-	if base == "" {
-		t.Skipf("%s is not set", modelstest.EnvDSN)
-	}
+	base := modelstest.MySQLDSN(t)
 	direct := modelstest.Open(t, models.MySQL) // creates, migrates, drops at the end
 	var name string
 	if err := direct.IDB().NewRaw("SELECT DATABASE()").Scan(context.Background(), &name); err != nil {
