@@ -23,6 +23,16 @@ type Deps struct {
 	// credentials (SPEC §2).
 	CORSOrigins []string
 	Logger      *slog.Logger
+	// RequestTimeout bounds each request; zero means the package's
+	// RequestTimeout. Tests shorten it to reach the deadline quickly.
+	RequestTimeout time.Duration
+}
+
+func (d *Deps) requestTimeout() time.Duration {
+	if d.RequestTimeout > 0 {
+		return d.RequestTimeout
+	}
+	return RequestTimeout
 }
 
 // site returns the site settings (the defaults when none were given).

@@ -121,7 +121,7 @@ func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	}
 	c.Locals(requestKey, r)
 	c.Locals(routesKey, dp.table)
-	ctx, cancel := context.WithTimeout(c.UserContext(), RequestTimeout)
+	ctx, cancel := context.WithTimeout(c.UserContext(), dp.d.requestTimeout())
 	defer cancel()
 	r.Ctx = ctx
 	applyCORS(c, dp.d)
