@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -46,6 +47,7 @@ type dbProxy struct {
 	mu    sync.Mutex
 	ln    net.Listener
 	conns map[net.Conn]bool
+	moved chan struct{} // closed (and replaced) when the mode changes
 	wg    sync.WaitGroup
 }
 
@@ -54,7 +56,7 @@ func startProxy(t *testing.T, upstream string) *dbProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &dbProxy{t: t, addr: ln.Addr().String(), upstream: upstream, conns: map[net.Conn]bool{}}
+	p := &dbProxy{t: t, addr: ln.Addr().String(), upstream: upstream, conns: map[net.Conn]bool{}, moved: make(chan struct{})}
 	p.serve(ln)
 	t.Cleanup(p.close)
 	return p
@@ -86,6 +88,7 @@ func (p *dbProxy) set(m proxyMode) {
 		return
 	}
 	p.gen.Add(1)
+	p.announce()
 	if m == proxyRefuse || m == proxyDrop {
 		p.closeConns()
 	}
@@ -96,20 +99,40 @@ func (p *dbProxy) set(m proxyMode) {
 	}
 	if old == proxyRefuse {
 		var ln net.Listener
-		var err error
-		for i := 0; i < 50; i++ { // the port may linger a moment
-			if ln, err = net.Listen("tcp", p.addr); err == nil {
-				break
+		modelstest.WaitFor(p.t, time.Second, func() error { // the port may linger a moment
+			var err error
+			ln, err = net.Listen("tcp", p.addr)
+			if err != nil {
+				return fmt.Errorf("proxy: listen again on %s: %w", p.addr, err)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		if err != nil {
-			p.t.Fatalf("proxy: listen again on %s: %v", p.addr, err)
-		}
+			return nil
+		})
 		p.serve(ln)
 	}
 	if old == proxyStall {
 		p.closeConns()
+	}
+}
+
+// announce wakes the links frozen by a stall: the mode has changed.
+func (p *dbProxy) announce() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	close(p.moved)
+	p.moved = make(chan struct{})
+}
+
+// thaw returns once a link of generation gen is no longer frozen: the
+// proxy left the stall that began after the link was made.
+func (p *dbProxy) thaw(gen int64) {
+	for {
+		p.mu.Lock()
+		moved := p.moved
+		p.mu.Unlock()
+		if proxyMode(p.mode.Load()) != proxyStall || p.gen.Load() == gen {
+			return
+		}
+		<-moved // set swaps the mode before it announces, so no change is missed
 	}
 }
 
@@ -161,9 +184,7 @@ func (p *dbProxy) handle(c net.Conn) {
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := src.Read(buf)
-			for proxyMode(p.mode.Load()) == proxyStall && p.gen.Load() != gen {
-				time.Sleep(10 * time.Millisecond) // frozen: forward nothing
-			}
+			p.thaw(gen) // frozen by a stall: forward nothing
 			if p.gen.Load() != gen || n == 0 && err != nil {
 				return
 			}
@@ -180,6 +201,7 @@ func (p *dbProxy) handle(c net.Conn) {
 func (p *dbProxy) close() {
 	p.mode.Store(int32(proxyRefuse))
 	p.gen.Add(1)
+	p.announce()
 	p.mu.Lock()
 	_ = p.ln.Close()
 	p.mu.Unlock()
@@ -274,16 +296,12 @@ func expectRecovery(t *testing.T, e *testEnv, phase string) {
 	t.Helper()
 	start := time.Now()
 	for _, target := range []string{"/" + Namespace + "/venues", "/" + Namespace + "/organizers"} {
-		for {
-			status, _, _ := timed(t, e, target)
-			if status == 200 {
-				break
+		modelstest.WaitFor(t, 10*time.Second, func() error {
+			if status, _, _ := timed(t, e, target); status != 200 {
+				return fmt.Errorf("%s: GET %s is %d, want 200", phase, target, status)
 			}
-			if time.Since(start) > 10*time.Second {
-				t.Fatalf("%s: GET %s still %d after %v", phase, target, status, time.Since(start))
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return nil
+		})
 	}
 	t.Logf("%s: both 200 again after %v", phase, time.Since(start).Round(time.Millisecond))
 }
@@ -302,12 +320,13 @@ func TestDatabaseOutageMySQL(t *testing.T) {
 		p.set(phase.mode)
 		expectDown(t, e, phase.name)
 		// No query may still hold a connection once the 503s are out.
-		deadline := time.Now().Add(2 * time.Second)
-		for e.DB.Bun.Stats().InUse > 0 && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := e.DB.Bun.Stats().InUse; n > 0 {
-			t.Errorf("%s: %d connections still in use after the 503s", phase.name, n)
+		if err := modelstest.Await(2*time.Second, func() error {
+			if n := e.DB.Bun.Stats().InUse; n > 0 {
+				return fmt.Errorf("%s: %d connections still in use 2 s after the 503s", phase.name, n)
+			}
+			return nil
+		}); err != nil {
+			t.Error(err)
 		}
 		p.set(proxyUp)
 		expectRecovery(t, e, phase.name+" → up")
@@ -315,13 +334,14 @@ func TestDatabaseOutageMySQL(t *testing.T) {
 
 	// Nothing left hanging: the goroutine count comes back to where it was
 	// (database/sql and the proxy keep one pair per pooled connection).
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > baseline+4 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > baseline+4 {
+	if err := modelstest.Await(5*time.Second, func() error {
+		if n := runtime.NumGoroutine(); n > baseline+4 {
+			return fmt.Errorf("%d goroutines 5 s after the outages, %d before", n, baseline)
+		}
+		return nil
+	}); err != nil {
 		buf := make([]byte, 1<<20)
-		t.Errorf("%d goroutines, %d before the outages:\n%s", n, baseline, buf[:runtime.Stack(buf, true)])
+		t.Errorf("%v:\n%s", err, buf[:runtime.Stack(buf, true)])
 	}
 }
 
