@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kalends/kalends/models/modelstest"
 )
 
 // binary is the kalends binary built once by TestMain.
@@ -143,24 +145,23 @@ func startServer(t *testing.T, db string, args ...string) *server {
 			t.Logf("server log:\n%s", s.stderr.String())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	modelstest.WaitFor(t, 30*time.Second, func() error {
 		select {
 		case <-s.done:
 			t.Fatalf("server exited during start-up: %v\n%s", s.err, s.stderr.String())
 		default:
 		}
 		resp, err := http.Get(s.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s
-			}
+		if err != nil {
+			return fmt.Errorf("GET /healthz: %w\n%s", err, s.stderr.String())
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("server did not answer /healthz within 30 s\n%s", s.stderr.String())
-	return nil
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET /healthz = %d\n%s", resp.StatusCode, s.stderr.String())
+		}
+		return nil
+	})
+	return s
 }
 
 // wait waits (bounded) for the server to exit and returns its exit code.
@@ -319,10 +320,10 @@ func basic(login, password string) string {
 	return strings.TrimPrefix(req.Header.Get("Authorization"), "Basic ")
 }
 
-// TestSIGTERMLetsASlowRequestFinish sends a request whose body trickles in,
-// signals the server midway, and checks that the request still gets its
-// whole response, that no new connection is accepted, and that the process
-// exits 0.
+// TestSIGTERMLetsASlowRequestFinish starts a request, signals the server
+// while the server is reading its body, and checks that the server stops
+// accepting connections but stays up, that the request still gets its
+// whole response once the body is complete, and that the process exits 0.
 func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "sqlite:"+filepath.Join(t.TempDir(), "kalends.db"))
@@ -333,31 +334,39 @@ func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	body := `{"venue":"A slow upload","address":"1 Long Road","city":"Oslo","country":"Norway"}`
-	head := fmt.Sprintf("POST /cal/events/v1/venues HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", s.addr, len(body))
-	if _, err := io.WriteString(conn, head+body[:10]); err != nil {
+	// Expect: 100-continue makes the server say when it has read the head
+	// and waits for the body: from then on the request is in flight.
+	head := fmt.Sprintf("POST /cal/events/v1/venues HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", s.addr, len(body))
+	if _, err := io.WriteString(conn, head); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	br := bufio.NewReader(conn)
+	if cont, err := http.ReadResponse(br, nil); err != nil || cont.StatusCode != http.StatusContinue {
+		t.Fatalf("server did not ask for the body: %v %v", cont, err)
+	}
+	if _, err := io.WriteString(conn, body[:10]); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	modelstest.WaitFor(t, 10*time.Second, func() error {
+		c, err := net.DialTimeout("tcp", s.addr, time.Second)
+		if err != nil {
+			return nil // the listener is closed
+		}
+		c.Close()
+		return errors.New("server still accepts connections after SIGTERM")
+	})
 	select {
 	case <-s.done:
 		t.Fatalf("server exited with a request in flight: %v", s.err)
 	default:
 	}
-	if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
-		c.Close()
-		t.Errorf("server still accepts connections after SIGTERM")
+	if _, err := io.WriteString(conn, body[10:]); err != nil {
+		t.Fatalf("write the rest of the body: %v", err)
 	}
-	for i := 10; i < len(body); i += 20 { // trickle the rest
-		if _, err := io.WriteString(conn, body[i:min(i+20, len(body))]); err != nil {
-			t.Fatalf("write body: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatalf("read response: %v", err)
 	}
