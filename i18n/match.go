@@ -6,14 +6,23 @@ import (
 	"golang.org/x/text/language"
 )
 
-// matcher matches browser preferences against our four languages. The
-// order of supported tags decides ties; English first makes it the fallback.
-var (
-	matchCodes = []string{"en", "zh-hans", "ja", "ko"}
-	matcher    = language.NewMatcher([]language.Tag{
-		language.English, language.Make("zh-Hans"), language.Japanese, language.Korean,
-	})
-)
+// matcher matches browser preferences against Codes. The order of
+// supported tags decides ties; Source first makes it the fallback.
+var matchCodes, matcher = newMatcher()
+
+func newMatcher() ([]string, language.Matcher) {
+	codes := []string{Source}
+	for _, c := range Codes {
+		if c != Source {
+			codes = append(codes, c)
+		}
+	}
+	supported := make([]language.Tag, len(codes))
+	for i, c := range codes {
+		supported[i] = Tag(c)
+	}
+	return codes, language.NewMatcher(supported)
+}
 
 // Match picks our language code for an Accept-Language header (or any list
 // of BCP 47 tags). It uses the matcher's index, never the tag it returns:

@@ -11,12 +11,75 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"golang.org/x/text/language"
 )
 
 var update = flag.Bool("update", false, "rewrite the locale files in canonical form (sorted keys, two-space indent)")
 
-// localeFiles maps our codes to their files.
-var localeFileNames = map[string]string{"en": "en.json", "zh-hans": "zh-Hans.json", "ja": "ja.json", "ko": "ko.json"}
+// localeFileNames maps each of Codes to its file in locales/.
+var localeFileNames = func() map[string]string {
+	m := map[string]string{}
+	for _, c := range Codes {
+		m[c] = fileName(c)
+	}
+	return m
+}()
+
+// TestLocaleFilesAreTheLanguageList fails when Codes and locales/ disagree:
+// a code without its file, a file of a language not in Codes, or a bundle
+// that does not speak exactly Codes.
+func TestLocaleFilesAreTheLanguageList(t *testing.T) {
+	var want []string
+	for _, c := range Codes {
+		want = append(want, fileName(c))
+	}
+	sort.Strings(want)
+	entries, err := os.ReadDir("locales")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var have []string
+	for _, e := range entries {
+		have = append(have, e.Name())
+	}
+	sort.Strings(have)
+	if strings.Join(have, " ") != strings.Join(want, " ") {
+		t.Errorf("locales/ holds %v; i18n.Codes %v need exactly %v", have, Codes, want)
+	}
+	if !Valid(Source) || OrSource("") != Source || OrSource("xx") != Source {
+		t.Errorf("Source %q is not one of Codes %v", Source, Codes)
+	}
+	seen := map[string]bool{}
+	for _, c := range Codes {
+		if seen[c] || Normalize(c) != c || Tag(c) == language.Und {
+			t.Errorf("code %q is repeated, not in normal form, or has no BCP 47 tag", c)
+		}
+		seen[c] = true
+	}
+	b, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spoken []string
+	for _, tag := range b.b.LanguageTags() {
+		spoken = append(spoken, tag.String())
+	}
+	var tags []string
+	for _, c := range Codes {
+		tags = append(tags, Tag(c).String())
+	}
+	sort.Strings(spoken)
+	sort.Strings(tags)
+	if strings.Join(spoken, " ") != strings.Join(tags, " ") {
+		t.Errorf("the bundle speaks %v, Codes are %v", spoken, tags)
+	}
+	for _, c := range Codes {
+		if got := Match(Tag(c).String(), "none"); got != c {
+			t.Errorf("Match(%q) = %q, want %q", Tag(c).String(), got, c)
+		}
+	}
+}
 
 var placeholderRE = regexp.MustCompile(`\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
@@ -64,7 +127,7 @@ func placeholders(s string) []string {
 }
 
 func TestLocaleParity(t *testing.T) {
-	en, _ := readLocale(t, "en.json")
+	en, _ := readLocale(t, localeFileNames[Source])
 	for code, name := range localeFileNames {
 		m, _ := readLocale(t, name)
 		for k, v := range en {
@@ -86,7 +149,7 @@ func TestLocaleParity(t *testing.T) {
 					t.Errorf("%s: %q uses placeholders %v, English uses %v", name, k, got, want)
 				}
 			}
-			if code == "en" {
+			if code == Source {
 				if _, plural := v.(map[string]any); plural && (et["one"] == "" || et["other"] == "") {
 					t.Errorf("en.json: plural %q needs one and other", k)
 				}
@@ -102,16 +165,25 @@ func TestLocaleParity(t *testing.T) {
 	}
 }
 
-// TestLocaleScript checks that zh-hans, ja and ko messages are written in
-// their script, not left in English.
+// TestLocaleScript checks that the messages of every language but the
+// source are written in that language's script, not left in English.
 func TestLocaleScript(t *testing.T) {
-	want := map[string]func(rune) bool{
-		"zh-Hans.json": func(r rune) bool { return unicode.Is(unicode.Han, r) },
-		"ja.json":      func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) },
-		"ko.json":      func(r rune) bool { return unicode.Is(unicode.Hangul, r) },
+	scripts := map[string]func(rune) bool{
+		"zh-hans": func(r rune) bool { return unicode.Is(unicode.Han, r) },
+		"ja":      func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) },
+		"ko":      func(r rune) bool { return unicode.Is(unicode.Hangul, r) },
 	}
-	en, _ := readLocale(t, "en.json")
-	for name, isScript := range want {
+	en, _ := readLocale(t, localeFileNames[Source])
+	for _, code := range Codes {
+		isScript := scripts[code]
+		if code == Source {
+			continue
+		}
+		if isScript == nil {
+			t.Errorf("%s: no script rule in TestLocaleScript; add one", code)
+			continue
+		}
+		name := localeFileNames[code]
 		m, _ := readLocale(t, name)
 		for k, v := range m {
 			for form, s := range texts(v) {
@@ -134,7 +206,7 @@ func TestLocaleMessagesRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	en, _ := readLocale(t, "en.json")
+	en, _ := readLocale(t, localeFileNames[Source])
 	for k, v := range en {
 		data := map[string]any{"Count": 2}
 		for _, p := range placeholders(texts(v)["other"]) {
