@@ -71,7 +71,7 @@ func (d *Deps) GlobalID(id int64) string {
 	return host + "?id=" + strconv.FormatInt(id, 10)
 }
 
-func (d *Deps) defaultLang() string { return d.site().Language() }
+func (d *Deps) defaultLang() string { return i18n.OrSource(d.site().Language()) }
 
 func (d *Deps) now() time.Time { return d.site().Now() }
 

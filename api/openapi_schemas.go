@@ -6,6 +6,8 @@ package api
 // as a string, cost values as strings, image false-or-object), plus our
 // lang and translations keys and an Error schema.
 
+import "github.com/kalends/kalends/i18n"
+
 // schemaBuilder localizes descriptions while building schemas.
 type schemaBuilder struct{ r *Request }
 
@@ -64,8 +66,8 @@ func (b schemaBuilder) imageOrFalse() Obj {
 
 func (b schemaBuilder) langKeys() Obj {
 	return Obj{
-		{"lang", Obj{{"type", "string"}, {"enum", languageCodes}, {"description", b.desc("doc.prop.lang")}}},
-		{"translations", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}, {"enum", languageCodes}}},
+		{"lang", Obj{{"type", "string"}, {"enum", i18n.Codes}, {"description", b.desc("doc.prop.lang")}}},
+		{"translations", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}, {"enum", i18n.Codes}}},
 			{"description", b.desc("doc.prop.translations")}}},
 		{"json_ld", b.p("object", "doc.prop.json_ld")},
 	}
@@ -153,8 +155,8 @@ func docSchemas(r *Request) Obj {
 		{"url", b.pf("string", "uri", "doc.prop.url")},
 		{"urls", Obj{{"type", "object"}, {"additionalProperties", Obj{{"type", "string"}, {"format", "uri"}}},
 			{"description", b.desc("doc.prop.urls")}}},
-		{"lang", Obj{{"type", "string"}, {"enum", languageCodes}, {"description", b.desc("doc.prop.lang")}}},
-		{"translations", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}, {"enum", languageCodes}}},
+		{"lang", Obj{{"type", "string"}, {"enum", i18n.Codes}, {"description", b.desc("doc.prop.lang")}}},
+		{"translations", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}, {"enum", i18n.Codes}}},
 			{"description", b.desc("doc.prop.translations")}}},
 	}
 	return Obj{

@@ -28,7 +28,7 @@ type Request struct {
 	Path map[string]string
 
 	User *models.User // nil for an anonymous caller
-	Lang string       // response language: "zh-hans", "en", "ja" or "ko"
+	Lang string       // response language: one of i18n.Codes
 	// Prefix is the language path prefix the request came in with ("/ja"),
 	// or "". URLs the response emits keep it (see Deps.URL).
 	Prefix string

@@ -29,9 +29,6 @@ const (
 	routesKey  = "kalends.api_routes"  // fiber Locals: []Route (the prepared table)
 )
 
-// languageCodes are the accepted ml_language values and path prefixes.
-var languageCodes = i18n.Codes
-
 // compiledRoute is a route of the table with its anchored regex.
 type compiledRoute struct {
 	route *Route
@@ -63,8 +60,8 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 }
 
 func prefixes() []string {
-	out := make([]string, len(languageCodes))
-	for i, c := range languageCodes {
+	out := make([]string, len(i18n.Codes))
+	for i, c := range i18n.Codes {
 		out[i] = "/" + c
 	}
 	return out
@@ -72,7 +69,7 @@ func prefixes() []string {
 
 // mlLanguageArg is added to every endpoint: the language selector.
 func mlLanguageArg() Arg {
-	return Arg{Name: "ml_language", Type: "string", Enum: languageCodes, Desc: "arg.common.ml_language",
+	return Arg{Name: "ml_language", Type: "string", Enum: i18n.Codes, Desc: "arg.common.ml_language",
 		In: "query", Kind: KEnum}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
+
+	"github.com/kalends/kalends/i18n"
 )
 
 // Server settings the API relies on; main builds the fiber app with them.
@@ -81,7 +83,7 @@ func splitAPIPath(p string) (prefix, rest string, ok bool) {
 	if try("") {
 		return "", rest, true
 	}
-	for _, code := range languageCodes {
+	for _, code := range i18n.Codes {
 		if try("/" + code) {
 			return prefix, rest, true
 		}

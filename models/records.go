@@ -46,20 +46,6 @@ func ValidStatus(s string) bool {
 	return false
 }
 
-// Languages Kalends speaks, as used on the wire (ml_language, path prefix,
-// the lang key of records).
-var Languages = []string{"zh-hans", "en", "ja", "ko"}
-
-// ValidLanguage reports whether l is one of Languages.
-func ValidLanguage(l string) bool {
-	for _, v := range Languages {
-		if v == l {
-			return true
-		}
-	}
-	return false
-}
-
 // PostID allocates ids in the shared id space of post-like records.
 type PostID struct {
 	ID   int64  `bun:"id,pk,autoincrement"`

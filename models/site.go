@@ -13,8 +13,10 @@ type Site struct {
 	// Location is the site time zone: the zone of events without their own
 	// and of date-only filters.
 	Location *time.Location
-	// DefaultLanguage is the language of requests that name none
-	// ("zh-hans", "en", "ja" or "ko").
+	// DefaultLanguage is the language of requests that name none, one of
+	// i18n.Codes (the one list of languages; models keeps none of its own
+	// and treats a language as an opaque code). The configuration checks
+	// it; "" lets the adapters use i18n's source language.
 	DefaultLanguage string
 	// MaxPerPage caps the page size of every list.
 	MaxPerPage int
@@ -25,10 +27,11 @@ type Site struct {
 	Clock func() time.Time
 }
 
-// DefaultSite is the configuration of a site nobody configured: UTC,
-// English, 500 records a page, US dollars, served on 127.0.0.1:8080.
+// DefaultSite is the configuration of a site nobody configured: UTC, no
+// language of its own (the adapters then speak i18n's source language,
+// English), 500 records a page, US dollars, served on 127.0.0.1:8080.
 func DefaultSite() *Site {
-	return &Site{BaseURL: "http://127.0.0.1:8080", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500,
+	return &Site{BaseURL: "http://127.0.0.1:8080", Location: time.UTC, MaxPerPage: 500,
 		CurrencySymbol: "$", CurrencyPosition: "prefix", CurrencyCode: "USD"}
 }
 
@@ -40,10 +43,12 @@ func (s *Site) Zone() *time.Location {
 	return s.Location
 }
 
-// Language is the default language (English when unset or unknown).
+// Language is the configured default language, "" when unset; the
+// adapters pass it through i18n.OrSource, which also turns an unknown code
+// into the source language.
 func (s *Site) Language() string {
-	if s == nil || !ValidLanguage(s.DefaultLanguage) {
-		return "en"
+	if s == nil {
+		return ""
 	}
 	return s.DefaultLanguage
 }

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+
+	"github.com/kalends/kalends/i18n"
 )
 
 // Console is the acting user of the command line (kalends user create, the
@@ -351,12 +353,12 @@ func checkRole(c *fieldChecks, field string, r Role) {
 		Data: map[string]any{"Values": strings.Join(names, ", ")}})
 }
 
-// checkLocale checks a user's language: one of Languages, or "" for the
+// checkLocale checks a user's language: one of i18n.Codes, or "" for the
 // site's.
 func checkLocale(c *fieldChecks, l string) {
-	if l == "" || ValidLanguage(l) {
+	if l == "" || i18n.Valid(l) {
 		return
 	}
 	c.fields = append(c.fields, FieldError{Field: "locale", Code: "rest_not_in_enum", Reason: "reason.not_in_enum",
-		Data: map[string]any{"Values": strings.Join(Languages, ", ")}})
+		Data: map[string]any{"Values": strings.Join(i18n.Codes, ", ")}})
 }

@@ -18,7 +18,7 @@ func (h *handler) pickLang(c *fiber.Ctx) string {
 	if l := i18n.Normalize(c.Cookies(langCookie)); l != "" {
 		return l
 	}
-	def := h.d.Site.Language()
+	def := i18n.OrSource(h.d.Site.Language())
 	if al := c.Get(fiber.HeaderAcceptLanguage); al != "" {
 		return i18n.Match(al, def)
 	}

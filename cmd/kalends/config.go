@@ -61,7 +61,7 @@ var options = []option{
 		set: func(c *Config, v string) error { c.BaseURL = strings.TrimRight(v, "/"); return nil }},
 	{name: "timezone", def: "UTC", usage: "site time zone (IANA name, e.g. Europe/Oslo)",
 		set: func(c *Config, v string) error { c.Timezone = v; return nil }},
-	{name: "default-language", def: "en", usage: "language of content without a translation: zh-hans, en, ja or ko",
+	{name: "default-language", def: i18n.Source, usage: "language of content without a translation: " + strings.Join(i18n.Codes, ", "),
 		set: func(c *Config, v string) error { c.DefaultLanguage = strings.ToLower(v); return nil }},
 	{name: "max-per-page", def: "500", usage: "largest page size of a list (larger values are clamped)",
 		set: func(c *Config, v string) error {
