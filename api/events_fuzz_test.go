@@ -39,7 +39,7 @@ func FuzzEventsCreate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("request: %v", err)
 		}
-		res.Body.Close()
+		_ = res.Body.Close()
 		if res.StatusCode >= http.StatusInternalServerError {
 			t.Fatalf("status %d for %q", res.StatusCode, body)
 		}

@@ -67,14 +67,14 @@ func BenchmarkEventsList(b *testing.B) {
 	if tot := res.Header.Get("X-TEC-Total"); res.StatusCode != http.StatusOK || tot < "19000" || len(tot) != 5 {
 		b.Fatalf("default window: status %d, total %s", res.StatusCode, tot)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := app.Test(httptest.NewRequest("GET", "/cal/events/v1/events", nil), -1)
 		if err != nil || res.StatusCode != http.StatusOK {
 			b.Fatalf("list: %v %v", err, res)
 		}
-		res.Body.Close()
+		_ = res.Body.Close()
 	}
 }
 

@@ -379,7 +379,7 @@ func (s *sweep) send(q hostileReq, rt *Route) {
 		return
 	}
 	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	_ = res.Body.Close()
 	s.stats[res.StatusCode]++
 	status := res.StatusCode
 	switch {
@@ -489,7 +489,7 @@ func rawPost(addr, target, ct, body string) (int, []byte, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	go func() {
 		_, _ = fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: example.test\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s",
@@ -499,7 +499,7 @@ func rawPost(addr, target, ct, body string) (int, []byte, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, err := io.ReadAll(res.Body)
 	return res.StatusCode, b, err
 }
@@ -518,7 +518,7 @@ func (s *sweep) fingerprint() string {
 		if err := s.e.DB.IDB().NewRaw("SELECT * FROM "+tbl+" ORDER BY 1").Scan(context.Background(), &rows); err != nil {
 			s.t.Fatalf("fingerprint %s: %v", tbl, err)
 		}
-		fmt.Fprintf(h, "%s:%v\n", tbl, rows)
+		_, _ = fmt.Fprintf(h, "%s:%v\n", tbl, rows)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
@@ -573,7 +573,7 @@ func TestLongQueryWithinListLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != contentTypeJSON {
 		t.Errorf("%d-item list in the query: %d %s", MaxListItems, res.StatusCode, res.Header.Get("Content-Type"))
 	}

@@ -332,7 +332,7 @@ func TestBodyLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	_ = res.Body.Close()
 	// Read and validated: the title is too long for a name.
 	if res.StatusCode != 400 || !strings.Contains(string(body), `"title"`) {
 		t.Errorf("under the limit: %d %.200s", res.StatusCode, body)
@@ -350,7 +350,7 @@ func postHeadOnly(t *testing.T, addr, path string, n int) (*http.Response, []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	head := "POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nContent-Length: " +
 		strconv.Itoa(n) + "\r\n\r\n"
@@ -361,7 +361,7 @@ func postHeadOnly(t *testing.T, addr, path string, n int) (*http.Response, []byt
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	body, _ := io.ReadAll(res.Body)
 	return res, body
 }

@@ -209,7 +209,7 @@ func createMySQLDatabase(ctx context.Context, cfg *mysql.Config) error {
 	if err != nil {
 		return fmt.Errorf("models: open mysql: %w", err)
 	}
-	defer sqldb.Close()
+	defer func() { _ = sqldb.Close() }()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_, err = sqldb.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS `"+cfg.DBName+"` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci")

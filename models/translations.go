@@ -155,7 +155,7 @@ func overlayTranslations[R translated](ctx context.Context, s *Store, k Kind, re
 	if err != nil {
 		return fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	langs := map[int64][]string{}
 	texts := map[int64][]*string{} // the lang row of each record
 	for rows.Next() {

@@ -43,7 +43,7 @@ func do(t *testing.T, app *fiber.App, target string, header ...string) (*http.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }

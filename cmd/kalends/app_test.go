@@ -46,7 +46,7 @@ func do(t *testing.T, app *fiber.App, req *http.Request) (*http.Response, string
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +224,7 @@ func raw(t *testing.T, addr, request string) (*http.Response, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.WriteString(conn, request); err != nil {
 		t.Fatal(err)
@@ -233,7 +233,7 @@ func raw(t *testing.T, addr, request string) (*http.Response, string) {
 	if err != nil {
 		t.Fatalf("read: %v", err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	body, _ := io.ReadAll(res.Body)
 	return res, string(body)
 }

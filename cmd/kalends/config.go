@@ -233,7 +233,7 @@ func (c *Config) Validate() error {
 // printOptions writes the option table (flags, variables, defaults) for
 // --help.
 func printOptions(w io.Writer) {
-	fmt.Fprintln(w, "Options (each also an environment variable; flags win over the environment):")
+	_, _ = fmt.Fprintln(w, "Options (each also an environment variable; flags win over the environment):")
 	for _, o := range options {
 		n, def := o.name, o.def
 		if n == "base-url" {
@@ -246,7 +246,7 @@ func printOptions(w io.Writer) {
 		if o.secret {
 			env += " (or " + env + "_FILE)"
 		}
-		fmt.Fprintf(w, "  --%-18s %s\n  %-20s %s; default: %s\n", n, env, "", o.usage, def)
+		_, _ = fmt.Fprintf(w, "  --%-18s %s\n  %-20s %s; default: %s\n", n, env, "", o.usage, def)
 	}
 }
 

@@ -72,12 +72,12 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "kalends: %v\n", err)
-		fmt.Fprintln(stderr, "Run 'kalends -h' for usage.")
+		_, _ = fmt.Fprintf(stderr, "kalends: %v\n", err)
+		_, _ = fmt.Fprintln(stderr, "Run 'kalends -h' for usage.")
 		return exitUsage
 	}
 	if cmd.name == "version" {
-		fmt.Fprintln(stdout, version)
+		_, _ = fmt.Fprintln(stdout, version)
 		return exitOK
 	}
 	logger := newLogger(cmd.cfg.LogFormat, stderr)
@@ -96,7 +96,7 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if cmd.cfg.LogFormat == "json" {
 			logger.Error("kalends: "+cmd.name+" failed", "err", err.Error())
 		} else {
-			fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
+			_, _ = fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
 		}
 		return exitFail
 	}
@@ -117,13 +117,13 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	s := newSettings()
 	usage := func(fs *flag.FlagSet) func() {
 		return func() {
-			fmt.Fprint(stderr, usageText)
+			_, _ = fmt.Fprint(stderr, usageText)
 			printOptions(stderr)
 			if fs.Name() != "kalends" {
-				fmt.Fprintf(stderr, "\nFlags of %s:\n", fs.Name())
+				_, _ = fmt.Fprintf(stderr, "\nFlags of %s:\n", fs.Name())
 				fs.VisitAll(func(f *flag.Flag) {
 					if _, isOption := f.Value.(flagValue); !isOption {
-						fmt.Fprintf(stderr, "  --%-18s %s\n", f.Name, f.Usage)
+						_, _ = fmt.Fprintf(stderr, "  --%-18s %s\n", f.Name, f.Usage)
 					}
 				})
 			}

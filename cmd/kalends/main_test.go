@@ -155,7 +155,7 @@ func startServer(t *testing.T, db string, args ...string) *server {
 		if err != nil {
 			return fmt.Errorf("GET /healthz: %w\n%s", err, s.stderr.String())
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			return fmt.Errorf("GET /healthz = %d\n%s", resp.StatusCode, s.stderr.String())
 		}
@@ -196,7 +196,7 @@ func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
@@ -293,7 +293,7 @@ func TestUserAndAppPasswordCommandsAgainstARunningServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
@@ -331,7 +331,7 @@ func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	body := `{"venue":"A slow upload","address":"1 Long Road","city":"Oslo","country":"Norway"}`
 	// Expect: 100-continue makes the server say when it has read the head
@@ -370,6 +370,7 @@ func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read response: %v", err)
 	}
+	defer func() { _ = resp.Body.Close() }()
 	got, err := io.ReadAll(resp.Body)
 	if err != nil || int64(len(got)) != resp.ContentLength || !json.Valid(got) {
 		t.Errorf("response body incomplete: %d of %d bytes, err %v: %s", len(got), resp.ContentLength, err, got)
@@ -393,7 +394,7 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { busy.Close() })
+	t.Cleanup(func() { _ = busy.Close() })
 	tests := []struct {
 		name string
 		args []string

@@ -62,7 +62,9 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 		// documented bound, not a failure of the shutdown itself.
 		logger.Warn("kalends: in-flight requests did not finish in time", "err", err)
 	}
-	<-served
+	if err := <-served; err != nil {
+		logger.Warn("kalends: server stopped with an error", "err", err)
+	}
 	logger.Info("kalends: stopped")
 	return nil
 }
@@ -145,7 +147,7 @@ func runUserCreate(ctx context.Context, cmd *command, stdout io.Writer, logger *
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: cmd.login, Password: cmd.password, Role: models.Role(cmd.role),
 		Email: cmd.email, DisplayName: cmd.displayName})
 	if errors.Is(err, models.ErrConflict) {
@@ -189,7 +191,7 @@ func runAppPasswordCreate(ctx context.Context, cmd *command, stdout io.Writer, l
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	u, err := db.GetUserByLogin(ctx, cmd.login)
 	if errors.Is(err, models.ErrNotFound) {
 		return fmt.Errorf("no user has login %q", models.NormalizeLogin(cmd.login))
