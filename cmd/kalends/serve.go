@@ -43,7 +43,9 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	// A signal that arrived during start-up is handled by the select below,
+	// once the listener is up: it does not cancel the listen itself.
+	ln, err := (&net.ListenConfig{}).Listen(context.WithoutCancel(ctx), "tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w", cfg.Addr, err)
 	}
