@@ -56,7 +56,8 @@ func NewError(status int, code, msgID string) *Error {
 	return &Error{Status: status, Code: code, MsgID: msgID}
 }
 
-// ErrNoRoute: no route or no such method on the route (404, as WordPress).
+// ErrNoRoute is the 404 rest_no_route error: no route matches the path, or
+// the route has no such method (as WordPress answers).
 func ErrNoRoute() *Error {
 	return NewError(http.StatusNotFound, "rest_no_route", "error.rest_no_route")
 }
@@ -74,14 +75,15 @@ func invalidParams(fields []models.FieldError) *Error {
 	return e
 }
 
-// ErrInternal: 500 without detail; cause is logged only.
+// ErrInternal is the 500 error, sent without detail; cause is logged only.
 func ErrInternal(cause error) *Error {
 	e := NewError(http.StatusInternalServerError, "internal_server_error", "error.internal_server_error")
 	e.Cause = cause
 	return e
 }
 
-// ErrUnavailable: the database does not answer (503).
+// ErrUnavailable is the 503 error for a database that does not answer;
+// cause is kept for the log.
 func ErrUnavailable(cause error) *Error {
 	e := NewError(http.StatusServiceUnavailable, "service_unavailable", "error.service_unavailable")
 	e.Cause = cause

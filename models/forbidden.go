@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// ErrForbidden: the acting user may not do what was asked. Every operation
+// ErrForbidden means the acting user may not do what was asked. Every operation
 // returns it (as a *ForbiddenError) by itself; adapters only choose how to
 // show it.
 var ErrForbidden = errors.New("models: forbidden")

@@ -40,7 +40,7 @@ var (
 	ErrBadTermName = errors.New("models: bad term name")
 )
 
-// TermExistsError: a term of the taxonomy already has this name (compared
+// TermExistsError reports that a term of the taxonomy already has this name (compared
 // case-insensitively) at the same level. It wraps ErrConflict.
 type TermExistsError struct {
 	Kind Kind  // KindCategory or KindTag

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// ErrBadCredentials: the login or password is wrong (never says which).
+// ErrBadCredentials means the login or password is wrong (never says which).
 var ErrBadCredentials = errors.New("models: bad credentials")
 
 // NewUser holds what creating a user needs. Email, DisplayName (the login

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ErrInvalid: input that breaks a rule of the store. Validation failures
+// ErrInvalid marks input that breaks a rule of the store. Validation failures
 // come as a *ValidationError, which matches it.
 var ErrInvalid = errors.New("models: invalid input")
 
@@ -80,7 +80,7 @@ func invalidBecause(field, reason string, data map[string]any, cause error) *Val
 // CodeInvalidParam is the machine code of a field that breaks a rule.
 const CodeInvalidParam = "rest_invalid_param"
 
-// NotFoundError: no record of Kind has the id or slug asked for. It
+// NotFoundError reports that no record of Kind has the id or slug asked for. It
 // matches ErrNotFound.
 type NotFoundError struct {
 	Kind Kind
@@ -92,7 +92,7 @@ func (e *NotFoundError) Error() string { return fmt.Sprintf("models: no %s %s", 
 // Unwrap makes a NotFoundError match ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 
-// WrongKindError: the id names a record of another kind (a venue's id on an
+// WrongKindError reports that the id names a record of another kind (a venue's id on an
 // event route). It matches ErrInvalid.
 type WrongKindError struct {
 	Want, Got Kind
@@ -106,7 +106,7 @@ func (e *WrongKindError) Error() string {
 // Unwrap makes a WrongKindError match ErrInvalid.
 func (e *WrongKindError) Unwrap() error { return ErrInvalid }
 
-// LinkedCreateError: a venue or organizer given inline in an event could
+// LinkedCreateError reports that a venue or organizer given inline in an event could
 // not be created (TEC's could-not-create-venue). It matches ErrInvalid and
 // the cause.
 type LinkedCreateError struct {
