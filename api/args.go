@@ -131,7 +131,7 @@ func defaultOf(r *Request, a *Arg) (any, bool) {
 	default:
 		return nil, false
 	}
-	var j any = v
+	j := v
 	switch n := v.(type) {
 	case int:
 		j = json.Number(strconv.Itoa(n))

@@ -121,7 +121,7 @@ func validateListStatus(_ *Request, v any) *Reason {
 }
 
 // validateCoord requires the other coordinate too and a value in range.
-func validateCoord(name, other string, limit float64) func(r *Request, v any) *Reason {
+func validateCoord(_, other string, limit float64) func(r *Request, v any) *Reason {
 	return func(r *Request, v any) *Reason {
 		f, _ := v.(float64)
 		if f < -limit || f > limit || f != f {

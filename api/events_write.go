@@ -71,7 +71,7 @@ func eventWriteArgs(create bool) []Arg {
 
 // validateImage accepts "" (no image) or an absolute http(s) URL; Kalends
 // has no media library, so an attachment id names nothing.
-func validateImage(r *Request, v any) *Reason {
+func validateImage(_ *Request, v any) *Reason {
 	s, _ := v.(string)
 	if s == "" {
 		return nil
@@ -84,7 +84,7 @@ func validateImage(r *Request, v any) *Reason {
 }
 
 // validateCost accepts a string, a number, or a list of them.
-func validateCost(r *Request, v any) *Reason {
+func validateCost(_ *Request, v any) *Reason {
 	bad := invalid("reason.events.invalid_cost", nil)
 	scalar := func(x any) bool {
 		switch y := x.(type) {
@@ -207,7 +207,7 @@ func intValue(v any) (int64, bool) {
 	return 0, false
 }
 
-func validateTermLinks(r *Request, v any) *Reason {
+func validateTermLinks(_ *Request, v any) *Reason {
 	_, reason := termRefs(v, true)
 	return reason
 }

@@ -17,7 +17,7 @@ func presentOrganizer(r *Request, o *models.Organizer, withJSONLD bool) Obj {
 // organizerJSONLD is the schema.org Person of an organizer, in the language
 // it was read in. The e-mail is plain text: TEC's HTML-entity obfuscation
 // only breaks JSON consumers.
-func organizerJSONLD(r *Request, o *models.Organizer) Obj {
+func organizerJSONLD(_ *Request, o *models.Organizer) Obj {
 	out := Obj{{"@type", "Person"}, {"name", o.Organizer}, {"description", plainText(o.Description)},
 		{"url", o.Website}}
 	return linkedTexts(out, KV{"telephone", o.Phone}, KV{"email", o.Email}, KV{"sameAs", o.Website})

@@ -76,7 +76,7 @@ func syntheticRoutes() []Route {
 					{Name: "title", Type: "string", Required: true, Kind: KNonEmpty, Desc: "arg.common.search"},
 					{Name: "start", Type: "string", Required: true, Kind: KDate, Desc: "arg.common.search"},
 					{Name: "count", Type: "integer", Kind: KInt, Desc: "arg.common.search",
-						Validate: func(r *Request, v any) *Reason {
+						Validate: func(_ *Request, v any) *Reason {
 							if v.(int64) > 100 {
 								return &Reason{Code: "rest_out_of_bounds", Reason: "reason.number_out_of_range"}
 							}
@@ -103,16 +103,16 @@ func syntheticRoutes() []Route {
 			},
 		},
 		{Pattern: "/kinds", Endpoints: []Endpoint{{Methods: []string{"GET", "POST"}, Args: kindArgs(), Handler: echo}}},
-		{Pattern: "/panic", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(c *fiber.Ctx, r *Request) error {
+		{Pattern: "/panic", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(_ *fiber.Ctx, _ *Request) error {
 			panic("secret panic detail")
 		}}}},
-		{Pattern: "/unavailable", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(c *fiber.Ctx, r *Request) error {
+		{Pattern: "/unavailable", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(_ *fiber.Ctx, _ *Request) error {
 			return fmt.Errorf("models: list: %w", models.ErrUnavailable)
 		}}}},
-		{Pattern: "/fail", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(c *fiber.Ctx, r *Request) error {
+		{Pattern: "/fail", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(_ *fiber.Ctx, _ *Request) error {
 			return errors.New("secret internal detail")
 		}}}},
-		{Pattern: "/hang", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(c *fiber.Ctx, r *Request) error {
+		{Pattern: "/hang", Endpoints: []Endpoint{{Methods: []string{"GET"}, Handler: func(_ *fiber.Ctx, r *Request) error {
 			<-r.Ctx.Done()
 			return fmt.Errorf("models: hang: %w", r.Ctx.Err())
 		}}}},

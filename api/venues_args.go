@@ -67,7 +67,7 @@ func organizerWriteArgs(create bool) []Arg {
 
 // inRange checks a number against closed bounds.
 func inRange(min, max float64) func(r *Request, v any) *Reason {
-	return func(r *Request, v any) *Reason {
+	return func(_ *Request, v any) *Reason {
 		f, _ := v.(float64)
 		if f < min || f > max {
 			return &Reason{Code: "rest_out_of_bounds", Reason: "reason.linked.out_of_range", Data: map[string]any{"Min": min, "Max": max}}

@@ -76,7 +76,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	// racing for the same unique slug or name) by rolling one transaction
 	// back with a deadlock error that asks to restart it: do so, a few times.
 	for attempt := 1; ; attempt++ {
-		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := s.db.RunInTx(ctx, nil, func(_ context.Context, tx bun.Tx) error {
 			return fn(&Store{db: tx, dialect: s.dialect, site: s.site})
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {

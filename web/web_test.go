@@ -27,7 +27,7 @@ func newApp(t *testing.T) *fiber.App {
 	d := &Deps{I18n: b, Logger: slog.New(slog.DiscardHandler), Site: models.DefaultSite()}
 	app := fiber.New(fiber.Config{ErrorHandler: ErrorHandler(d)})
 	Mount(app, d)
-	app.Get("/admin/boom", func(c *fiber.Ctx) error {
+	app.Get("/admin/boom", func(_ *fiber.Ctx) error {
 		return errors.New("secret database detail")
 	})
 	return app
