@@ -46,7 +46,7 @@ func messageIDsInCode(t *testing.T) map[string][]string {
 					return true
 				}
 				s, err := strconv.Unquote(lit.Value)
-				if err != nil || !(strings.HasPrefix(s, "reason.") || strings.HasPrefix(s, "error.")) || strings.ContainsAny(s, " \n") {
+				if err != nil || (!strings.HasPrefix(s, "reason.") && !strings.HasPrefix(s, "error.")) || strings.ContainsAny(s, " \n") {
 					return true
 				}
 				ids[s] = append(ids[s], fset.Position(lit.Pos()).String())

@@ -74,10 +74,10 @@ func LoadZone(name string, site *time.Location) (*time.Location, error) {
 	if site == nil {
 		site = time.UTC
 	}
-	switch {
-	case name == "":
+	switch name {
+	case "":
 		return site, nil
-	case name == "UTC" || name == "UTC+0" || name == "UTC-0":
+	case "UTC", "UTC+0", "UTC-0":
 		if name == "UTC" {
 			return time.UTC, nil
 		}

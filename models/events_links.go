@@ -137,7 +137,7 @@ func (s *Store) existingIDs(ctx context.Context, k Kind, ids []int64) (map[int64
 		return out, nil
 	}
 	var found []int64
-	if err := s.db.NewSelect().TableExpr(table).Column("id").Where("id IN (?)", bun.In(uniqueIDs(ids))).Scan(ctx, &found); err != nil {
+	if err := s.db.NewSelect().TableExpr(table).Column("id").Where("id IN (?)", bun.List(uniqueIDs(ids))).Scan(ctx, &found); err != nil {
 		return nil, fmt.Errorf("models: check %s ids: %w", k, mapErr(err))
 	}
 	for _, id := range found {
@@ -173,7 +173,7 @@ func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLin
 	if len(eventIDs) == 0 {
 		return l, nil
 	}
-	in := bun.In(eventIDs)
+	in := bun.List(eventIDs)
 	var vs []EventVenue
 	if err := s.db.NewSelect().Model(&vs).Where("event_id IN (?)", in).Order("event_id", "position", "venue_id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: load event venues: %w", mapErr(err))

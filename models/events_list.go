@@ -202,7 +202,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0:
-		q.Where("event.status IN (?)", bun.In(f.Statuses))
+		q.Where("event.status IN (?)", bun.List(f.Statuses))
 		if !v.AllButTrash {
 			// Contributors and authors see others' records only when published.
 			q.Where("(event.status = ? OR event.author_id = ?)", StatusPublish, v.OwnerID)
@@ -219,16 +219,16 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 		q.Where(cond, args...)
 	}
 	if len(f.categoryIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.In(f.categoryIDs))
+		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.List(f.categoryIDs))
 	}
 	if len(f.tagIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.In(f.tagIDs))
+		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.List(f.tagIDs))
 	}
 	if len(f.VenueIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_venues fv WHERE fv.event_id = event.id AND fv.venue_id IN (?))", bun.In(f.VenueIDs))
+		q.Where("EXISTS (SELECT 1 FROM event_venues fv WHERE fv.event_id = event.id AND fv.venue_id IN (?))", bun.List(f.VenueIDs))
 	}
 	if len(f.OrganizerIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_organizers fo WHERE fo.event_id = event.id AND fo.organizer_id IN (?))", bun.In(f.OrganizerIDs))
+		q.Where("EXISTS (SELECT 1 FROM event_organizers fo WHERE fo.event_id = event.id AND fo.organizer_id IN (?))", bun.List(f.OrganizerIDs))
 	}
 	if f.Featured != nil {
 		q.Where("event.featured = ?", *f.Featured)
@@ -242,7 +242,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 		q.Where(has)
 	}
 	if len(f.Include) > 0 {
-		q.Where("event.id IN (?)", bun.In(f.Include))
+		q.Where("event.id IN (?)", bun.List(f.Include))
 	}
 	if f.ParentID != nil {
 		q.Where("event.parent_id = ?", *f.ParentID)

@@ -226,7 +226,7 @@ func (k *linkedKind[T, In]) byIDs(ctx context.Context, s *Store, ids []int64, la
 		return out, nil
 	}
 	var recs []*T
-	if err := s.db.NewSelect().Model(&recs).Where(k.spec.alias+".id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&recs).Where(k.spec.alias+".id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: %s by id: %w", k.spec.table, mapErr(err))
 	}
 	if err := overlayTranslations(ctx, s, k.spec.kind, translatable(recs), lang); err != nil {

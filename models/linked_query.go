@@ -64,7 +64,7 @@ func statusCondition(alias string, statuses []string, vis Visibility) (string, [
 		switch {
 		case vis.AllButTrash:
 			// IN rather than <> trash, so that the status index serves it.
-			return alias + ".status IN (?)", []any{bun.In(notTrashed)}
+			return alias + ".status IN (?)", []any{bun.List(notTrashed)}
 		case vis.OwnerID != 0:
 			return fmt.Sprintf("(%s.status = ? OR (%s.author_id = ? AND %s.status <> ?))", alias, alias, alias),
 				[]any{StatusPublish, vis.OwnerID, StatusTrash}
@@ -73,12 +73,12 @@ func statusCondition(alias string, statuses []string, vis Visibility) (string, [
 	}
 	switch {
 	case vis.AllButTrash:
-		return alias + ".status IN (?)", []any{bun.In(statuses)}
+		return alias + ".status IN (?)", []any{bun.List(statuses)}
 	case vis.OwnerID != 0:
 		return fmt.Sprintf("(%s.status IN (?) AND (%s.status = ? OR %s.author_id = ?))", alias, alias, alias),
-			[]any{bun.In(statuses), StatusPublish, vis.OwnerID}
+			[]any{bun.List(statuses), StatusPublish, vis.OwnerID}
 	}
-	return fmt.Sprintf("(%s.status IN (?) AND %s.status = ?)", alias, alias), []any{bun.In(statuses), StatusPublish}
+	return fmt.Sprintf("(%s.status IN (?) AND %s.status = ?)", alias, alias), []any{bun.List(statuses), StatusPublish}
 }
 
 // applyLinkedFilter adds the WHERE conditions of f to q (a select on the
@@ -100,7 +100,7 @@ func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter, vis Vi
 		if !*f.HasEvents {
 			sub = "NOT " + sub
 		}
-		q = q.Where(sub, bun.In([]string{StatusDraft, StatusPending, StatusTrash}))
+		q = q.Where(sub, bun.List([]string{StatusDraft, StatusPending, StatusTrash}))
 	}
 	if f.OnlyWithUpcoming {
 		ecnd, eargs := statusCondition("e", nil, vis)

@@ -144,7 +144,7 @@ func (s *Store) termsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 		return out, nil
 	}
 	var rows []termRow
-	err := s.db.NewRaw("SELECT "+termRowColumns+termCountSQL+" AS cnt FROM terms tm WHERE tm.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	err := s.db.NewRaw("SELECT "+termRowColumns+termCountSQL+" AS cnt FROM terms tm WHERE tm.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("models: terms by ids: %w", mapErr(err))
 	}
@@ -194,7 +194,7 @@ func (s *Store) missingTerms(ctx context.Context, taxonomy string, ids []int64) 
 	}
 	var found []int64
 	err := s.db.NewSelect().TableExpr("terms").Column("id").
-		Where("taxonomy = ?", taxonomy).Where("id IN (?)", bun.In(ids)).Scan(ctx, &found)
+		Where("taxonomy = ?", taxonomy).Where("id IN (?)", bun.List(ids)).Scan(ctx, &found)
 	if err != nil {
 		return nil, fmt.Errorf("models: check %s ids: %w", taxonomy, mapErr(err))
 	}
@@ -290,7 +290,7 @@ func (s *Store) findTermByName(ctx context.Context, taxonomy, name string, locki
 	for _, q := range []struct {
 		cond string
 		arg  any
-	}{{"slug IN (?)", bun.In(slugs)}, {"name_key = ?", key}} {
+	}{{"slug IN (?)", bun.List(slugs)}, {"name_key = ?", key}} {
 		err := s.db.NewRaw("SELECT id FROM terms WHERE taxonomy = ? AND "+q.cond+" ORDER BY id LIMIT 1"+lock, taxonomy, q.arg).Scan(ctx, &ids)
 		if err != nil {
 			return 0, fmt.Errorf("models: find %s %q: %w", taxonomy, name, mapErr(err))

@@ -158,11 +158,11 @@ func termConditions(f TermFilter) (string, []any) {
 	}
 	if len(f.Include) > 0 {
 		conds = append(conds, "tm.id IN (?)")
-		args = append(args, bun.In(f.Include))
+		args = append(args, bun.List(f.Include))
 	}
 	if len(f.Exclude) > 0 {
 		conds = append(conds, "tm.id NOT IN (?)")
-		args = append(args, bun.In(f.Exclude))
+		args = append(args, bun.List(f.Exclude))
 	}
 	if f.HideEmpty {
 		conds = append(conds, `EXISTS (SELECT 1 FROM event_terms et JOIN events e ON e.id = et.event_id

@@ -151,7 +151,7 @@ func overlayTranslations[R translated](ctx context.Context, s *Store, k Kind, re
 	rows, err := s.db.QueryContext(ctx,
 		fmt.Sprintf("SELECT %s, lang, %s FROM %s WHERE %s IN (?) AND (%s) ORDER BY %s, lang",
 			spec.Key, strings.Join(spec.Fields, ", "), spec.Table, spec.Key, strings.Join(conds, " OR "), spec.Key),
-		bun.In(ids))
+		bun.List(ids))
 	if err != nil {
 		return fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
 	}
