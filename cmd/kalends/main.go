@@ -31,14 +31,15 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
 	go func() {
 		// After the first signal, restore the default handling so a second
 		// one ends a shutdown that hangs.
 		<-ctx.Done()
 		stop()
 	}()
-	os.Exit(cli(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+	code := cli(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop() // os.Exit runs no deferred calls
+	os.Exit(code)
 }
 
 // command is a parsed command line.
