@@ -70,9 +70,6 @@ type Post struct {
 	Translations []string `bun:"-"`
 }
 
-// post returns the shared columns (promoted to Event, Venue and Organizer).
-func (p *Post) post() *Post { return p }
-
 // Event is a stored event. Times are UTC; the local wall-clock values are
 // computed at the edge from StartAt/EndAt and Timezone.
 type Event struct {
