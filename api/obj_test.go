@@ -46,7 +46,7 @@ func TestObjJSONMatchesEncodingJSON(t *testing.T) {
 		n := r.IntN(12)
 		bs := make([]byte, n)
 		for j := range bs {
-			bs[j] = byte(r.IntN(256))
+			bs[j] = byte(r.IntN(256)) //nolint:gosec // G115: IntN(256) is 0..255.
 		}
 		cases["random "+string(rune('a'+i%26))+string(bs)] = Obj{{string(bs), []any{string(bs)}}}
 	}

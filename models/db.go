@@ -106,7 +106,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, errors.New("models: open: empty SQLite path")
 	}
 	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, fmt.Errorf("models: open sqlite: %w", err)
 		}
 	}
