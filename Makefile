@@ -5,15 +5,20 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test bench assets generate build clean
+.PHONY: run test lint bench assets generate build clean
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
 	$(GO) run ./cmd/kalends serve
 
-## test: gofmt, vet, regeneration checks, then every test on SQLite and MariaDB
+## test: gofmt, vet, golangci-lint, regeneration checks, then every test on SQLite and MariaDB
 test:
 	./scripts/test.sh
+
+## lint: golangci-lint on every package, tests included (.golangci.yml;
+## the version is pinned in scripts/lint/go.mod and built on first use)
+lint:
+	$(GO) tool -modfile=scripts/lint/go.mod golangci-lint run ./...
 
 ## bench: every benchmark, no tests
 bench:
