@@ -16,7 +16,8 @@ import (
 // SessionCookie is the name of the admin's session cookie (SPEC §10).
 const SessionCookie = "kalends_session"
 
-// ErrNoSession: the session token names no session, or one that expired.
+// ErrNoSession is the error of a session token that names no session, or
+// one that expired.
 // It matches ErrBadCredentials.
 var ErrNoSession = fmt.Errorf("%w: no such session", ErrBadCredentials)
 

@@ -25,7 +25,7 @@ func ExplainTermList(t testing.TB, s *Store, f TermFilter) string {
 	if err != nil {
 		t.Fatalf("explain %s: %v", q, err)
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	cols, _ := rows.Columns()
 	var lines []string
 	for rows.Next() {
@@ -46,6 +46,9 @@ func ExplainTermList(t testing.TB, s *Store, f TermFilter) string {
 			parts = append(parts, fmt.Sprintf("%s=%s", c, vals[i].String))
 		}
 		lines = append(lines, strings.Join(parts, " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -21,8 +21,8 @@ type queryLog struct {
 	queries []string
 }
 
-func (l *queryLog) BeforeQuery(ctx context.Context, e *bun.QueryEvent) context.Context { return ctx }
-func (l *queryLog) AfterQuery(ctx context.Context, e *bun.QueryEvent) {
+func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	l.mu.Lock()
 	l.queries = append(l.queries, e.Query)
 	l.mu.Unlock()
@@ -127,7 +127,7 @@ func explain(t *testing.T, db *models.DB, q string) string {
 	if err != nil {
 		t.Fatalf("explain %s: %v", q, err)
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	cols, _ := rows.Columns()
 	var b strings.Builder
 	for rows.Next() {
@@ -146,6 +146,9 @@ func explain(t *testing.T, db *models.DB, q string) string {
 			fmt.Fprintf(&b, "%s=%v ", cols[i], v)
 		}
 		b.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return b.String()
 }

@@ -341,8 +341,13 @@ func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(conn)
-	if cont, err := http.ReadResponse(br, nil); err != nil || cont.StatusCode != http.StatusContinue {
-		t.Fatalf("server did not ask for the body: %v %v", cont, err)
+	cont, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("read the interim response: %v", err)
+	}
+	_ = cont.Body.Close()
+	if cont.StatusCode != http.StatusContinue {
+		t.Fatalf("server did not ask for the body: %s", cont.Status)
 	}
 	if _, err := io.WriteString(conn, body[:10]); err != nil {
 		t.Fatal(err)
@@ -351,12 +356,11 @@ func TestSIGTERMLetsASlowRequestFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	modelstest.WaitFor(t, 10*time.Second, func() error {
-		c, err := net.DialTimeout("tcp", s.addr, time.Second)
-		if err != nil {
-			return nil // the listener is closed
+		if c, err := net.DialTimeout("tcp", s.addr, time.Second); err == nil {
+			_ = c.Close()
+			return errors.New("server still accepts connections after SIGTERM")
 		}
-		c.Close()
-		return errors.New("server still accepts connections after SIGTERM")
+		return nil // the listener is closed
 	})
 	select {
 	case <-s.done:
