@@ -311,7 +311,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 	}
 	var id int64
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		if err := tx.checkAuthor(ctx, KindEvent, in.AuthorID); err != nil {
+		if err := tx.checkEventRefs(ctx, &in); err != nil {
 			return err
 		}
 		var err error
@@ -343,14 +343,19 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	if err := in.check(false); err != nil {
 		return nil, err
 	}
+	// The ids the input names are checked before the event is looked up
+	// (an unknown venue is reported even when the event does not exist).
+	if err := attempt(u, ActEdit, KindEvent); err != nil {
+		return nil, err
+	}
+	if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
+		return nil, err
+	}
+	if err := s.checkEventRefs(ctx, &in); err != nil {
+		return nil, err
+	}
 	id, err := changePost(ctx, s, u, ActEdit, KindEvent, ref, lockEvent, eventPost, func(tx *Store, old *Event, _ *Post) error {
 		id := old.ID
-		if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
-			return err
-		}
-		if err := tx.checkAuthor(ctx, KindEvent, in.AuthorID); err != nil {
-			return err
-		}
 		e := *old
 		translated := map[string]string{}
 		text := func(field string, dst *string, v *string) {

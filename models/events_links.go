@@ -30,6 +30,33 @@ func (s *Store) writeEventLinks(ctx context.Context, u *User, id int64, in Event
 	return nil
 }
 
+// checkEventRefs checks, before anything is written, the ids an event
+// input names that must already exist: its author, venues and organizers.
+// Every unknown one is reported, not just the first (as the API's argument
+// validation always did). Inline venues and organizers and the categories
+// and tags are checked as they are written.
+func (s *Store) checkEventRefs(ctx context.Context, in *EventInput) error {
+	errs := []error{s.checkAuthor(ctx, KindEvent, in.AuthorID)}
+	if in.Venues != nil {
+		errs = append(errs, s.postsExist(ctx, KindVenue, "venue", venues.unknownReason, refIDs(*in.Venues)))
+	}
+	if in.Organizers != nil {
+		errs = append(errs, s.postsExist(ctx, KindOrganizer, "organizer", organizers.unknownReason, refIDs(*in.Organizers)))
+	}
+	return joinInvalid(errs...)
+}
+
+// refIDs returns the ids of the references to existing records.
+func refIDs[In any](refs []LinkRef[In]) []int64 {
+	var ids []int64
+	for _, r := range refs {
+		if r.New == nil {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}
+
 // writeLinks replaces the venues or organizers of event id with refs, in
 // order, creating inline records by u.
 func writeLinks[T, In any](ctx context.Context, s *Store, k *linkedKind[T, In], u *User, id int64, refs []LinkRef[In], lang string) error {
@@ -97,16 +124,15 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 }
 
 // linkIDs resolves an event's venue or organizer references to ids, in
-// order: existing records must exist (else the field is invalid), inline
-// ones are created by u through the kind's own create operation (so they
+// order: references to existing records are taken as they are (their
+// existence is checked first, by checkEventRefs), inline ones are created by u through the kind's own create operation (so they
 // follow the same rules, duplicate detection included).
 func linkIDs[T any, In any](ctx context.Context, s *Store, k *linkedKind[T, In], u *User,
 	refs []LinkRef[In], lang string) ([]int64, error) {
-	var ids, check []int64
+	var ids []int64
 	for _, r := range refs {
 		if r.New == nil {
-			ids = append(ids, r.ID)
-			check = append(check, r.ID)
+			ids = append(ids, r.ID) // checked by checkEventRefs
 			continue
 		}
 		rec, _, err := k.create(ctx, s, u, *r.New, lang)
@@ -117,10 +143,6 @@ func linkIDs[T any, In any](ctx context.Context, s *Store, k *linkedKind[T, In],
 			return nil, err
 		}
 		ids = append(ids, k.post(rec).ID)
-	}
-	field := string(k.spec.kind)
-	if err := s.postsExist(ctx, k.spec.kind, field, k.unknownReason, check); err != nil {
-		return nil, err
 	}
 	return uniqueIDs(ids), nil
 }

@@ -133,8 +133,9 @@ func statusFilter(u *User, field, reason string, asked []string) ([]string, erro
 
 // resolveEventFilter turns the filter's references into ids: categories
 // and tags by id or slug, and checks that venues, organizers and the parent
-// exist, each failure naming its argument.
+// exist, each failure naming its argument (all of them, not just the first).
 func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
+	var errs []error
 	for _, t := range []struct {
 		field, taxonomy string
 		refs            []TermRef
@@ -145,29 +146,21 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 		}
 		ids, err := s.resolveTerms(ctx, t.taxonomy, t.refs, false, f.Lang)
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadTermName) {
-			return invalidBecause(t.field, "reason.events.unknown_term", nil, err)
+			err = invalidBecause(t.field, "reason.events.unknown_term", nil, err)
 		}
-		if err != nil {
-			return err
-		}
+		errs = append(errs, err)
 		*t.dst = ids
 	}
-	if err := s.postsExist(ctx, KindVenue, "venue", "reason.events.unknown_venue", f.VenueIDs); err != nil {
-		return err
-	}
-	if err := s.postsExist(ctx, KindOrganizer, "organizer", "reason.events.unknown_organizer", f.OrganizerIDs); err != nil {
-		return err
-	}
+	errs = append(errs, s.postsExist(ctx, KindVenue, "venue", "reason.events.unknown_venue", f.VenueIDs),
+		s.postsExist(ctx, KindOrganizer, "organizer", "reason.events.unknown_organizer", f.OrganizerIDs))
 	if f.ParentID != nil {
 		ok, err := s.isEvent(ctx, *f.ParentID)
-		if err != nil {
-			return err
+		if err == nil && !ok {
+			err = Invalid("post_parent", "reason.terms.not_event", nil)
 		}
-		if !ok {
-			return Invalid("post_parent", "reason.terms.not_event", nil)
-		}
+		errs = append(errs, err)
 	}
-	return nil
+	return joinInvalid(errs...)
 }
 
 // applyEventFilter adds the WHERE conditions of f to q (table alias "event").

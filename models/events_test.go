@@ -246,3 +246,30 @@ func usesIndex(db *models.DB, plan string) bool {
 	}
 	return strings.Contains(plan, "key=events_")
 }
+
+// TestEventWritesReportEveryUnknownID: an input naming an unknown author,
+// venue and organizer is told about all three at once, on create and on
+// update, and before the update looks the event up.
+func TestEventWritesReportEveryUnknownID(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Unknowns", "2027-01-01 10:00", "2027-01-01 11:00")
+		in.AuthorID = ptr(int64(1 << 40))
+		in.Venues = &[]models.VenueRef{{ID: 1 << 40}}
+		in.Organizers = &[]models.OrganizerRef{{ID: 1 << 40}}
+		check := func(name string, err error) {
+			t.Helper()
+			var ve *models.ValidationError
+			if !errors.As(err, &ve) || len(ve.Fields) != 3 ||
+				ve.Fields[0].Field != "author" || ve.Fields[1].Field != "venue" || ve.Fields[2].Field != "organizer" {
+				t.Errorf("%s: %v, want author, venue and organizer invalid", name, err)
+			}
+		}
+		_, err := db.CreateEvent(ctx, admin, in)
+		check("create", err)
+		_, err = db.UpdateEvent(ctx, admin, models.ByID(1<<40), in)
+		check("update of an unknown event", err)
+	})
+}

@@ -77,6 +77,29 @@ func invalidBecause(field, reason string, data map[string]any, cause error) *Val
 	return v
 }
 
+// joinInvalid merges the validation errors among errs into one, fields in
+// order; nil when all are nil. Any other error wins, as it is.
+func joinInvalid(errs ...error) error {
+	var all *ValidationError
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var v *ValidationError
+		if !errors.As(err, &v) {
+			return err
+		}
+		if all == nil {
+			all = &ValidationError{}
+		}
+		all.Fields = append(all.Fields, v.Fields...)
+	}
+	if all == nil {
+		return nil
+	}
+	return all
+}
+
 // CodeInvalidParam is the machine code of a field that breaks a rule.
 const CodeInvalidParam = "rest_invalid_param"
 
