@@ -47,6 +47,10 @@ func mkEvent(t *testing.T, e *testEnv, status string, termIDs ...int64) int64 {
 			t.Fatal(err)
 		}
 	}
+	// Stored behind the store's back: bring the term counts up to date.
+	if _, err := e.DB.RecountTerms(ctx); err != nil {
+		t.Fatal(err)
+	}
 	return id
 }
 

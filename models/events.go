@@ -327,7 +327,14 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 		if err != nil {
 			return fmt.Errorf("models: create event: %w", err)
 		}
-		return tx.writeEventLinks(ctx, u, id, in)
+		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
+			return err
+		}
+		after, err := tx.eventTermCounts(ctx, id, e.Status)
+		if err != nil {
+			return err
+		}
+		return tx.adjustTermCounts(ctx, termCounts{}, after)
 	})
 	if err != nil {
 		return nil, err
@@ -356,6 +363,10 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	}
 	id, err := changePost(ctx, s, u, ActEdit, KindEvent, ref, lockEvent, eventPost, func(tx *Store, old *Event, _ *Post) error {
 		id := old.ID
+		before, err := tx.eventTermCounts(ctx, id, old.Status)
+		if err != nil {
+			return err
+		}
 		e := *old
 		translated := map[string]string{}
 		text := func(field string, dst *string, v *string) {
@@ -386,7 +397,6 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 			_, err := tx.db.NewUpdate().Model(&e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
 			return mapErr(err)
 		}
-		var err error
 		if in.Slug != nil && Slugify(*in.Slug) != "" && Slugify(*in.Slug) != old.Slug {
 			_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, Slugify(*in.Slug), id, write)
 		} else {
@@ -400,7 +410,14 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 				return err
 			}
 		}
-		return tx.writeEventLinks(ctx, u, id, in)
+		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
+			return err
+		}
+		after, err := tx.eventTermCounts(ctx, id, e.Status)
+		if err != nil {
+			return err
+		}
+		return tx.adjustTermCounts(ctx, before, after)
 	})
 	if err != nil {
 		return nil, err
@@ -474,12 +491,16 @@ func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*E
 func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
 	id, err := changePost(ctx, s, u, ActTrash, KindEvent, ref, lockEvent, eventPost, func(tx *Store, _ *Event, p *Post) error {
 		return moveToTrash(u, KindEvent, p, func() error {
-			_, err := tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+			before, err := tx.eventTermCounts(ctx, p.ID, p.Status)
+			if err != nil {
+				return err
+			}
+			_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
 				Where("id = ?", p.ID).Exec(ctx)
 			if err != nil {
 				return fmt.Errorf("models: trash event %d: %w", p.ID, mapErr(err))
 			}
-			return nil
+			return tx.adjustTermCounts(ctx, before, termCounts{})
 		})
 	})
 	if err != nil {
@@ -504,6 +525,14 @@ func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) 
 		return nil, err
 	}
 	err = s.RunInTx(ctx, func(tx *Store) error {
+		cur, err := lockEvent(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		before, err := tx.eventTermCounts(ctx, id, cur.Status)
+		if err != nil {
+			return err
+		}
 		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
 			if _, err := tx.db.NewDelete().TableExpr(t).Where("event_id = ?", id).Exec(ctx); err != nil {
 				return fmt.Errorf("models: delete event %d: %w", id, mapErr(err))
@@ -516,7 +545,7 @@ func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return &NotFoundError{Kind: KindEvent, Ref: ref}
 		}
-		return nil
+		return tx.adjustTermCounts(ctx, before, termCounts{})
 	})
 	if err != nil {
 		return nil, err

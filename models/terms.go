@@ -108,11 +108,6 @@ func CleanTermName(name string) (string, error) {
 	return name, nil
 }
 
-// termCountSQL counts the published events of term t (correlated, so the
-// count of a whole page costs no extra query).
-const termCountSQL = `(SELECT COUNT(*) FROM event_terms et JOIN events e ON e.id = et.event_id
-	WHERE et.term_id = tm.id AND e.status = 'publish')`
-
 // termRow is a terms row plus its published-event count.
 type termRow struct {
 	ID          int64  `bun:"id"`
@@ -127,7 +122,8 @@ type termRow struct {
 	Cnt         int64  `bun:"cnt"`
 }
 
-const termRowColumns = "tm.id, tm.taxonomy, tm.name, tm.name_key, tm.slug, tm.description, tm.parent_id, tm.term_group, tm.lang, "
+// termRowColumns selects a terms row (alias tm) with its stored count.
+const termRowColumns = "tm.id, tm.taxonomy, tm.name, tm.name_key, tm.slug, tm.description, tm.parent_id, tm.term_group, tm.lang, tm.event_count AS cnt"
 
 func (r *termRow) term() *Term {
 	return &Term{ID: r.ID, Taxonomy: r.Taxonomy, Name: r.Name, NameKey: r.NameKey, Slug: r.Slug,
@@ -144,7 +140,7 @@ func (s *Store) termsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 		return out, nil
 	}
 	var rows []termRow
-	err := s.db.NewRaw("SELECT "+termRowColumns+termCountSQL+" AS cnt FROM terms tm WHERE tm.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
+	err := s.db.NewRaw("SELECT "+termRowColumns+" FROM terms tm WHERE tm.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("models: terms by ids: %w", mapErr(err))
 	}

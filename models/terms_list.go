@@ -140,7 +140,7 @@ func joinIDs(ids []int64) string {
 func (s *Store) termPageQuery(f TermFilter, offset int64) (string, []any) {
 	where, args := termConditions(f)
 	order := s.termOrder(f)
-	return "SELECT " + termRowColumns + termCountSQL + " AS cnt FROM terms tm WHERE " + where +
+	return "SELECT " + termRowColumns + " FROM terms tm WHERE " + where +
 		" ORDER BY " + order + fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, offset), args
 }
 
@@ -216,7 +216,7 @@ func (s *Store) termOrder(f TermFilter) string {
 			key += " COLLATE utf8mb4_bin" // byte order, as SQLite
 		}
 	case "count":
-		key = "cnt"
+		key = "tm.event_count"
 	default:
 		key = "tm.name_key"
 	}

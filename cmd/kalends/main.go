@@ -1,5 +1,5 @@
 // Command kalends is the Kalends server and its administration commands:
-// serve (the default), migrate, user create, app-password create, version.
+// serve (the default), migrate, recount, user create, app-password create, version.
 // main only parses the command line; every dependency is built in run (serve)
 // or in the command's own function and passed down.
 package main
@@ -44,7 +44,7 @@ func main() {
 
 // command is a parsed command line.
 type command struct {
-	name string // "serve", "migrate", "user create", "app-password create", "version"
+	name string // "serve", "migrate", "recount", "user create", "app-password create", "version"
 	cfg  *Config
 	set  *settings
 	// flags of user create and app-password create
@@ -56,6 +56,8 @@ const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible 
 Usage:
   kalends [options] [serve]      migrate the database, then serve the API, the admin and the assets
   kalends [options] migrate      apply pending migrations and exit
+  kalends [options] recount      recompute the event counts of categories and tags from the links
+                                 (they are kept by every write; this repairs changes made outside Kalends)
   kalends [options] user create --login L --password P --role R [--email E] [--display-name N]
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]
@@ -88,6 +90,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = run(ctx, cmd.cfg, logger)
 	case "migrate":
 		err = runMigrate(ctx, cmd.cfg, logger)
+	case "recount":
+		err = runRecount(ctx, cmd.cfg, stdout, logger)
 	case "user create":
 		err = runUserCreate(ctx, cmd, stdout, logger)
 	case "app-password create":
@@ -159,7 +163,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.SetOutput(io.Discard)
 	fs.Usage = usage(fs)
 	switch cmd.name {
-	case "serve", "migrate", "version":
+	case "serve", "migrate", "recount", "version":
 	case "user create":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.login, "login", "", "login of the new user (required)")
@@ -174,7 +178,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
-	if cmd.name == "serve" || cmd.name == "migrate" {
+	if cmd.name == "serve" || cmd.name == "migrate" || cmd.name == "recount" {
 		s.addFlags(fs)
 	}
 	if err := fs.Parse(rest); err != nil {

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
 
@@ -447,3 +448,31 @@ func TestMigrateCreatesTheSchema(t *testing.T) {
 		}
 	}
 }
+
+func TestRecountRepairsTermCounts(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "r.db")
+	if r := kalends(t, "migrate", "--db", "sqlite:"+path); r.code != 0 {
+		t.Fatalf("migrate: exit %d\n%s", r.code, r.stderr)
+	}
+	ctx := context.Background()
+	db, err := models.Open(ctx, "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo("Music")}, "en")
+	if err == nil {
+		_, err = db.IDB().NewRaw("UPDATE terms SET event_count = 7").Exec(ctx)
+	}
+	_ = db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 term counts repaired\n", "0 term counts repaired\n"} {
+		if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || r.stdout != want {
+			t.Fatalf("recount: exit %d, stdout %q (want %q)\n%s", r.code, r.stdout, want, r.stderr)
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -98,6 +98,22 @@ func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	return db.Close()
 }
 
+// runRecount recomputes every term count from the links and says how many
+// were wrong.
+func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	n, err := db.RecountTerms(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n", n)
+	return err
+}
+
 // bootstrapAdmin makes sure an administrator can sign in: the configured
 // one is created when no user has its login; with none configured and no
 // user at all, "admin" is created with a random password, logged once.
