@@ -49,6 +49,8 @@ type command struct {
 	set  *settings
 	// flags of user create and app-password create
 	login, password, role, email, displayName, appName string
+	// flags of seed
+	seed seedFlags
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -56,6 +58,9 @@ const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible 
 Usage:
   kalends [options] [serve]      migrate the database, then serve the API, the admin and the assets
   kalends [options] migrate      apply pending migrations and exit
+  kalends [options] seed [--events N] [--seed S] [...]
+                                 write deterministic demo data (realistic links, translations, four
+                                 languages); 'kalends seed -h' lists every option
   kalends [options] recount      recompute the event counts of categories and tags from the links
                                  (they are kept by every write; this repairs changes made outside Kalends)
   kalends [options] user create --login L --password P --role R [--email E] [--display-name N]
@@ -92,6 +97,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runMigrate(ctx, cmd.cfg, logger)
 	case "recount":
 		err = runRecount(ctx, cmd.cfg, stdout, logger)
+	case "seed":
+		err = runSeed(ctx, cmd, stdout, logger)
 	case "user create":
 		err = runUserCreate(ctx, cmd, stdout, logger)
 	case "app-password create":
@@ -171,6 +178,9 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		fs.StringVar(&cmd.role, "role", "", "subscriber, contributor, author, editor or administrator (required)")
 		fs.StringVar(&cmd.email, "email", "", "e-mail address")
 		fs.StringVar(&cmd.displayName, "display-name", "", "name shown to others (default: the login)")
+	case "seed":
+		s.addFlags(fs)
+		addSeedFlags(fs, &cmd.seed)
 	case "app-password create":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.login, "login", "", "login of the user (required)")

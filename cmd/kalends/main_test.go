@@ -476,3 +476,24 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+func TestSeedWritesDemoDataOnce(t *testing.T) {
+	t.Parallel()
+	db := "sqlite:" + filepath.Join(t.TempDir(), "s.db")
+	r := kalends(t, "seed", "--db", db, "--events", "120", "--seed", "3")
+	if r.code != 0 || !strings.Contains(r.stdout, "seeded 120 events") || !strings.Contains(r.stdout, "120/120 events") {
+		t.Fatalf("seed: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := kalends(t, "seed", "--db", db, "--events", "10"); r.code != 1 || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("seeding again: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if r := kalends(t, "seed", "--db", db, "--events", "10", "--force"); r.code != 0 {
+		t.Errorf("seeding again with --force: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if r := kalends(t, "seed", "--db", db, "--drafts", "2"); r.code != 1 || !strings.Contains(r.stderr, "drafts is a share") {
+		t.Errorf("a share above 1: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if r := kalends(t, "seed", "--db", db, "--from", "yesterday"); r.code != 1 || !strings.Contains(r.stderr, "--from") {
+		t.Errorf("a bad date: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
