@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint bench assets generate build clean
+.PHONY: run test lint bench bench-go assets generate build clean
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -20,8 +20,16 @@ test:
 lint:
 	$(GO) tool -modfile=scripts/lint/go.mod golangci-lint run ./...
 
-## bench: every benchmark, no tests
+## bench: seed 10,000 and 100,000 realistic events, load the real binary with
+## wrk on loopback beside a static responder, print the table, write
+## bench/results.json and compare with bench/baseline.json (BENCHMARKS.md);
+## BENCH_DB=mysql://… for MariaDB
 bench:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
+	$(GO) run ./bench
+
+## bench-go: the Go benchmarks (go test -bench), no tests
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## assets: rebuild assets/vendor from package.json (commit the result)

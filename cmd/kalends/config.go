@@ -33,6 +33,9 @@ type Config struct {
 	AdminPassword   string
 	CORSOrigins     []string
 	LogFormat       string
+	// DebugAddr, when set, is a loopback address serving /debug/pprof and
+	// /debug/vars (request and SQL query counters) for benchmarks.
+	DebugAddr string
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -80,6 +83,8 @@ var options = []option{
 		set: func(c *Config, v string) error { c.CORSOrigins = splitList(v); return nil }},
 	{name: "log-format", def: "text", usage: "log format: text or json",
 		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
+	{name: "debug-addr", usage: "loopback host:port serving /debug/pprof and /debug/vars (profiling and query counts; off when empty)",
+		set: func(c *Config, v string) error { c.DebugAddr = strings.TrimSpace(v); return nil }},
 }
 
 // splitList splits a comma list, dropping blanks.
@@ -218,6 +223,12 @@ func (c *Config) Validate() error {
 	}
 	if (c.AdminLogin == "") != (c.AdminPassword == "") {
 		bad("--admin-login and --admin-password go together: set both or neither")
+	}
+	if c.DebugAddr != "" {
+		host, _, err := net.SplitHostPort(c.DebugAddr)
+		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			bad("--debug-addr %q must be a loopback host:port (e.g. 127.0.0.1:6060): it serves profiles", c.DebugAddr)
+		}
 	}
 	for _, o := range c.CORSOrigins {
 		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {

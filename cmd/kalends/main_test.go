@@ -497,3 +497,34 @@ func TestSeedWritesDemoDataOnce(t *testing.T) {
 		t.Errorf("a bad date: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+func TestDebugListenerCountsQueriesOnLoopback(t *testing.T) {
+	t.Parallel()
+	dbg := freeAddr(t)
+	s := startServer(t, "sqlite:"+filepath.Join(t.TempDir(), "d.db"), "--debug-addr", dbg)
+	counter := func() float64 {
+		t.Helper()
+		_, body := get(t, "http://"+dbg+"/debug/vars")
+		var v struct {
+			Kalends map[string]float64 `json:"kalends"`
+		}
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatalf("/debug/vars: %v\n%s", err, body)
+		}
+		return v.Kalends["sql_queries"]
+	}
+	before := counter()
+	if resp, body := get(t, s.url+"/cal/events/v1/events"); resp.StatusCode != 200 {
+		t.Fatalf("list: %d %s", resp.StatusCode, body)
+	}
+	if after := counter(); after <= before {
+		t.Errorf("sql_queries did not grow with a list: %v then %v", before, after)
+	}
+	if resp, _ := get(t, "http://"+dbg+"/debug/pprof/"); resp.StatusCode != 200 {
+		t.Errorf("/debug/pprof/ = %d", resp.StatusCode)
+	}
+	if r := kalends(t, "migrate", "--db", "sqlite:"+filepath.Join(t.TempDir(), "x.db"), "--debug-addr", "0.0.0.0:6060"); r.code != 2 ||
+		!strings.Contains(r.stderr, "--debug-addr") {
+		t.Errorf("a debug listener off loopback: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -43,6 +43,11 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	stopDebug, err := startDebug(cfg, db, logger)
+	if err != nil {
+		return err
+	}
+	defer stopDebug()
 	// A signal that arrived during start-up is handled by the select below,
 	// once the listener is up: it does not cancel the listen itself.
 	ln, err := (&net.ListenConfig{}).Listen(context.WithoutCancel(ctx), "tcp", cfg.Addr)

@@ -1,0 +1,538 @@
+// Command bench loads a real Kalends server with wrk and prints how each
+// endpoint compares with a static responder serving the same list body
+// from memory (the ceiling of this machine). It seeds realistic calendars
+// (kalends seed) of each size asked for, starts the built binary on
+// loopback, runs wrk against every endpoint, samples the server's memory
+// and reads its SQL query counter (--debug-addr), then prints a table,
+// writes JSON and compares with the committed baseline.
+//
+//	go run ./bench                       # SQLite, 10,000 and 100,000 events
+//	BENCH_DB=mysql://root@127.0.0.1:3306/kalends_bench go run ./bench
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	sizes := flag.String("events", "10000,100000", "comma list of calendar sizes to seed and load")
+	dur := flag.Duration("duration", 6*time.Second, "wrk run time per endpoint")
+	conns := flag.Int("connections", 16, "wrk connections")
+	threads := flag.Int("threads", 2, "wrk threads")
+	out := flag.String("out", "bench/results.json", "where to write the results as JSON")
+	baseline := flag.String("baseline", "bench/baseline.json", "results to compare with ('' for none)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, config{sizes: *sizes, dur: *dur, conns: *conns, threads: *threads, out: *out, baseline: *baseline,
+		db: os.Getenv("BENCH_DB")})
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	sizes, out, baseline, db string
+	dur                      time.Duration
+	conns, threads           int
+}
+
+// Result is one endpoint's run.
+type Result struct {
+	Size     int     `json:"events"`
+	Name     string  `json:"endpoint"`
+	ReqPerS  float64 `json:"req_per_s"`
+	P50Ms    float64 `json:"p50_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	Bytes    int64   `json:"bytes_per_response"`
+	Errors   int64   `json:"errors"`
+	Requests int64   `json:"requests"`
+	Ceiling  float64 `json:"ratio_to_static"`
+	RSSAnon  int64   `json:"peak_rss_anon_kb"`
+	VMHWM    int64   `json:"vm_hwm_kb"`
+	Queries  float64 `json:"sql_queries_per_request"`
+}
+
+// Report is what bench writes: the machine, the command and the results.
+type Report struct {
+	Machine string    `json:"machine"`
+	DB      string    `json:"db"`
+	When    string    `json:"when"`
+	Results []Result  `json:"results"`
+	Took    float64   `json:"took_s"`
+	Started time.Time `json:"-"`
+}
+
+func run(ctx context.Context, c config) error {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		return errors.New("wrk is not installed: apt-get install wrk (Debian), then run again")
+	}
+	tmp, err := os.MkdirTemp("", "kalends-bench-")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	bin := filepath.Join(tmp, "kalends")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kalends")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build: %w", err)
+	}
+	rep := Report{Machine: machine(), DB: "sqlite", When: time.Now().UTC().Format(time.RFC3339), Started: time.Now()}
+	if c.db != "" {
+		rep.DB = "mysql"
+	}
+	for _, s := range strings.Split(c.sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-events: %q is not a size", s)
+		}
+		res, err := runSize(ctx, c, wrk, bin, tmp, n)
+		if err != nil {
+			return fmt.Errorf("%d events: %w", n, err)
+		}
+		rep.Results = append(rep.Results, res...)
+	}
+	rep.Took = time.Since(rep.Started).Seconds()
+	var base *Report
+	if c.baseline != "" {
+		if b, err := os.ReadFile(c.baseline); err == nil {
+			base = &Report{}
+			if err := json.Unmarshal(b, base); err != nil {
+				return fmt.Errorf("baseline %s: %w", c.baseline, err)
+			}
+		}
+	}
+	fmt.Print(renderTable(rep, base))
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(c.out, append(b, '\n'), 0o600)
+}
+
+// dbFor is the database of one size: a SQLite file, or the BENCH_DB MySQL
+// database with the size appended to its name.
+func dbFor(c config, tmp string, n int) string {
+	if c.db == "" {
+		return "sqlite:" + filepath.Join(tmp, fmt.Sprintf("bench-%d.db", n))
+	}
+	return fmt.Sprintf("%s_%d", strings.TrimRight(c.db, "/"), n)
+}
+
+func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Result, error) {
+	db := dbFor(c, tmp, n)
+	kal := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, bin, append([]string{"--db", db}, args...)...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("kalends %s: %w\n%s", strings.Join(args, " "), err, errb.String())
+		}
+		return out.String(), nil
+	}
+	fmt.Fprintf(os.Stderr, "seeding %d events…\n", n)
+	t0 := time.Now()
+	if _, err := kal("seed", "--events", strconv.Itoa(n), "--seed", "1", "--force"); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(os.Stderr, "seeded in %s\n", time.Since(t0).Round(time.Second))
+	if _, err := kal("user", "create", "--login", "bench", "--password", "bench-password-1", "--role", "editor"); err != nil &&
+		!strings.Contains(err.Error(), "already exists") {
+		return nil, err
+	}
+	pw, err := kal("app-password", "create", "--login", "bench", "--name", "bench")
+	if err != nil {
+		return nil, err
+	}
+	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("bench:"+strings.TrimSpace(pw)))
+	addr, dbg := freeAddr(), freeAddr()
+	srv := exec.CommandContext(ctx, bin, "--db", db, "--addr", addr, "--debug-addr", dbg, "--log-format", "json", "serve")
+	logf, err := os.Create(filepath.Join(tmp, fmt.Sprintf("server-%d.log", n)))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = logf.Close() }()
+	srv.Stdout, srv.Stderr = logf, logf
+	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = srv.Process.Signal(syscall.SIGTERM)
+		_ = srv.Wait()
+	}()
+	base := "http://" + addr
+	if err := waitHTTP(ctx, base+"/healthz", 30*time.Second); err != nil {
+		return nil, err
+	}
+	eps, listBody, err := endpoints(base, auth, tmp, n)
+	if err != nil {
+		return nil, err
+	}
+	static, stopStatic, err := staticResponder(listBody)
+	if err != nil {
+		return nil, err
+	}
+	defer stopStatic()
+	ceiling, err := load(ctx, c, wrk, endpoint{name: "static ceiling", url: static}, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	ceiling.Size = n
+	ceiling.Ceiling = 1
+	out := []Result{ceiling}
+	for _, ep := range eps {
+		r, err := load(ctx, c, wrk, ep, srv.Process, "http://"+dbg)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ep.name, err)
+		}
+		r.Size = n
+		if ceiling.ReqPerS > 0 {
+			r.Ceiling = r.ReqPerS / ceiling.ReqPerS
+		}
+		out = append(out, r)
+		fmt.Fprintf(os.Stderr, "  %-28s %8.0f req/s\n", ep.name, r.ReqPerS)
+	}
+	return out, nil
+}
+
+// endpoint is one URL to load, with an optional wrk Lua script.
+type endpoint struct {
+	name, url, script string
+}
+
+// endpoints reads ids from the seeded calendar and builds the endpoint list;
+// it also returns the list-of-50 body the static responder serves.
+func endpoints(base, auth, tmp string, n int) ([]endpoint, []byte, error) {
+	api := base + "/cal/events/v1"
+	now := time.Now().UTC()
+	window := fmt.Sprintf("start_date=%s&end_date=%s", now.Format(time.DateOnly), now.AddDate(0, 3, 0).Format(time.DateOnly))
+	list50 := api + "/events?per_page=50&" + window
+	body, err := get(list50)
+	if err != nil {
+		return nil, nil, err
+	}
+	var page struct {
+		Events []struct {
+			ID int64 `json:"id"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(body, &page); err != nil || len(page.Events) == 0 {
+		return nil, nil, fmt.Errorf("the list of 50 is not a list of events: %w", err)
+	}
+	id := page.Events[0].ID
+	vb, err := get(api + "/venues?per_page=1")
+	if err != nil {
+		return nil, nil, err
+	}
+	var venues struct {
+		Venues []struct {
+			ID int64 `json:"id"`
+		} `json:"venues"`
+	}
+	if err := json.Unmarshal(vb, &venues); err != nil || len(venues.Venues) == 0 {
+		return nil, nil, fmt.Errorf("no venue in the seeded calendar: %w", err)
+	}
+	// ~200 distinct list URLs: pages, windows and filters a cache cannot absorb.
+	var paths []string
+	for i := 0; len(paths) < 200; i++ {
+		from := now.AddDate(0, 0, i%60-30)
+		p := fmt.Sprintf("/cal/events/v1/events?per_page=%d&page=%d&start_date=%s&end_date=%s",
+			[]int{10, 20, 50}[i%3], 1+i%3, from.Format(time.DateOnly), from.AddDate(0, 2, 0).Format(time.DateOnly))
+		if i%5 == 0 {
+			p += "&categories=music"
+		}
+		paths = append(paths, p)
+	}
+	rotate, err := writeScript(tmp, fmt.Sprintf("rotate-%d.lua", n), rotateLua(paths))
+	if err != nil {
+		return nil, nil, err
+	}
+	event := `{"title":"Bench event","start_date":"2027-06-01 10:00:00","end_date":"2027-06-01 12:00:00",` +
+		fmt.Sprintf(`"venue":%d,"categories":["music"],"tags":["live"],"description":"%s"}`, venues.Venues[0].ID, strings.Repeat("Lorem ipsum ", 40))
+	post, err := writeScript(tmp, fmt.Sprintf("post-%d.lua", n), bodyLua("POST", auth, event))
+	if err != nil {
+		return nil, nil, err
+	}
+	patch, err := writeScript(tmp, fmt.Sprintf("patch-%d.lua", n), bodyLua("PATCH", auth, `{"title":"Bench edit","featured":true}`))
+	if err != nil {
+		return nil, nil, err
+	}
+	return []endpoint{
+		{name: "list of 50 in a window", url: list50},
+		{name: "default list", url: api + "/events"},
+		{name: "list, category + venue", url: fmt.Sprintf("%s/events?categories=music&venue=%d&%s", api, venues.Venues[0].ID, window)},
+		{name: "list, search", url: api + "/events?search=jazz&" + window},
+		{name: "list rotating 200 URLs", url: base + paths[0], script: rotate},
+		{name: "single event", url: fmt.Sprintf("%s/events/%d", api, id)},
+		{name: "venues", url: api + "/venues"},
+		{name: "organizers", url: api + "/organizers"},
+		{name: "categories", url: api + "/categories"},
+		{name: "tags", url: api + "/tags"},
+		{name: "POST /events", url: api + "/events", script: post},
+		{name: "PATCH /events/{id}", url: fmt.Sprintf("%s/events/%d", api, id), script: patch},
+	}, body, nil
+}
+
+func rotateLua(paths []string) string {
+	var b strings.Builder
+	b.WriteString("local paths = {\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "  %q,\n", p)
+	}
+	b.WriteString("}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1])\nend\n")
+	return b.String()
+}
+
+func bodyLua(method, auth, body string) string {
+	return fmt.Sprintf("wrk.method = %q\nwrk.body = %q\nwrk.headers[\"Content-Type\"] = \"application/json\"\nwrk.headers[\"Authorization\"] = %q\n",
+		method, body, auth)
+}
+
+func writeScript(dir, name, text string) (string, error) {
+	p := filepath.Join(dir, name)
+	return p, os.WriteFile(p, []byte(text), 0o600)
+}
+
+// load runs wrk on one endpoint while sampling the server's memory, and
+// reads the server's query counter before and after.
+func load(ctx context.Context, c config, wrk string, ep endpoint, server *os.Process, debug string) (Result, error) {
+	args := []string{"-t" + strconv.Itoa(c.threads), "-c" + strconv.Itoa(c.conns), "-d" + c.dur.String(), "--latency", "--timeout", "5s"}
+	if ep.script != "" {
+		args = append(args, "-s", ep.script)
+	}
+	args = append(args, ep.url)
+	q0 := queries(debug)
+	stop := make(chan struct{})
+	peak := make(chan [2]int64, 1)
+	go func() {
+		var anon, hwm int64
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if server != nil {
+				a, h := memory(server.Pid)
+				anon, hwm = max(anon, a), max(hwm, h)
+			}
+			select {
+			case <-stop:
+				peak <- [2]int64{anon, hwm}
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	out, err := exec.CommandContext(ctx, wrk, args...).CombinedOutput()
+	close(stop)
+	mem := <-peak
+	if err != nil {
+		return Result{}, fmt.Errorf("wrk: %w\n%s", err, out)
+	}
+	r, err := parseWrk(string(out))
+	if err != nil {
+		return Result{}, err
+	}
+	r.Name, r.RSSAnon, r.VMHWM = ep.name, mem[0], mem[1]
+	if q1 := queries(debug); q0 >= 0 && q1 >= 0 && r.Requests > 0 {
+		r.Queries = float64(q1-q0) / float64(r.Requests)
+	}
+	return r, nil
+}
+
+// parseWrk reads wrk's --latency output.
+func parseWrk(out string) (Result, error) {
+	var r Result
+	var read float64
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 2 && f[0] == "Requests/sec:":
+			r.ReqPerS, _ = strconv.ParseFloat(f[1], 64)
+		case len(f) == 2 && f[0] == "50%":
+			r.P50Ms = durationMs(f[1])
+		case len(f) == 2 && f[0] == "99%":
+			r.P99Ms = durationMs(f[1])
+		case len(f) >= 5 && f[1] == "requests" && f[2] == "in":
+			r.Requests, _ = strconv.ParseInt(f[0], 10, 64)
+			read = sizeBytes(f[len(f)-2])
+		case strings.HasPrefix(strings.TrimSpace(line), "Non-2xx or 3xx responses:"):
+			n, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
+			r.Errors += n
+		case strings.HasPrefix(strings.TrimSpace(line), "Socket errors:"):
+			for _, kv := range strings.Split(strings.TrimPrefix(strings.TrimSpace(line), "Socket errors:"), ",") {
+				if p := strings.Fields(kv); len(p) == 2 {
+					n, _ := strconv.ParseInt(p[1], 10, 64)
+					r.Errors += n
+				}
+			}
+		}
+	}
+	if r.ReqPerS == 0 || r.Requests == 0 {
+		return r, fmt.Errorf("wrk printed no rate:\n%s", out)
+	}
+	r.Bytes = int64(read / float64(r.Requests))
+	return r, nil
+}
+
+// durationMs reads wrk's durations (850.00us, 1.20ms, 1.05s).
+func durationMs(s string) float64 {
+	for _, u := range []struct {
+		suffix string
+		ms     float64
+	}{{"us", 0.001}, {"ms", 1}, {"m", 60000}, {"s", 1000}} {
+		if strings.HasSuffix(s, u.suffix) {
+			v, _ := strconv.ParseFloat(strings.TrimSuffix(s, u.suffix), 64)
+			return v * u.ms
+		}
+	}
+	return 0
+}
+
+// sizeBytes reads wrk's sizes (278.55KB, 1.20MB, 512B).
+func sizeBytes(s string) float64 {
+	for _, u := range []struct {
+		suffix string
+		b      float64
+	}{{"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			v, _ := strconv.ParseFloat(strings.TrimSuffix(s, u.suffix), 64)
+			return v * u.b
+		}
+	}
+	return 0
+}
+
+// memory reads RssAnon and VMHWM (kB) of a process.
+func memory(pid int) (anon, hwm int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 {
+			switch f[0] {
+			case "RssAnon:":
+				anon, _ = strconv.ParseInt(f[1], 10, 64)
+			case "VmHWM:":
+				hwm, _ = strconv.ParseInt(f[1], 10, 64)
+			}
+		}
+	}
+	return anon, hwm
+}
+
+// queries reads the server's SQL query counter (-1 when unknown).
+func queries(debug string) int64 {
+	if debug == "" {
+		return -1
+	}
+	b, err := get(debug + "/debug/vars")
+	if err != nil {
+		return -1
+	}
+	var v struct {
+		Kalends struct {
+			Queries int64 `json:"sql_queries"`
+		} `json:"kalends"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return -1
+	}
+	return v.Kalends.Queries
+}
+
+func get(url string) ([]byte, error) {
+	res, err := http.Get(url) //nolint:gosec,noctx // loopback URLs the harness built
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = res.Body.Close() }()
+	b, err := io.ReadAll(res.Body)
+	if err == nil && res.StatusCode != http.StatusOK {
+		err = fmt.Errorf("GET %s: %s", url, res.Status)
+	}
+	return b, err
+}
+
+// waitHTTP waits until url answers 200, or the limit passes.
+func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		if _, err := get(url); err == nil {
+			return nil
+		} else if time.Now().After(deadline) {
+			return fmt.Errorf("the server did not answer within %s: %w", limit, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// freeAddr is a loopback address nobody listens on.
+func freeAddr() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0") //nolint:noctx // a port probe
+	if err != nil {
+		return "127.0.0.1:0"
+	}
+	defer func() { _ = ln.Close() }()
+	return ln.Addr().String()
+}
+
+// staticResponder serves body from memory on loopback: what this machine
+// can serve at most for a response of that size.
+func staticResponder(body []byte) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0") //nolint:noctx // loopback responder
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(body)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/", func() { _ = srv.Close() }, nil
+}
+
+// machine describes this machine: CPU, cores, memory, Go.
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if f := strings.Fields(strings.SplitN(string(b), "\n", 2)[0]); len(f) >= 2 {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			mem = fmt.Sprintf(", %d GiB", kb>>20)
+		}
+	}
+	gover, _ := exec.CommandContext(context.Background(), "go", "env", "GOVERSION").Output()
+	return fmt.Sprintf("%s, %d cores%s, %s", cpu, numCPU(), mem, strings.TrimSpace(string(gover)))
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"expvar"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/kalends/kalends/models"
+)
+
+// debugCounters are what the debug listener reports in /debug/vars: the
+// SQL queries run, which a benchmark divides by the requests it sent.
+type debugCounters struct {
+	queries atomic.Int64
+}
+
+// BeforeQuery counts a query (a bun query hook).
+func (d *debugCounters) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	d.queries.Add(1)
+	return ctx
+}
+
+// AfterQuery does nothing.
+func (d *debugCounters) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// startDebug serves /debug/pprof and /debug/vars on the loopback address of
+// --debug-addr and counts queries; it returns the function that stops it.
+// Off (a no-op) when the address is empty.
+func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error) {
+	if cfg.DebugAddr == "" {
+		return func() {}, nil
+	}
+	c := &debugCounters{}
+	// The store holds this *bun.DB; WithQueryHook would return a copy it never uses.
+	db.Bun.AddQueryHook(c) //nolint:staticcheck // SA1019, see above
+	vars := expvar.NewMap("kalends")
+	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
+	mux := http.NewServeMux()
+	mux.Handle("/debug/vars", expvar.Handler())
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", cfg.DebugAddr)
+	if err != nil {
+		return nil, fmt.Errorf("serve: debug listener on %s: %w", cfg.DebugAddr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Warn("kalends: debug listener stopped", "err", err)
+		}
+	}()
+	logger.Info("kalends: debug listener (profiles and counters)", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
+}
