@@ -106,7 +106,10 @@ func (s *Store) takenSlugs(ctx context.Context, kind Kind, base string, excludeI
 	var slugs []string
 	q := s.db.NewSelect().TableExpr(table).Column("slug").
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("slug = ?", base).WhereOr("slug LIKE ? ESCAPE '!'", EscapeLike(base)+"-%")
+			// base-… as a range of the slug index ('.' follows '-'): LIKE
+			// cannot use the index on SQLite (it folds case), so it read
+			// every row of the table on each create.
+			return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
 		})
 	if scope != "" {
 		q = q.Where("taxonomy = ?", scope)

@@ -213,3 +213,32 @@ func TestInsertWithUniqueSlugUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// TestSlugLookupUsesTheIndex: finding the taken slugs of a new record reads
+// the slug index, not the whole table (it runs on every create).
+func TestSlugLookupUsesTheIndex(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		log := &queryLog{}
+		db.Bun.AddQueryHook(log)
+		if _, err := db.CreateEvent(ctx, admin, baseInput("Slug lookup", "2027-01-01 10:00", "2027-01-01 11:00")); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, q := range log.reset() {
+			if !strings.Contains(q, "slug >=") {
+				continue
+			}
+			found = true
+			plan := explain(t, db, q)
+			if strings.Contains(plan, "SCAN events") || strings.Contains(plan, "type=ALL") {
+				t.Errorf("the slug lookup reads the whole table:\n%s\n%s", q, plan)
+			}
+		}
+		if !found {
+			t.Fatal("no slug lookup recorded")
+		}
+	})
+}
