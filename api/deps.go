@@ -23,6 +23,8 @@ type Deps struct {
 	// credentials (SPEC §2).
 	CORSOrigins []string
 	Logger      *slog.Logger
+	// Cache, when set, answers anonymous GETs from memory (ResponseCache).
+	Cache *ResponseCache
 	// RequestTimeout bounds each request; zero means the package's
 	// RequestTimeout. Tests shorten it to reach the deadline quickly.
 	RequestTimeout time.Duration

@@ -52,10 +52,15 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 		rt := &dp.table[i]
 		dp.routes = append(dp.routes, compiledRoute{route: rt, re: regexp.MustCompile(`(?i)^` + rt.Pattern + `/?$`)})
 	}
+	handler := dp.serve
+	if d.Cache != nil {
+		handler = d.Cache.handler(handler)
+	}
+	handler = withETag(handler)
 	ns := "/" + Namespace
 	for _, pre := range append([]string{""}, prefixes()...) {
-		app.All(pre+ns, dp.serve)
-		app.All(pre+ns+"/*", dp.serve)
+		app.All(pre+ns, handler)
+		app.All(pre+ns+"/*", handler)
 	}
 }
 

@@ -311,3 +311,14 @@ func SetDriverLogger(l *slog.Logger) {
 type driverLogger struct{ l *slog.Logger }
 
 func (d driverLogger) Print(v ...any) { d.l.Warn("models: mysql driver", "msg", fmt.Sprint(v...)) }
+
+// CacheGeneration reads the number that every change of a record moves
+// (triggers on the record and translation tables, in the writing
+// transaction): a response cache made under another number is stale.
+func (s *Store) CacheGeneration(ctx context.Context) (int64, error) {
+	var gen int64
+	if err := s.db.NewSelect().TableExpr("cache_generation").Column("gen").Where("id = 1").Scan(ctx, &gen); err != nil {
+		return 0, fmt.Errorf("models: cache generation: %w", mapErr(err))
+	}
+	return gen, nil
+}

@@ -30,7 +30,8 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	apiDeps := &api.Deps{DB: db, I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger}
+	apiDeps := &api.Deps{DB: db, I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
+		Cache: api.NewResponseCache(db, site, cfg.CacheSize, cfg.CacheCheck)}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	app := fiber.New(fiber.Config{

@@ -33,6 +33,10 @@ type Config struct {
 	AdminPassword   string
 	CORSOrigins     []string
 	LogFormat       string
+	// CacheSize is the byte bound of the API's response cache (0: none);
+	// CacheCheck how often each instance reads the cache generation.
+	CacheSize  int64
+	CacheCheck time.Duration
 	// DebugAddr, when set, is a loopback address serving /debug/pprof and
 	// /debug/vars (request and SQL query counters) for benchmarks.
 	DebugAddr string
@@ -83,6 +87,24 @@ var options = []option{
 		set: func(c *Config, v string) error { c.CORSOrigins = splitList(v); return nil }},
 	{name: "log-format", def: "text", usage: "log format: text or json",
 		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
+	{name: "cache-size", def: "64", usage: "megabytes of anonymous API answers kept in memory (0 turns the cache off)",
+		set: func(c *Config, v string) error {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			c.CacheSize = n << 20
+			return nil
+		}},
+	{name: "cache-check", def: "250ms", usage: "how often each instance checks whether another one wrote (the most a cached answer can lag behind)",
+		set: func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not a duration such as 250ms: %q", v)
+			}
+			c.CacheCheck = d
+			return nil
+		}},
 	{name: "debug-addr", usage: "loopback host:port serving /debug/pprof and /debug/vars (profiling and query counts; off when empty)",
 		set: func(c *Config, v string) error { c.DebugAddr = strings.TrimSpace(v); return nil }},
 }
@@ -223,6 +245,12 @@ func (c *Config) Validate() error {
 	}
 	if (c.AdminLogin == "") != (c.AdminPassword == "") {
 		bad("--admin-login and --admin-password go together: set both or neither")
+	}
+	if c.CacheSize < 0 || c.CacheSize > 64<<30 {
+		bad("--cache-size must be from 0 to 65536 (megabytes)")
+	}
+	if c.CacheCheck < time.Millisecond || c.CacheCheck > time.Minute {
+		bad("--cache-check must be from 1ms to 1m, not %s", c.CacheCheck)
 	}
 	if c.DebugAddr != "" {
 		host, _, err := net.SplitHostPort(c.DebugAddr)
