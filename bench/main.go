@@ -164,54 +164,91 @@ func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Resu
 		return nil, err
 	}
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("bench:"+strings.TrimSpace(pw)))
-	addr, dbg := freeAddr(), freeAddr()
-	srv := exec.CommandContext(ctx, bin, "--db", db, "--addr", addr, "--debug-addr", dbg, "--log-format", "json", "serve")
-	logf, err := os.Create(filepath.Join(tmp, fmt.Sprintf("server-%d.log", n)))
+	// Every endpoint runs with the response cache off (the budgets of
+	// SPEC §11 are for uncached answers), then the list of 50 again on a
+	// server with the cache on.
+	base, dbg, proc, stop, err := startServer(ctx, bin, db, tmp, fmt.Sprintf("%d-nocache", n), "--cache-size", "0")
 	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = logf.Close() }()
-	srv.Stdout, srv.Stderr = logf, logf
-	if err := srv.Start(); err != nil {
-		return nil, err
-	}
-	defer func() {
-		_ = srv.Process.Signal(syscall.SIGTERM)
-		_ = srv.Wait()
-	}()
-	base := "http://" + addr
-	if err := waitHTTP(ctx, base+"/healthz", 30*time.Second); err != nil {
 		return nil, err
 	}
 	eps, listBody, err := endpoints(base, auth, tmp, n)
 	if err != nil {
+		stop()
 		return nil, err
 	}
 	static, stopStatic, err := staticResponder(listBody)
 	if err != nil {
+		stop()
 		return nil, err
 	}
 	defer stopStatic()
 	ceiling, err := load(ctx, c, wrk, endpoint{name: "static ceiling", url: static}, nil, "")
 	if err != nil {
+		stop()
 		return nil, err
 	}
-	ceiling.Size = n
-	ceiling.Ceiling = 1
+	ceiling.Size, ceiling.Ceiling = n, 1
 	out := []Result{ceiling}
-	for _, ep := range eps {
-		r, err := load(ctx, c, wrk, ep, srv.Process, "http://"+dbg)
+	run := func(ep endpoint, proc *os.Process, dbg string) error {
+		r, err := load(ctx, c, wrk, ep, proc, "http://"+dbg)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ep.name, err)
+			return fmt.Errorf("%s: %w", ep.name, err)
 		}
 		r.Size = n
 		if ceiling.ReqPerS > 0 {
 			r.Ceiling = r.ReqPerS / ceiling.ReqPerS
 		}
 		out = append(out, r)
-		fmt.Fprintf(os.Stderr, "  %-28s %8.0f req/s\n", ep.name, r.ReqPerS)
+		fmt.Fprintf(os.Stderr, "  %-32s %8.0f req/s\n", ep.name, r.ReqPerS)
+		return nil
+	}
+	for _, ep := range eps {
+		if err := run(ep, proc, dbg); err != nil {
+			stop()
+			return nil, err
+		}
+	}
+	stop()
+	cbase, cdbg, cproc, cstop, err := startServer(ctx, bin, db, tmp, fmt.Sprintf("%d-cache", n))
+	if err != nil {
+		return nil, err
+	}
+	defer cstop()
+	cached := endpoint{name: "list of 50 in a window, cached", url: strings.Replace(eps[0].url, base, cbase, 1)}
+	if err := run(cached, cproc, cdbg); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// startServer starts the built binary on db on a free loopback port with
+// its debug listener, logging to a file of tmp, and waits until it
+// answers; stop ends it.
+func startServer(ctx context.Context, bin, db, tmp, name string, args ...string) (base, dbg string, proc *os.Process, stop func(), err error) {
+	addr := freeAddr()
+	dbg = freeAddr()
+	logf, err := os.Create(filepath.Join(tmp, "server-"+name+".log"))
+	if err != nil {
+		return "", "", nil, nil, err
+	}
+	all := append([]string{"--db", db, "--addr", addr, "--debug-addr", dbg, "--log-format", "json"}, args...)
+	srv := exec.CommandContext(ctx, bin, append(all, "serve")...)
+	srv.Stdout, srv.Stderr = logf, logf
+	if err := srv.Start(); err != nil {
+		_ = logf.Close()
+		return "", "", nil, nil, err
+	}
+	stop = func() {
+		_ = srv.Process.Signal(syscall.SIGTERM)
+		_ = srv.Wait()
+		_ = logf.Close()
+	}
+	base = "http://" + addr
+	if err := waitHTTP(ctx, base+"/healthz", 30*time.Second); err != nil {
+		stop()
+		return "", "", nil, nil, err
+	}
+	return base, dbg, srv.Process, stop, nil
 }
 
 // endpoint is one URL to load, with an optional wrk Lua script.

@@ -19,7 +19,7 @@ func renderTable(rep Report, base *Report) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s, %s, %s\n\n", rep.Machine, rep.DB, rep.When)
-	b.WriteString("| events | endpoint | req/s | vs static | p50 ms | p99 ms | bytes | errors | RssAnon MB | VMHWM MB | SQL/req | vs baseline |\n")
+	b.WriteString("| events | endpoint | req/s | vs static | p50 ms | p99 ms | bytes | errors | RssAnon MB | VmHWM MB | SQL/req | vs baseline |\n")
 	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rep.Results {
 		change := ""
