@@ -37,6 +37,8 @@ type Config struct {
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
 	CacheCheck time.Duration
+	// PublishInterval is how often scheduled records are published (0: never).
+	PublishInterval time.Duration
 	// DebugAddr, when set, is a loopback address serving /debug/pprof and
 	// /debug/vars (request and SQL query counters) for benchmarks.
 	DebugAddr string
@@ -103,6 +105,15 @@ var options = []option{
 				return fmt.Errorf("not a duration such as 250ms: %q", v)
 			}
 			c.CacheCheck = d
+			return nil
+		}},
+	{name: "publish-interval", def: "1m", usage: "how often records scheduled for a date that has passed are published (0 turns it off)",
+		set: func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not a duration such as 1m: %q", v)
+			}
+			c.PublishInterval = d
 			return nil
 		}},
 	{name: "debug-addr", usage: "loopback host:port serving /debug/pprof and /debug/vars (profiling and query counts; off when empty)",
@@ -251,6 +262,9 @@ func (c *Config) Validate() error {
 	}
 	if c.CacheCheck < time.Millisecond || c.CacheCheck > time.Minute {
 		bad("--cache-check must be from 1ms to 1m, not %s", c.CacheCheck)
+	}
+	if c.PublishInterval < 0 || (c.PublishInterval > 0 && c.PublishInterval < time.Second) {
+		bad("--publish-interval must be 0 (off) or at least 1s, not %s", c.PublishInterval)
 	}
 	if c.DebugAddr != "" {
 		host, _, err := net.SplitHostPort(c.DebugAddr)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -526,5 +527,50 @@ func TestDebugListenerCountsQueriesOnLoopback(t *testing.T) {
 	if r := kalends(t, "migrate", "--db", "sqlite:"+filepath.Join(t.TempDir(), "x.db"), "--debug-addr", "0.0.0.0:6060"); r.code != 2 ||
 		!strings.Contains(r.stderr, "--debug-addr") {
 		t.Errorf("a debug listener off loopback: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := modelstest.Open(t, models.SQLite)
+	now := time.Date(2027, 5, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	db.UseSite(&models.Site{Location: time.UTC, Clock: clock})
+	in := models.EventInput{Title: ptrTo("Scheduled"), StartDate: ptrTo("2027-06-01 10:00"), EndDate: ptrTo("2027-06-01 11:00"), Lang: "en",
+		PostInput: models.PostInput{Status: ptrTo(models.StatusFuture), DateUTC: ptrTo("2027-05-01 13:00:00")}}
+	e, err := db.CreateEvent(ctx, models.Console, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		runPublisher(runCtx, db, 20*time.Millisecond, slog.New(slog.DiscardHandler))
+	}()
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+	modelstest.WaitFor(t, 10*time.Second, func() error {
+		got, err := db.GetEvent(ctx, models.Console, models.ByID(e.ID), "en")
+		if err != nil {
+			return err
+		}
+		if got.Status != models.StatusPublish {
+			return fmt.Errorf("status %s", got.Status)
+		}
+		return nil
+	})
+	stop()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the publisher did not stop with its context")
+	}
+	// Released on the way out: another holder gets the lease at once.
+	if ok, err := db.TryLease(ctx, publisherLease, "next", time.Minute); err != nil || !ok {
+		t.Errorf("the lease was not released: %v %v", ok, err)
 	}
 }

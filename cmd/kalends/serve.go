@@ -58,6 +58,15 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 		"admin", cfg.BaseURL+"/admin/", "api", cfg.BaseURL+"/"+api.Namespace+"/")
 	served := make(chan error, 1)
 	go func() { served <- app.Listener(ln) }()
+	publishing := make(chan struct{})
+	pctx, stopPublishing := context.WithCancel(ctx)
+	if cfg.PublishInterval > 0 {
+		go func() { defer close(publishing); runPublisher(pctx, db, cfg.PublishInterval, logger) }()
+	} else {
+		close(publishing)
+	}
+	// However serving ends, the publisher stops before the database closes.
+	defer func() { stopPublishing(); <-publishing }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/kalends/kalends/models"
+)
+
+// publisherLease names the lease that lets one instance publish scheduled
+// records at a time.
+const publisherLease = "publish-due"
+
+// runPublisher publishes scheduled records (models.PublishDue) every
+// interval until ctx ends, on one instance at a time: it runs only while it
+// holds the lease, which it renews at every round and releases when it
+// stops. Errors are logged, never fatal: the next round tries again.
+func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, logger *slog.Logger) {
+	holder := publisherHolder()
+	defer func() {
+		if err := db.ReleaseLease(context.WithoutCancel(ctx), publisherLease, holder); err != nil {
+			logger.Warn("kalends: release the publisher lease", "err", err)
+		}
+	}()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		publishRound(ctx, db, holder, 3*interval, logger)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// publishRound publishes what is due if this instance holds the lease.
+func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Duration, logger *slog.Logger) {
+	ok, err := db.TryLease(ctx, publisherLease, holder, ttl)
+	if err != nil {
+		if ctx.Err() == nil {
+			logger.Warn("kalends: publisher lease", "err", err)
+		}
+		return
+	}
+	if !ok {
+		return // another instance publishes
+	}
+	for {
+		n, err := db.PublishDue(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				logger.Warn("kalends: publish scheduled records", "err", err)
+			}
+			return
+		}
+		if n > 0 {
+			logger.Info("kalends: published scheduled records", "count", n)
+		}
+		if n == 0 || ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// publisherHolder names this process among the instances.
+func publisherHolder() string {
+	host, _ := os.Hostname()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return host + "-" + hex.EncodeToString(b[:])
+}
