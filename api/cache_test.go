@@ -168,3 +168,45 @@ func TestETagAnswers304(t *testing.T) {
 		}
 	})
 }
+
+// TestIfMatchRefusesChangesToAChangedRecord: a change sent with the ETag
+// of the record as read goes through; sent with an older one it is refused
+// with 412 and changes nothing.
+func TestIfMatchRefusesChangesToAChangedRecord(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		ev := e.createEvent(t, map[string]any{"title": "Versioned", "start_date": "2027-01-01 10:00", "end_date": "2027-01-01 11:00"})
+		url := fmt.Sprint("/cal/events/v1/events/", ev["id"])
+		read := e.do(t, "GET", url, nil, models.RoleEditor)
+		tag := read.Header.Get("ETag")
+		patch := func(tag, title string) *testResp {
+			req := httptest.NewRequest("PATCH", url, strings.NewReader(fmt.Sprintf(`{"title":%q}`, title)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("If-Match", tag)
+			req.SetBasicAuth(string(models.RoleEditor), e.passwords[models.RoleEditor])
+			return e.send(t, req)
+		}
+		if r := patch(tag, "First edit"); r.Status != 200 {
+			t.Fatalf("If-Match with the current tag: %d %s", r.Status, r.Body)
+		}
+		r := patch(tag, "Second edit") // the tag of the version before the first edit
+		if r.Status != 412 || r.Code(t) != "rest_precondition_failed" {
+			t.Fatalf("If-Match with a stale tag: %d %s", r.Status, r.Body)
+		}
+		if got := e.do(t, "GET", url, nil, models.RoleEditor).Map(t)["title"]; got != "First edit" {
+			t.Errorf("the refused change was applied: title %v", got)
+		}
+		if r := patch("*", "Any version"); r.Status != 200 {
+			t.Errorf("If-Match *: %d %s", r.Status, r.Body)
+		}
+		if r := patch(`W/`+tag, "Weak"); r.Status != 412 {
+			t.Errorf("a weak tag matched: %d", r.Status)
+		}
+		req := httptest.NewRequest("DELETE", "/cal/events/v1/events/987654", nil)
+		req.Header.Set("If-Match", tag)
+		req.SetBasicAuth(string(models.RoleEditor), e.passwords[models.RoleEditor])
+		if r := e.send(t, req); r.Status != 404 {
+			t.Errorf("If-Match on a record that does not exist: %d, want the 404 of the delete", r.Status)
+		}
+	})
+}

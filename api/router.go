@@ -56,7 +56,7 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 	if d.Cache != nil {
 		handler = d.Cache.handler(handler)
 	}
-	handler = withETag(handler)
+	handler = withETag(withIfMatch(app, dp.serve, handler))
 	ns := "/" + Namespace
 	for _, pre := range append([]string{""}, prefixes()...) {
 		app.All(pre+ns, handler)
