@@ -188,34 +188,30 @@ type eventLinks struct {
 	terms      map[int64][]int64 // categories and tags together
 }
 
-// loadEventLinks loads the links of events in three queries (one per link
-// kind), whatever the number of events.
+// loadEventLinks loads the links of events in one query (the three link
+// tables in a UNION ALL), whatever the number of events.
 func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLinks, error) {
 	l := &eventLinks{venues: map[int64][]int64{}, organizers: map[int64][]int64{}, terms: map[int64][]int64{}}
 	if len(eventIDs) == 0 {
 		return l, nil
 	}
 	in := bun.List(eventIDs)
-	var vs []EventVenue
-	if err := s.db.NewSelect().Model(&vs).Where("event_id IN (?)", in).Order("event_id", "position", "venue_id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("models: load event venues: %w", mapErr(err))
+	var rows []struct {
+		Kind     int   `bun:"k"`
+		EventID  int64 `bun:"event_id"`
+		LinkID   int64 `bun:"link_id"`
+		Position int   `bun:"pos"`
 	}
-	for _, v := range vs {
-		l.venues[v.EventID] = append(l.venues[v.EventID], v.VenueID)
+	q := "SELECT 0 AS k, event_id, venue_id AS link_id, position AS pos FROM event_venues WHERE event_id IN (?) " +
+		"UNION ALL SELECT 1, event_id, organizer_id, position FROM event_organizers WHERE event_id IN (?) " +
+		"UNION ALL SELECT 2, event_id, term_id, 0 FROM event_terms WHERE event_id IN (?) " +
+		"ORDER BY k, event_id, pos, link_id"
+	if err := s.db.NewRaw(q, in, in, in).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("models: load event links: %w", mapErr(err))
 	}
-	var os []EventOrganizer
-	if err := s.db.NewSelect().Model(&os).Where("event_id IN (?)", in).Order("event_id", "position", "organizer_id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("models: load event organizers: %w", mapErr(err))
-	}
-	for _, o := range os {
-		l.organizers[o.EventID] = append(l.organizers[o.EventID], o.OrganizerID)
-	}
-	var ts []EventTerm
-	if err := s.db.NewSelect().Model(&ts).Where("event_id IN (?)", in).Order("event_id", "term_id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("models: load event terms: %w", mapErr(err))
-	}
-	for _, t := range ts {
-		l.terms[t.EventID] = append(l.terms[t.EventID], t.TermID)
+	dst := []map[int64][]int64{l.venues, l.organizers, l.terms}
+	for _, r := range rows {
+		dst[r.Kind][r.EventID] = append(dst[r.Kind][r.EventID], r.LinkID)
 	}
 	return l, nil
 }
@@ -223,8 +219,8 @@ func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLin
 // completeEvents makes events whole, read in lang: their translations laid
 // over the text fields, their translation languages, and their venues,
 // organizers, categories and tags (each read in lang). It costs the same
-// number of queries for one event as for a page: the overlay, the three
-// link tables, then venues, organizers and terms in batch.
+// number of queries for one event as for a page: the overlay, the links,
+// then venues, organizers and terms in batch.
 func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string) error {
 	if len(events) == 0 {
 		return nil

@@ -73,6 +73,14 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 		}
 		return ids[0], nil
 	}
+	// The common case in one query: the id names a record of kind k.
+	ok, err := s.db.NewSelect().TableExpr(kindTables[k]).Where("id = ?", ref.ID).Exists(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("models: find %s %d: %w", k, ref.ID, mapErr(err))
+	}
+	if ok {
+		return ref.ID, nil
+	}
 	got, err := s.PostKind(ctx, ref.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
