@@ -123,13 +123,26 @@ func explain(t *testing.T, db *models.DB, q string) string {
 	if db.Dialect() == models.MySQL {
 		prefix = "EXPLAIN "
 	}
-	rows, err := db.Bun.QueryContext(context.Background(), prefix+q)
+	var b strings.Builder
+	queryRows(t, db, prefix+q, func(cols []string, vals []any) {
+		for i, v := range vals {
+			fmt.Fprintf(&b, "%s=%v ", cols[i], v)
+		}
+		b.WriteByte('\n')
+	})
+	return b.String()
+}
+
+// queryRows runs q and calls row with each row's columns and values
+// ([]byte values as strings).
+func queryRows(t *testing.T, db *models.DB, q string, row func(cols []string, vals []any)) {
+	t.Helper()
+	rows, err := db.Bun.QueryContext(context.Background(), q)
 	if err != nil {
-		t.Fatalf("explain %s: %v", q, err)
+		t.Fatalf("%s: %v", q, err)
 	}
 	defer func() { _ = rows.Close() }()
 	cols, _ := rows.Columns()
-	var b strings.Builder
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -141,14 +154,12 @@ func explain(t *testing.T, db *models.DB, q string) string {
 		}
 		for i, v := range vals {
 			if bs, ok := v.([]byte); ok {
-				v = string(bs)
+				vals[i] = string(bs)
 			}
-			fmt.Fprintf(&b, "%s=%v ", cols[i], v)
 		}
-		b.WriteByte('\n')
+		row(cols, vals)
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
 }
