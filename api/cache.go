@@ -29,7 +29,8 @@ import (
 //   - the site day it was made on lasts: the only clock an answer depends on
 //     is the default list window (yesterday midnight to 24 months ahead, in
 //     the site zone); requests whose dates are relative ("now", "+1 week")
-//     are not cached at all.
+//     and lists of venues or organizers with upcoming events
+//     (only_with_upcoming, which compares with now) are not cached at all.
 //
 // Requests that carry credentials (Authorization, the session cookie,
 // X-WP-Nonce) are never cached nor answered from the cache.
@@ -188,6 +189,11 @@ func cacheKey(c *fiber.Ctx) string {
 			if strings.EqualFold(key, d) && !absoluteDate.Match(v) {
 				relative = true
 			}
+		}
+		// Venues and organizers with events that have not ended yet:
+		// the answer moves with the clock.
+		if strings.EqualFold(key, "only_with_upcoming") && !strings.EqualFold(string(v), "false") && string(v) != "0" {
+			relative = true
 		}
 		pairs = append(pairs, [2]string{key, string(v)})
 	})

@@ -477,11 +477,21 @@ func (s *Store) readEvent(ctx context.Context, id int64, lang string) (*Event, e
 // read it: a trashed event is refused as no longer available, an
 // unpublished one u may not see as not accessible.
 func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
-	id, err := s.resolvePost(ctx, KindEvent, ref)
-	if err != nil {
-		return nil, err
+	id := ref.ID
+	if id == 0 {
+		var err error
+		if id, err = s.resolvePost(ctx, KindEvent, ref); err != nil {
+			return nil, err
+		}
 	}
+	// By id, the event is read at once; only when there is none does the
+	// id's kind matter (a venue's id is a WrongKindError, not a 404).
 	e, err := s.readEvent(ctx, id, lang)
+	if errors.Is(err, ErrNotFound) && ref.ID != 0 {
+		if _, rerr := s.resolvePost(ctx, KindEvent, ref); rerr != nil {
+			return nil, rerr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
