@@ -104,9 +104,11 @@ func benchDB(b *testing.B, n int) *models.DB {
 func BenchmarkEventGet(b *testing.B) {
 	app, _ := eventsTestApp(b, benchDB(b, 10000))
 	url := "/cal/events/v1/events/5000"
-	if res, err := app.Test(httptest.NewRequest("GET", url, nil), -1); err != nil || res.StatusCode != http.StatusOK {
+	res, err := app.Test(httptest.NewRequest("GET", url, nil), -1)
+	if err != nil || res.StatusCode != http.StatusOK {
 		b.Fatalf("%s: %v %v", url, err, res)
 	}
+	_ = res.Body.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := app.Test(httptest.NewRequest("GET", url, nil), -1)
