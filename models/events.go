@@ -219,6 +219,11 @@ func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
 	// Start and end: parsed in the event zone; kept as local wall clock
 	// when not sent (so a zone change keeps "09:00").
 	keep := func(t time.Time) time.Time {
+		if old.Timezone == zoneName {
+			// Same zone: the same instant. Its wall clock read back could
+			// name the other 02:30 of a fall-back night.
+			return t.In(loc)
+		}
 		l := t.In(oldLoc)
 		return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, loc)
 	}

@@ -273,3 +273,31 @@ func TestEventWritesReportEveryUnknownID(t *testing.T) {
 		check("update of an unknown event", err)
 	})
 }
+
+// TestPartialUpdateKeepsAnAmbiguousStart: an event starting in the first of
+// the two 02:30s of a fall-back night keeps its instant through an update
+// that does not send its dates (a title edit, scheduled publishing).
+func TestPartialUpdateKeepsAnAmbiguousStart(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		in := baseInput("Night", "2027-10-31T02:30:00+02:00", "2027-10-31T02:45:00+02:00")
+		in.Timezone = ptr("Europe/Oslo")
+		e, err := db.CreateEvent(ctx, ed, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := time.Date(2027, 10, 31, 0, 30, 0, 0, time.UTC)
+		if !e.StartAt.Equal(want) {
+			t.Fatalf("created with start %s, want %s", e.StartAt, want)
+		}
+		got, err := db.UpdateEvent(ctx, ed, models.ByID(e.ID), models.EventInput{Title: ptr("Night, renamed"), Lang: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.StartAt.Equal(want) || !got.EndAt.Equal(e.EndAt) {
+			t.Errorf("after a title edit: %s–%s, want %s–%s", got.StartAt, got.EndAt, want, e.EndAt)
+		}
+	})
+}
