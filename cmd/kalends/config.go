@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -42,6 +43,11 @@ type Config struct {
 	// DebugAddr, when set, is a loopback address serving /debug/pprof and
 	// /debug/vars (request and SQL query counters) for benchmarks.
 	DebugAddr string
+	// TrustedProxies are the proxies (addresses or CIDRs) whose
+	// X-Forwarded-For names the client; TrustedNets is the same list
+	// parsed by Validate.
+	TrustedProxies []string
+	TrustedNets    []netip.Prefix
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -118,6 +124,8 @@ var options = []option{
 		}},
 	{name: "debug-addr", usage: "loopback host:port serving /debug/pprof and /debug/vars (profiling and query counts; off when empty)",
 		set: func(c *Config, v string) error { c.DebugAddr = strings.TrimSpace(v); return nil }},
+	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
+		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
 }
 
 // splitList splits a comma list, dropping blanks.
@@ -277,6 +285,15 @@ func (c *Config) Validate() error {
 			bad("--cors-origins: %q is not an origin like https://example.org", o)
 		}
 	}
+	c.TrustedNets = nil
+	for _, p := range c.TrustedProxies {
+		n, err := parseProxy(p)
+		if err != nil {
+			bad("--trusted-proxies: %q is not an IP address or CIDR like 10.0.0.0/8", p)
+			continue
+		}
+		c.TrustedNets = append(c.TrustedNets, n)
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config: %w", errors.Join(errs...))
 	}
@@ -329,4 +346,19 @@ func redactSecret(name, v string) string {
 		return v
 	}
 	return "xxxxx"
+}
+
+// parseProxy reads one --trusted-proxies entry: a CIDR, or a single
+// address (a prefix of its full length).
+func parseProxy(s string) (netip.Prefix, error) {
+	if strings.Contains(s, "/") {
+		p, err := netip.ParsePrefix(s)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }
