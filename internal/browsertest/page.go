@@ -372,9 +372,11 @@ func (p *Page) ColorScheme(scheme string) {
 	}))
 }
 
-// Screenshot writes a PNG of the whole page (beyond the viewport) to file.
+// Screenshot writes a PNG of the whole page (beyond the viewport) to file,
+// once the page's fonts have loaded.
 func (p *Page) Screenshot(file string) {
 	p.t.Helper()
+	p.do("wait for the fonts", chromedp.Evaluate[chromedp.Void](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise))
 	png := get(p, "screenshot", chromedp.FullScreenshot(100))
 	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
 		p.t.Fatal(err)
