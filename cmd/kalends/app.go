@@ -33,7 +33,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	apiDeps := &api.Deps{DB: db, I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
-	app := fiber.New(fiber.Config{
+	fcfg := fiber.Config{
 		BodyLimit:      api.BodyLimit,
 		ReadBufferSize: api.ReadBufferSize,
 		// Fiber reuses request buffers; Immutable copies every string it
@@ -53,8 +53,10 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 			}
 			return webErrors(c, err)
 		},
-	})
-	app.Use(requestID(), accessLog(logger), recoverPanics(logger), securityHeaders)
+	}
+	proxyConfig(&fcfg, cfg.TrustedProxies)
+	app := fiber.New(fcfg)
+	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders)
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -33,6 +34,11 @@ type Config struct {
 	AdminPassword   string
 	CORSOrigins     []string
 	LogFormat       string
+	// TrustedProxies are the proxies (addresses or CIDRs) whose
+	// X-Forwarded-For names the client; TrustedNets is the same list
+	// parsed by Validate.
+	TrustedProxies []string
+	TrustedNets    []netip.Prefix
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -80,6 +86,8 @@ var options = []option{
 		set: func(c *Config, v string) error { c.CORSOrigins = splitList(v); return nil }},
 	{name: "log-format", def: "text", usage: "log format: text or json",
 		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
+	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
+		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
 }
 
 // splitList splits a comma list, dropping blanks.
@@ -224,6 +232,15 @@ func (c *Config) Validate() error {
 			bad("--cors-origins: %q is not an origin like https://example.org", o)
 		}
 	}
+	c.TrustedNets = nil
+	for _, p := range c.TrustedProxies {
+		n, err := parseProxy(p)
+		if err != nil {
+			bad("--trusted-proxies: %q is not an IP address or CIDR like 10.0.0.0/8", p)
+			continue
+		}
+		c.TrustedNets = append(c.TrustedNets, n)
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("config: %w", errors.Join(errs...))
 	}
@@ -276,4 +293,19 @@ func redactSecret(name, v string) string {
 		return v
 	}
 	return "xxxxx"
+}
+
+// parseProxy reads one --trusted-proxies entry: a CIDR, or a single
+// address (a prefix of its full length).
+func parseProxy(s string) (netip.Prefix, error) {
+	if strings.Contains(s, "/") {
+		p, err := netip.ParsePrefix(s)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }

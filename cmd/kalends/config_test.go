@@ -137,6 +137,7 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"page size zero", []string{"--max-per-page", "0"}, nil, "--max-per-page must be at least 1"},
 		{"page size not a number", nil, map[string]string{"KALENDS_MAX_PER_PAGE": "many"}, "env KALENDS_MAX_PER_PAGE"},
 		{"log format", []string{"--log-format", "xml"}, nil, "--log-format"},
+		{"trusted proxy not an address", []string{"--trusted-proxies", "10.0.0.0/8,proxy.local"}, nil, "--trusted-proxies"},
 		{"relative base URL", []string{"--base-url", "/cal"}, nil, "--base-url"},
 		{"base URL of another scheme", []string{"--base-url", "ftp://example.org"}, nil, "--base-url"},
 		{"address without port", []string{"--addr", "localhost"}, nil, "--addr"},
