@@ -1,0 +1,95 @@
+package models
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+)
+
+// Operations the admin needs that the API does not: signing in with a login
+// or an e-mail address, and the dashboard's counts and recent edits.
+
+// CheckSignIn verifies an account password for the admin's sign-in form,
+// whose one field takes a login or an e-mail address: the user whose login
+// is id, else the one whose e-mail address is id (a login may itself look
+// like an address; it wins). It does the same work, one query and one
+// password hash, whether or not such a user exists, and every failure is
+// ErrBadCredentials.
+func (s *Store) CheckSignIn(ctx context.Context, id, password string) (*User, error) {
+	login := NormalizeLogin(id)
+	var users []User
+	if login != "" {
+		err := s.db.NewSelect().Model(&users).
+			WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("login = ?", login).WhereOr("(email <> '' AND LOWER(email) = ?)", login)
+			}).
+			OrderExpr("CASE WHEN login = ? THEN 0 ELSE 1 END, id", login).Limit(1).Scan(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("models: sign in: %w", mapErr(err))
+		}
+	}
+	hash := dummyPasswordHash
+	if len(users) == 1 {
+		hash = users[0].PasswordHash
+	}
+	if !VerifyPassword(hash, password) || len(users) != 1 {
+		return nil, ErrBadCredentials
+	}
+	return &users[0], nil
+}
+
+// PostCounts holds, for each kind of post-like record, how many records
+// of each status a user sees.
+type PostCounts map[Kind]map[string]int
+
+// CountPosts counts the events, venues and organizers u sees in lists by
+// default (SPEC §6: editors every status but trash, contributors and
+// authors the published ones and their own, everyone else the published
+// ones), by status: one grouped query per kind. Events hidden from
+// listings count too: the admin shows them.
+func (s *Store) CountPosts(ctx context.Context, u *User) (PostCounts, error) {
+	vis := ListVisibility(u)
+	out := PostCounts{}
+	for _, k := range []struct {
+		kind         Kind
+		table, alias string
+	}{{KindEvent, "events", "event"}, {KindVenue, "venues", "venue"}, {KindOrganizer, "organizers", "organizer"}} {
+		cond, args := statusCondition(k.alias, nil, vis)
+		var rows []struct {
+			Status string `bun:"status"`
+			N      int    `bun:"n"`
+		}
+		err := s.db.NewSelect().TableExpr(k.table+" AS "+k.alias).ColumnExpr(k.alias+".status AS status, COUNT(*) AS n").
+			Where(cond, args...).GroupExpr(k.alias+".status").Scan(ctx, &rows)
+		if err != nil {
+			return nil, fmt.Errorf("models: count %s: %w", k.table, mapErr(err))
+		}
+		m := map[string]int{}
+		for _, r := range rows {
+			m[r.Status] = r.N
+		}
+		out[k.kind] = m
+	}
+	return out, nil
+}
+
+// RecentEvents returns up to limit events u wrote, the most recently
+// changed first, whole and read in lang; trashed ones are left out. (No
+// history of who changed what is kept, so "recent edits" are the user's own
+// events by their last change.) Anonymous callers get none.
+func (s *Store) RecentEvents(ctx context.Context, u *User, lang string, limit int) ([]*Event, error) {
+	events := []*Event{}
+	if u == nil || u.ID == 0 || limit <= 0 {
+		return events, nil
+	}
+	err := s.db.NewSelect().Model(&events).Where("event.author_id = ?", u.ID).Where("event.status <> ?", StatusTrash).
+		OrderExpr("event.updated_at DESC, event.id DESC").Limit(int64(min(limit, 100))).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("models: recent events of user %d: %w", u.ID, mapErr(err))
+	}
+	if err := s.completeEvents(ctx, events, lang); err != nil {
+		return nil, err
+	}
+	return events, nil
+}

@@ -1,0 +1,133 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+func TestCheckSignInTakesALoginOrAnEmailAddress(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ann := addAccount(t, db, "ann", models.RoleAuthor) // ann@example.test
+		// A login that is someone else's address: the login wins.
+		odd, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "ann@example.test",
+			Password: "password-odd", Role: models.RoleSubscriber})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			id, password string
+			want         int64 // 0: refused
+		}{
+			{"ann", "password-ann", ann.ID},
+			{"  ANN ", "password-ann", ann.ID},
+			{"ann@example.test", "password-odd", odd.ID},
+			{"ann@example.test", "password-ann", 0},
+			{"ann", "wrong", 0},
+			{"nobody", "password-ann", 0},
+			{"", "", 0},
+		} {
+			u, err := db.CheckSignIn(ctx, tt.id, tt.password)
+			switch {
+			case tt.want == 0 && !errors.Is(err, models.ErrBadCredentials):
+				t.Errorf("%q/%q: %v, %v; want bad credentials", tt.id, tt.password, u, err)
+			case tt.want != 0 && (err != nil || u.ID != tt.want):
+				t.Errorf("%q/%q: %v, %v; want user %d", tt.id, tt.password, u, err, tt.want)
+			}
+		}
+		// By e-mail address, in any case, when no login is that address.
+		bob := addAccount(t, db, "bob", models.RoleEditor)
+		if u, err := db.CheckSignIn(ctx, "Bob@Example.TEST", "password-bob"); err != nil || u.ID != bob.ID {
+			t.Errorf("by e-mail: %v, %v", u, err)
+		}
+	})
+}
+
+func TestDashboardCountsAndRecentEventsFollowVisibility(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		clock := useTestClock(db)
+		editor := addAccount(t, db, "ed", models.RoleEditor)
+		carl := addAccount(t, db, "carl", models.RoleContributor)
+		dora := addAccount(t, db, "dora", models.RoleContributor)
+		create := func(u *models.User, title, status string) *models.Event {
+			t.Helper()
+			in := baseInput(title, "2027-03-10 09:00", "2027-03-10 10:00")
+			in.Status = ptr(status)
+			e, err := db.CreateEvent(ctx, u, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		create(editor, "Published", models.StatusPublish)
+		hidden := baseInput("Hidden", "2027-03-11 09:00", "2027-03-11 10:00")
+		hidden.HideFromListings = ptr(true)
+		if _, err := db.CreateEvent(ctx, editor, hidden); err != nil {
+			t.Fatal(err)
+		}
+		create(editor, "Editor draft", models.StatusDraft)
+		first := create(carl, "Carl draft", models.StatusDraft)
+		create(carl, "Carl asks to publish", models.StatusPublish) // pending
+		create(dora, "Dora draft", models.StatusDraft)
+		if _, _, err := db.Venues().Create(ctx, carl, models.VenueInput{Venue: ptr("Hall")}, "en"); err != nil {
+			t.Fatal(err)
+		}
+
+		for _, tt := range []struct {
+			who  *models.User
+			want map[string]int
+		}{
+			{editor, map[string]int{"publish": 2, "draft": 3, "pending": 1}},
+			{carl, map[string]int{"publish": 2, "draft": 1, "pending": 1}},
+			{nil, map[string]int{"publish": 2}},
+		} {
+			got, err := db.CountPosts(ctx, tt.who)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got[models.KindEvent]) != len(tt.want) {
+				t.Errorf("events as %v: %v, want %v", tt.who, got[models.KindEvent], tt.want)
+			}
+			for st, n := range tt.want {
+				if got[models.KindEvent][st] != n {
+					t.Errorf("events as %v: %v, want %v", tt.who, got[models.KindEvent], tt.want)
+				}
+			}
+			if got[models.KindOrganizer] == nil {
+				t.Errorf("no organizer counts: %v", got)
+			}
+		}
+		if got, _ := db.CountPosts(ctx, dora); got[models.KindVenue]["draft"] != 0 {
+			t.Errorf("dora sees carl's draft venue: %v", got[models.KindVenue])
+		}
+
+		// Carl's own events, the one changed last first; never dora's.
+		clock.Advance(time.Minute)
+		if _, err := db.UpdateEvent(ctx, carl, models.ByID(first.ID), models.EventInput{Title: ptr("Carl draft, again")}); err != nil {
+			t.Fatal(err)
+		}
+		recent, err := db.RecentEvents(ctx, carl, "en", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recent) != 2 || recent[0].ID != first.ID || recent[0].Title != "Carl draft, again" {
+			t.Fatalf("recent: %v", recent)
+		}
+		for _, e := range recent {
+			if e.AuthorID != carl.ID {
+				t.Errorf("recent events of carl hold %q", e.Title)
+			}
+		}
+		if none, err := db.RecentEvents(ctx, nil, "en", 10); err != nil || len(none) != 0 {
+			t.Errorf("anonymous recent: %v %v", none, err)
+		}
+	})
+}
