@@ -13,7 +13,7 @@ import (
 	"sync"
 )
 
-//go:embed vendor
+//go:embed vendor css js
 var files embed.FS
 
 // FS is the embedded file tree (paths like "vendor/htmx.min.js").

@@ -23,6 +23,8 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		lang := h.pickLang(c)
 		titleID, msgID := "admin.error.title", "admin.error.generic"
 		switch {
+		case status == fiber.StatusForbidden:
+			titleID, msgID = "admin.error.forbidden.title", "admin.error.forbidden"
 		case status == fiber.StatusNotFound:
 			titleID, msgID = "admin.error.not_found.title", "admin.error.not_found"
 		case status == fiber.StatusMethodNotAllowed:
@@ -36,7 +38,7 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		// Error pages are never cached: the next attempt may succeed.
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		rerr := render(c, status, errorPage(errorView{
-			Layout:  h.layoutFor(lang, titleID),
+			Layout:  h.layoutFor(c, titleID),
 			Status:  status,
 			Message: d.I18n.T(lang, msgID, nil),
 			Back:    d.I18n.T(lang, "admin.error.back", nil),

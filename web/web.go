@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"mime"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -30,6 +31,17 @@ type Deps struct {
 	APIPath string // path of the API index, e.g. "/cal/events/v1/"
 }
 
+// initial is the first letter of a name, for the user menu's avatar.
+func initial(name string) string {
+	for _, r := range strings.TrimSpace(name) {
+		return strings.ToUpper(string(r))
+	}
+	return "?"
+}
+
+// statusText is an HTTP status as digits.
+func statusText(status int) string { return strconv.Itoa(status) }
+
 // handler holds the dependencies of the admin handlers.
 type handler struct{ d *Deps }
 
@@ -39,10 +51,24 @@ type handler struct{ d *Deps }
 func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
 	app.Get("/assets/*", h.asset)
-	// Both spellings are registered so the redirect works whether or not
-	// the app uses strict routing.
-	app.Get("/admin", h.home)
-	app.Get("/admin/", h.home)
+	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect(dashboardPath, fiber.StatusSeeOther) })
+	// /admin without the slash, before the sign-in wall (it would otherwise
+	// come back as redirect_to). Without strict routing this route also
+	// sees /admin/, which goes on.
+	app.Get("/admin", func(c *fiber.Ctx) error {
+		if c.Path() == "/admin" {
+			return c.Redirect(dashboardPath, fiber.StatusMovedPermanently)
+		}
+		return c.Next()
+	})
+	// Every /admin request: its session, its language, then the sign-in
+	// wall (all but the sign-in page), then the CSRF check of every
+	// state-changing request.
+	admin := app.Group("/admin", h.loadSession, h.language, h.requireUser, h.checkCSRF)
+	admin.Get("/login", h.loginForm)
+	admin.Post("/login", h.login)
+	admin.Post("/logout", h.logout)
+	admin.Get("/", h.dashboard)
 }
 
 // render writes a templ component as the HTML response. On a render error
@@ -54,6 +80,7 @@ func render(c *fiber.Ctx, status int, comp templ.Component) error {
 		c.Response().ResetBody()
 		return err
 	}
+	pageHeaders(c)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	return c.Status(status).Send(buf.Bytes())
 }

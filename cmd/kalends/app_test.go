@@ -83,7 +83,7 @@ func TestErrorsGoToTheSurfaceThatOwnsThePath(t *testing.T) {
 		status                                 int
 	}{
 		{"GET", "/nowhere", "text/html", "", "en", 404},
-		{"GET", "/admin/nowhere", "text/html", "", "en", 404},
+		{"GET", "/nowhere/deeper", "text/html", "", "en", 404},
 		{"GET", "/cal/events/v1/nowhere", "application/json", "rest_no_route", "en", 404},
 		{"GET", "/ja/cal/events/v1/nowhere", "application/json", "rest_no_route", "ja", 404},
 		{"BREW", "/cal/events/v1/events", "application/json", "rest_no_route", "en", 404},

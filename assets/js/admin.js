@@ -1,0 +1,48 @@
+// Kalends admin: small enhancements over pages that work without
+// JavaScript. Loaded as a file (the Content-Security-Policy allows no
+// inline script).
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  root.classList.add("js");
+
+  document.addEventListener("DOMContentLoaded", function () {
+    // Under ~900 px the sidebar folds behind a menu button. Without
+    // JavaScript the button stays hidden and the sidebar stays open.
+    var button = document.querySelector(".menu-button");
+    var sidebar = document.getElementById("sidebar");
+    if (button && sidebar) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var open = button.getAttribute("aria-expanded") !== "true";
+        button.setAttribute("aria-expanded", String(open));
+        root.classList.toggle("nav-open", open);
+      });
+    }
+  });
+
+  // Dropdowns (<details>) close on Escape and on a click elsewhere.
+  function closeDropdowns(except) {
+    document.querySelectorAll("details.dropdown[open]").forEach(function (d) {
+      if (d !== except) {
+        d.removeAttribute("open");
+      }
+    });
+  }
+  document.addEventListener("click", function (e) {
+    closeDropdowns(e.target.closest ? e.target.closest("details.dropdown") : null);
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") {
+      return;
+    }
+    var open = document.querySelector("details.dropdown[open]");
+    if (open) {
+      open.removeAttribute("open");
+      var summary = open.querySelector("summary");
+      if (summary) {
+        summary.focus();
+      }
+    }
+  });
+})();

@@ -1,0 +1,32 @@
+package web
+
+import "github.com/gofiber/fiber/v2"
+
+// Flash messages say what the last action did, on the next page
+// (role="status"). The cookie holds a short key from flashes, never text,
+// so nobody can make the admin show a sentence of theirs.
+const flashCookie = "kalends_flash"
+
+// flashes maps a flash key to its message id.
+var flashes = map[string]string{
+	"signed_in":  "admin.flash.signed_in",
+	"signed_out": "admin.flash.signed_out",
+}
+
+// setFlash shows the message of key on the next page.
+func (h *handler) setFlash(c *fiber.Ctx, key string) {
+	c.Cookie(&fiber.Cookie{Name: flashCookie, Value: key, Path: "/admin/", MaxAge: 120,
+		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
+}
+
+// takeFlash returns the message id of the pending flash ("" when none) and
+// clears it.
+func (h *handler) takeFlash(c *fiber.Ctx) string {
+	key := c.Cookies(flashCookie)
+	if key == "" {
+		return ""
+	}
+	c.Cookie(&fiber.Cookie{Name: flashCookie, Value: "", Path: "/admin/", MaxAge: -1,
+		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
+	return flashes[key]
+}

@@ -1,0 +1,134 @@
+package web
+
+import (
+	"encoding/json"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/assets"
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
+)
+
+// productName is the product's name, the same in every language.
+const productName = "Kalends"
+
+// Paths of the pages this package serves.
+const (
+	loginPath     = "/admin/login"
+	logoutPath    = "/admin/logout"
+	dashboardPath = "/admin/"
+)
+
+// languageNames are the languages as each names itself (ADMIN-UI.md), the
+// same on every page whatever its language.
+var languageNames = map[string]string{"zh-hans": "简体中文", "en": "English", "ja": "日本語", "ko": "한국어"}
+
+// navEntry is one link of the sidebar. Ready is false for the pages of
+// SPEC §10 that are not built yet: they are shown, marked, and not linked,
+// so nobody follows a link to a 404. Flip it when the page lands.
+type navEntry struct {
+	ID, Path, LabelID string
+	Ready             bool
+	AdminOnly         bool
+}
+
+var navEntries = []navEntry{
+	{ID: "dashboard", Path: dashboardPath, LabelID: "admin.nav.dashboard", Ready: true},
+	{ID: "calendar", Path: "/admin/calendar", LabelID: "admin.nav.calendar"},
+	{ID: "events", Path: "/admin/events", LabelID: "admin.nav.events"},
+	{ID: "venues", Path: "/admin/venues", LabelID: "admin.nav.venues"},
+	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers"},
+	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
+	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags"},
+	{ID: "users", Path: "/admin/users", LabelID: "admin.nav.users", AdminOnly: true},
+	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs"},
+}
+
+// navItem is a sidebar entry as a page shows it.
+type navItem struct {
+	ID, Label, Href string
+	Ready, Current  bool
+}
+
+// langLink is one choice of the language switcher.
+type langLink struct {
+	Code, Tag, Name, Href string
+	Current               bool
+}
+
+// layoutView is what every page's frame shows.
+type layoutView struct {
+	Lang     string // our code, e.g. "zh-hans"
+	HTMLLang string // BCP 47 tag for <html lang>, e.g. "zh-Hans"
+	Title    string // the page title, already localized
+	Product  string
+	CSSURL   string
+	JSURL    string
+	HTMXURL  string
+	T        func(id string) string
+
+	User      *models.User // nil when signed out
+	RoleName  string
+	CSRF      string // the session's token (signed in) for forms and hx-headers
+	HXHeaders string // JSON for hx-headers on <body>
+	Nonce     string // X-WP-Nonce for the admin's scripts
+	Nav       []navItem
+	Langs     []langLink
+	LangName  string
+	Flash     string // a localized flash message, "" for none
+}
+
+// layoutFor builds the frame of a page for the request c, titled with the
+// message titleID.
+func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
+	lang := h.pickLang(c)
+	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
+	v := layoutView{
+		Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: t(titleID), Product: productName, T: t,
+		CSSURL: assets.URL("css/admin.css"), JSURL: assets.URL("js/admin.js"), HTMXURL: assets.URL("vendor/htmx.min.js"),
+		LangName: languageNames[lang],
+	}
+	for _, code := range i18n.Codes {
+		v.Langs = append(v.Langs, langLink{Code: code, Tag: i18n.Tag(code).String(), Name: languageNames[code],
+			Href: withLang(c, code), Current: code == lang})
+	}
+	if id := h.takeFlash(c); id != "" {
+		v.Flash = t(id)
+	}
+	u, sess := userOf(c), sessionOf(c)
+	if u == nil || sess == nil {
+		return v
+	}
+	v.User, v.RoleName = u, t(roleMessage[u.Role])
+	v.CSRF, v.Nonce = sess.CSRFToken, sess.Nonce
+	hx, _ := json.Marshal(map[string]string{csrfHeader: sess.CSRFToken})
+	v.HXHeaders = string(hx)
+	for _, e := range navEntries {
+		if e.AdminOnly && !models.Can(u, models.ActManageUsers, models.Subject{Kind: models.KindUser}) {
+			continue
+		}
+		v.Nav = append(v.Nav, navItem{ID: e.ID, Label: t(e.LabelID), Href: e.Path, Ready: e.Ready,
+			Current: c.Path() == e.Path})
+	}
+	return v
+}
+
+// roleMessage names each role (GLOSSARY.md).
+var roleMessage = map[models.Role]string{
+	models.RoleSubscriber:    "admin.role.subscriber",
+	models.RoleContributor:   "admin.role.contributor",
+	models.RoleAuthor:        "admin.role.author",
+	models.RoleEditor:        "admin.role.editor",
+	models.RoleAdministrator: "admin.role.administrator",
+}
+
+// withLang is the current page's URL with lang set to code (other query
+// parameters kept).
+func withLang(c *fiber.Ctx, code string) string {
+	args := fiber.AcquireArgs()
+	defer fiber.ReleaseArgs(args)
+	c.Request().URI().QueryArgs().CopyTo(args)
+	args.Set("lang", code)
+	return c.Path() + "?" + args.String()
+}
