@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/models"
 )
 
 // EnvScreenshots names the folder `make screenshots` fills.
@@ -23,21 +25,51 @@ type screen struct {
 
 var screens = []screen{{"desktop", 1440, 900}, {"phone", 390, 844}}
 
-// shot is one page of the screenshots: a name and how to get there.
+// shot is one page of the screenshots: a name and how to get there in a
+// language.
 type shot struct {
 	name   string
 	status int // expected HTTP status
-	open   func(t *testing.T, p *browsertest.Page) int
+	open   func(p *browsertest.Page, lang string) int
 }
 
-// shots are the main pages that exist so far.
-func shots() []shot {
-	visit := func(path string) func(*testing.T, *browsertest.Page) int {
-		return func(_ *testing.T, p *browsertest.Page) int { return p.Visit(path) }
-	}
-	return []shot{
-		{"dashboard", 200, visit("/admin/")},
-		{"not-found", 404, visit("/admin/no-such-page")},
+// failures counts the failed sign-ins of the screenshots.
+var failures int
+
+// signedOut and signedIn are the main pages that exist so far, before and
+// after signing in.
+var signedOut = []shot{
+	{"login", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/login") }},
+	{"login-error", 401, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, "/admin/login")
+		// A login of its own per screenshot: five failures on one login
+		// make the sign-in refuse it for a while (429).
+		failures++
+		p.Fill(loginForm, "login", fmt.Sprintf("visitor%d", failures))
+		p.Fill(loginForm, "password", "not her password")
+		return p.Submit(loginForm)
+	}},
+}
+
+var signedIn = []shot{
+	{"dashboard", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/") }},
+	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
+}
+
+// seed gives the dashboard something to show: upcoming events, a draft and
+// one pending review, in English and Japanese.
+func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
+	t.Helper()
+	day := func(n int) string { return time.Now().UTC().AddDate(0, 0, n).Format("2006-01-02") }
+	for i, e := range []struct{ title, status string }{
+		{"Jazz night at the harbour", "publish"},
+		{"春の写真展 — Spring photography exhibition", "publish"},
+		{"Community garden workday", "publish"},
+		{"한국 전통 음악 공연", "draft"},
+		{"Board meeting (annual general assembly with a long title that wraps)", "pending"},
+	} {
+		srv.CreateEvent(t, a, map[string]any{"title": e.title, "status": e.status,
+			"start_date": day(i+1) + " 19:00:00", "end_date": day(i+1) + " 21:30:00"})
 	}
 }
 
@@ -61,21 +93,28 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	admin := srv.User(t, models.RoleAdministrator)
+	seed(t, srv, ed)
 	for _, lang := range langs {
 		for _, sc := range scr {
 			for _, scheme := range schemes {
 				p := srv.Page(t)
 				p.Viewport(sc.width, sc.height)
 				p.ColorScheme(scheme)
-				p.VisitIn(lang, "/admin/")
-				for _, s := range shots() {
-					if st := s.open(t, p); st != s.status {
-						t.Errorf("%s: status %d, want %d", s.name, st, s.status)
+				take := func(shots []shot) {
+					for _, s := range shots {
+						if st := s.open(p, lang); st != s.status {
+							t.Errorf("%s: status %d, want %d", s.name, st, s.status)
+						}
+						file := filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%s.png", s.name, lang, sc.name, scheme))
+						p.Screenshot(file)
+						checkPNG(t, file, int(sc.width))
 					}
-					file := filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%s.png", s.name, lang, sc.name, scheme))
-					p.Screenshot(file)
-					checkPNG(t, file, int(sc.width))
 				}
+				take(signedOut)
+				p.SignIn(admin)
+				take(signedIn)
 			}
 		}
 	}
