@@ -5,7 +5,9 @@
 #   2. a MariaDB server for the store tests: the one named by
 #      KALENDS_TEST_MYSQL_DSN when it answers, otherwise a throwaway server
 #      (own data dir, port and socket under a temp dir, removed on exit);
-#   3. go test on every package (SQLite and MariaDB).
+#   3. Chromium for the admin's browser tests (Debian's chromium, installed
+#      with apt when missing and we are root);
+#   4. go test on every package (SQLite and MariaDB, and the browser).
 # With CI=true a missing tool is a failure, never a skip.
 set -euo pipefail
 
@@ -187,6 +189,31 @@ else
 		echo "KALENDS_TEST_MYSQL_DSN does not answer; starting a throwaway server instead"
 	fi
 	start_mariadb
+fi
+
+# ---------------------------------------------------------------- Chromium
+# The admin's browser tests (internal/browsertest) drive Debian's Chromium
+# headless. KALENDS_TEST_CHROMIUM names it for them; when it is missing, root
+# installs it, CI fails, and anyone else is told how (the browser tests then
+# skip through modelstest.MissingDependency, naming chromium).
+step "Chromium"
+chromium="${KALENDS_TEST_CHROMIUM:-}"
+if [[ -z "$chromium" ]]; then
+	chromium="$(command -v chromium || command -v chromium-browser || true)"
+fi
+if [[ -z "$chromium" ]]; then
+	if [[ "$(id -u)" == 0 ]]; then
+		apt_install chromium
+		chromium="$(command -v chromium)" || die "chromium installed but not on the PATH"
+	elif is_ci; then
+		die "chromium is missing and we are not root: install it (sudo apt-get install -y chromium) and run again"
+	else
+		echo "chromium not found and not root: the browser tests skip (sudo apt-get install -y chromium; CI fails without it)"
+	fi
+fi
+if [[ -n "$chromium" ]]; then
+	export KALENDS_TEST_CHROMIUM="$chromium"
+	echo "browser tests use $chromium ($("$chromium" --version 2>/dev/null || echo "version unknown"))"
 fi
 
 # ---------------------------------------------------------------- tests

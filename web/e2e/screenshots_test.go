@@ -1,0 +1,138 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/models"
+)
+
+// EnvScreenshots names the folder `make screenshots` fills.
+const EnvScreenshots = "KALENDS_SCREENSHOTS"
+
+// screen is a viewport of the screenshots (ADMIN-UI.md: 1440 × 900 and
+// 390 × 844).
+type screen struct {
+	name          string
+	width, height int64
+}
+
+var screens = []screen{{"desktop", 1440, 900}, {"phone", 390, 844}}
+
+// shot is one page of the screenshots: a name and how to get there in a
+// language.
+type shot struct {
+	name   string
+	status int // expected HTTP status
+	open   func(p *browsertest.Page, lang string) int
+}
+
+// failures counts the failed sign-ins of the screenshots.
+var failures int
+
+// signedOut and signedIn are the main pages that exist so far, before and
+// after signing in.
+var signedOut = []shot{
+	{"login", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/login") }},
+	{"login-error", 401, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, "/admin/login")
+		// A login of its own per screenshot: five failures on one login
+		// make the sign-in refuse it for a while (429).
+		failures++
+		p.Fill(loginForm, "login", fmt.Sprintf("visitor%d", failures))
+		p.Fill(loginForm, "password", "not her password")
+		return p.Submit(loginForm)
+	}},
+}
+
+var signedIn = []shot{
+	{"dashboard", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/") }},
+	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
+}
+
+// seed gives the dashboard something to show: upcoming events, a draft and
+// one pending review, in English and Japanese.
+func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
+	t.Helper()
+	day := func(n int) string { return time.Now().UTC().AddDate(0, 0, n).Format("2006-01-02") }
+	for i, e := range []struct{ title, status string }{
+		{"Jazz night at the harbour", "publish"},
+		{"春の写真展 — Spring photography exhibition", "publish"},
+		{"Community garden workday", "publish"},
+		{"한국 전통 음악 공연", "draft"},
+		{"Board meeting (annual general assembly with a long title that wraps)", "pending"},
+	} {
+		srv.CreateEvent(t, a, map[string]any{"title": e.title, "status": e.status,
+			"start_date": day(i+1) + " 19:00:00", "end_date": day(i+1) + " 21:30:00"})
+	}
+}
+
+// TestScreenshots takes the main pages in English and Japanese, on a
+// desktop and a phone, light and dark, into the folder named by
+// KALENDS_SCREENSHOTS (`make screenshots`: docs/screenshots). Without it,
+// as part of `make test`, it takes each page once (English, desktop, light)
+// into a temporary folder and checks the images.
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv(EnvScreenshots)
+	langs, scr, schemes := []string{"en", "ja"}, screens, []string{"light", "dark"}
+	if dir == "" {
+		dir = t.TempDir()
+		langs, scr, schemes = langs[:1], scr[:1], schemes[:1]
+	} else {
+		old, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil { //nolint:gosec // G703: the PNGs of the folder the tester named.
+				t.Fatal(err)
+			}
+		}
+	}
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	admin := srv.User(t, models.RoleAdministrator)
+	seed(t, srv, ed)
+	for _, lang := range langs {
+		for _, sc := range scr {
+			for _, scheme := range schemes {
+				p := srv.Page(t)
+				p.Viewport(sc.width, sc.height)
+				p.ColorScheme(scheme)
+				take := func(shots []shot) {
+					for _, s := range shots {
+						if st := s.open(p, lang); st != s.status {
+							t.Errorf("%s: status %d, want %d", s.name, st, s.status)
+						}
+						file := filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%s.png", s.name, lang, sc.name, scheme))
+						p.Screenshot(file)
+						checkPNG(t, file, int(sc.width))
+					}
+				}
+				take(signedOut)
+				p.SignIn(admin)
+				take(signedIn)
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+}
+
+// checkPNG fails unless file is a PNG as wide as the viewport.
+func checkPNG(t *testing.T, file string, width int) {
+	t.Helper()
+	b, err := os.ReadFile(file) //nolint:gosec // G304: the file the test just wrote.
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if cfg.Width != width || cfg.Height < 100 {
+		t.Errorf("%s: %d × %d, want %d wide", file, cfg.Width, cfg.Height, width)
+	}
+}
