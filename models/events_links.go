@@ -30,6 +30,32 @@ func (s *Store) writeEventLinks(ctx context.Context, u *User, id int64, in Event
 	return nil
 }
 
+// lockTerms locks, on MySQL, the terms whose counts a write of event id's
+// terms will change (its current terms and ids), in id order, before any
+// link is written: a link insert takes a shared lock on its term (the
+// foreign key), and two writers upgrading those to the count update's
+// exclusive lock deadlocked each other. SQLite has one writer at a time.
+func (s *Store) lockTerms(ctx context.Context, id int64, ids []int64) error {
+	if s.dialect != MySQL {
+		return nil
+	}
+	var current []int64
+	if err := s.db.NewSelect().Model((*EventTerm)(nil)).Column("term_id").Where("event_id = ?", id).Scan(ctx, &current); err != nil {
+		return fmt.Errorf("models: terms of event %d: %w", id, mapErr(err))
+	}
+	all := uniqueIDs(append(current, ids...))
+	if len(all) == 0 {
+		return nil
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	var locked []int64
+	err := s.db.NewSelect().TableExpr("terms").Column("id").Where("id IN (?)", bun.List(all)).OrderExpr("id").For("UPDATE").Scan(ctx, &locked)
+	if err != nil {
+		return fmt.Errorf("models: lock terms: %w", mapErr(err))
+	}
+	return nil
+}
+
 // checkEventRefs checks, before anything is written, the ids an event
 // input names that must already exist: its author, venues and organizers.
 // Every unknown one is reported, not just the first (as the API's argument
@@ -91,6 +117,8 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 		field, taxonomy string
 		refs            *[]TermRef
 	}
+	resolved := map[string][]int64{}
+	var touched []int64
 	for _, t := range []tax{{"categories", TaxCategory, in.Categories}, {"tags", TaxTag, in.Tags}} {
 		if t.refs == nil {
 			continue
@@ -103,12 +131,22 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 			}
 			return err
 		}
-		_, err = s.db.NewDelete().Model((*EventTerm)(nil)).Where("event_id = ?", id).
+		resolved[t.taxonomy] = uniqueIDs(ids)
+		touched = append(touched, ids...)
+	}
+	if err := s.lockTerms(ctx, id, touched); err != nil {
+		return err
+	}
+	for _, t := range []tax{{"categories", TaxCategory, in.Categories}, {"tags", TaxTag, in.Tags}} {
+		if t.refs == nil {
+			continue
+		}
+		ids := resolved[t.taxonomy]
+		_, err := s.db.NewDelete().Model((*EventTerm)(nil)).Where("event_id = ?", id).
 			Where("term_id IN (SELECT id FROM terms WHERE taxonomy = ?)", t.taxonomy).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("models: link %s of event %d: %w", t.field, id, mapErr(err))
 		}
-		ids = uniqueIDs(ids)
 		if len(ids) == 0 {
 			continue
 		}

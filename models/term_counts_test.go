@@ -105,7 +105,7 @@ func TestTermCountsStayExactThroughEveryWrite(t *testing.T) {
 		exact("term deleted")
 
 		// Concurrent creates on the same terms end with the exact count.
-		const n = 8
+		const n = 16
 		var wg sync.WaitGroup
 		errs := make([]error, n)
 		for i := range n {
