@@ -204,3 +204,15 @@ func mayAssignAuthor(u *User, k Kind, author *int64) error {
 func (p *Post) subject(k Kind) Subject {
 	return Subject{Kind: k, AuthorID: p.AuthorID, Status: p.Status}
 }
+
+// ReviewQueue says which drafts and pending events u has to review: none
+// (anonymous callers, subscribers), their own (contributors, authors) or
+// everyone's (editors and administrators). Lists with those statuses
+// apply it by themselves; the admin uses it to show or word its queue.
+func ReviewQueue(u *User) (reviews, everyone bool) {
+	return MayFilterStatus(u), u != nil && u.Role.AtLeast(RoleEditor)
+}
+
+// MayManageUsers reports whether u manages users and others' application
+// passwords (administrators).
+func MayManageUsers(u *User) bool { return Can(u, ActManageUsers, Subject{Kind: KindUser}) }

@@ -44,18 +44,25 @@ func (h *handler) dashboard(c *fiber.Ctx) error {
 	lang := lay.Lang
 	now := h.d.Site.Now()
 	until := now.Add(upcomingDays * 24 * time.Hour)
+	reviews, everyone := models.ReviewQueue(u)
+	// Drafts and pending events have their own panel (for those who review
+	// them); others see what they see by default.
+	var statuses []string
+	if reviews {
+		statuses = []string{models.StatusPublish, models.StatusFuture, models.StatusPrivate}
+	}
 	upcoming, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{EndsAfter: &now, StartsBefore: &until,
-		PerPage: dashboardRows, Lang: lang})
+		Statuses: statuses, PerPage: dashboardRows, Lang: lang})
 	if err != nil {
 		return err
 	}
 	v := dashboardView{Layout: lay, UpcomingTotal: upcoming.Total}
 	v.Greeting = h.d.I18n.T(lang, "admin.dashboard.greeting", map[string]any{"Name": u.DisplayName})
 	v.Upcoming = h.eventRows(lang, upcoming.Items, false)
-	if models.MayFilterStatus(u) {
+	if reviews {
 		v.MayReview = true
 		v.ReviewIntro = lay.T("admin.dashboard.review.intro_own")
-		if u.Role.AtLeast(models.RoleEditor) {
+		if everyone {
 			v.ReviewIntro = lay.T("admin.dashboard.review.intro_all")
 		}
 		review, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{Statuses: []string{models.StatusPending, models.StatusDraft},

@@ -105,7 +105,7 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 	hx, _ := json.Marshal(map[string]string{csrfHeader: sess.CSRFToken})
 	v.HXHeaders = string(hx)
 	for _, e := range navEntries {
-		if e.AdminOnly && !models.Can(u, models.ActManageUsers, models.Subject{Kind: models.KindUser}) {
+		if e.AdminOnly && !models.MayManageUsers(u) {
 			continue
 		}
 		v.Nav = append(v.Nav, navItem{ID: e.ID, Label: t(e.LabelID), Href: e.Path, Ready: e.Ready,
