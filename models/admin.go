@@ -29,14 +29,11 @@ func (s *Store) CheckSignIn(ctx context.Context, id, password string) (*User, er
 			return nil, fmt.Errorf("models: sign in: %w", mapErr(err))
 		}
 	}
-	hash := dummyPasswordHash
+	var u *User
 	if len(users) == 1 {
-		hash = users[0].PasswordHash
+		u = &users[0]
 	}
-	if !VerifyPassword(hash, password) || len(users) != 1 {
-		return nil, ErrBadCredentials
-	}
-	return &users[0], nil
+	return verifySignIn(u, password)
 }
 
 // PostCounts holds, for each kind of post-like record, how many records

@@ -129,12 +129,18 @@ func (s *Store) CheckPassword(ctx context.Context, login, password string) (*Use
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
+	return verifySignIn(u, password)
+}
+
+// verifySignIn checks password against u's hash, or against a dummy hash
+// when there is no such user (u nil), so that a wrong login and a wrong
+// password cost the same work and give the same ErrBadCredentials.
+func verifySignIn(u *User, password string) (*User, error) {
 	hash := dummyPasswordHash
 	if u != nil {
 		hash = u.PasswordHash
 	}
-	ok := VerifyPassword(hash, password)
-	if u == nil || !ok {
+	if !VerifyPassword(hash, password) || u == nil {
 		return nil, ErrBadCredentials
 	}
 	return u, nil
