@@ -98,26 +98,26 @@ func presentEvent(r *Request, e *models.Event, single bool) Obj {
 	}
 	cats, tags := make([]Obj, len(e.Categories)), make([]Obj, len(e.Tags))
 	for i, t := range e.Categories {
-		cats[i] = presentTermEmbedded(r, t)
+		cats[i] = r.embedded(t, false, func() Obj { return presentTermEmbedded(r, t) })
 	}
 	for i, t := range e.Tags {
-		tags[i] = presentTermEmbedded(r, t)
+		tags[i] = r.embedded(t, false, func() Obj { return presentTermEmbedded(r, t) })
 	}
 	var venue any = []any{}
 	switch len(vs) {
 	case 0:
 	case 1:
-		venue = presentVenue(r, vs[0], single)
+		venue = r.embedded(vs[0], single, func() Obj { return presentVenue(r, vs[0], single) })
 	default:
 		list := make([]Obj, len(vs))
 		for i, v := range vs {
-			list[i] = presentVenue(r, v, single)
+			list[i] = r.embedded(v, single, func() Obj { return presentVenue(r, v, single) })
 		}
 		venue = list
 	}
 	orgs := make([]Obj, len(os))
 	for i, o := range os {
-		orgs[i] = presentOrganizer(r, o, single)
+		orgs[i] = r.embedded(o, single, func() Obj { return presentOrganizer(r, o, single) })
 	}
 	values := models.CostValues(items)
 	obj := Obj{
@@ -204,6 +204,9 @@ func imageExt(u string) string {
 // in which case autop leaves it alone.
 var blockStart = regexp.MustCompile(`(?i)^<(p|div|ul|ol|h[1-6]|table|blockquote|pre|figure|section|article|hr|dl)[\s>/]`)
 
+// blankLine separates paragraphs.
+var blankLine = regexp.MustCompile(`\n\s*\n`)
+
 // autop wraps plain text paragraphs in <p> as WordPress's content filter
 // does (TEC outputs "Short summary" as "<p>Short summary</p>").
 func autop(s string) string {
@@ -211,7 +214,7 @@ func autop(s string) string {
 	if s == "" || blockStart.MatchString(s) {
 		return s
 	}
-	paras := regexp.MustCompile(`\n\s*\n`).Split(s, -1)
+	paras := blankLine.Split(s, -1)
 	for i, p := range paras {
 		paras[i] = "<p>" + strings.ReplaceAll(strings.TrimSpace(p), "\n", "<br />\n") + "</p>"
 	}

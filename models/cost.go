@@ -118,15 +118,19 @@ func parseCosts(items []string) []costValue {
 	return out
 }
 
+// dropSeparators removes the separators of a number (a Replacer builds its
+// tables on first use, so it is made once).
+var dropSeparators = strings.NewReplacer(".", "", ",", "")
+
 // costFloat reads a number written with "," or "." separators: the last
 // separator followed by one or two digits is the decimal point ("10,5",
 // "1.000,50"), any other separator groups thousands ("1,000").
 func costFloat(s string) (float64, bool) {
 	last := strings.LastIndexAny(s, ".,")
 	if last >= 0 && len(s)-last-1 <= 2 {
-		s = strings.NewReplacer(".", "", ",", "").Replace(s[:last]) + "." + s[last+1:]
+		s = dropSeparators.Replace(s[:last]) + "." + s[last+1:]
 	} else {
-		s = strings.NewReplacer(".", "", ",", "").Replace(s)
+		s = dropSeparators.Replace(s)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil

@@ -117,10 +117,9 @@ func SearchCondition(k Kind, alias, idCol string, fields []string, lang string, 
 
 // EscapeLike escapes the LIKE wildcards of s with '!' (used with ESCAPE '!',
 // which both dialects accept).
-func EscapeLike(s string) string {
-	r := strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
-	return r.Replace(s)
-}
+func EscapeLike(s string) string { return likeEscaper.Replace(s) }
+
+var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 
 // translated is a record whose text fields carry translations.
 type translated interface {
