@@ -34,6 +34,11 @@ type Request struct {
 	Prefix string
 
 	Deps *Deps
+
+	// presented holds the objects of embedded records (venues, organizers,
+	// terms) already shaped for this response: a page of events shares a
+	// few of them, and each is shaped once.
+	presented map[presentedKey]Obj
 }
 
 // Has reports whether the client sent argument name.
@@ -72,4 +77,26 @@ func (r *Request) StringList(name string) []string {
 // T localizes message id in the request language.
 func (r *Request) T(id string, data map[string]any) string {
 	return r.Deps.I18n.T(r.Lang, id, data)
+}
+
+type presentedKey struct {
+	rec    any // the record's pointer
+	single bool
+}
+
+// embedded returns the shaped object of the embedded record rec (a
+// pointer the models share between the events of a page), shaping it with
+// present the first time. The object is shared, so it must not be changed
+// after.
+func (r *Request) embedded(rec any, single bool, present func() Obj) Obj {
+	k := presentedKey{rec, single}
+	if o, ok := r.presented[k]; ok {
+		return o
+	}
+	o := present()
+	if r.presented == nil {
+		r.presented = map[presentedKey]Obj{}
+	}
+	r.presented[k] = o
+	return o
 }

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -59,13 +61,31 @@ func setAPIHeaders(c *fiber.Ctx, lang string) {
 // sendJSON writes v as the JSON response body (no HTML escaping) with
 // status. Handlers answer with it.
 func sendJSON(c *fiber.Ctx, status int, v any) error {
-	b, err := marshal(v)
-	if err != nil {
+	b := jsonBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxPooledJSON {
+			b.Reset()
+			jsonBuffers.Put(b)
+		}
+	}()
+	if err := appendJSON(b, v); err != nil {
 		return ErrInternal(err)
 	}
 	c.Set(fiber.HeaderContentType, contentTypeJSON)
-	return c.Status(status).Send(b)
+	// SetBody copies into the response's own pooled buffer, so b goes
+	// back to the pool at once.
+	c.Status(status).Response().SetBody(b.Bytes())
+	return nil
 }
+
+// jsonBuffers keep the buffers bodies are encoded into: a page of events
+// is a few hundred kilobytes, which a fresh buffer would reach by
+// doubling, copying and zeroing on every request. Buffers grown past
+// maxPooledJSON (a page at the largest per_page) are left to the
+// collector so one huge answer does not stay pinned.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledJSON = 4 << 20
 
 // writeAPIError renders err in the WordPress error shape in the request's
 // language (or the path prefix's, or the default).
