@@ -1,9 +1,11 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,22 +236,40 @@ func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLin
 		return l, nil
 	}
 	in := bun.List(eventIDs)
-	var rows []struct {
-		Kind     int   `bun:"k"`
-		EventID  int64 `bun:"event_id"`
-		LinkID   int64 `bun:"link_id"`
-		Position int   `bun:"pos"`
-	}
-	q := "SELECT 0 AS k, event_id, venue_id AS link_id, position AS pos FROM event_venues WHERE event_id IN (?) " +
+	// No ORDER BY: sorting the union would cost SQLite a temporary b-tree
+	// per branch; the few links of each event are put in order below.
+	q := "SELECT 0, event_id, venue_id, position FROM event_venues WHERE event_id IN (?) " +
 		"UNION ALL SELECT 1, event_id, organizer_id, position FROM event_organizers WHERE event_id IN (?) " +
-		"UNION ALL SELECT 2, event_id, term_id, 0 FROM event_terms WHERE event_id IN (?) " +
-		"ORDER BY k, event_id, pos, link_id"
-	if err := s.db.NewRaw(q, in, in, in).Scan(ctx, &rows); err != nil {
+		"UNION ALL SELECT 2, event_id, term_id, 0 FROM event_terms WHERE event_id IN (?)"
+	rows, err := s.db.QueryContext(ctx, q, in, in, in)
+	if err != nil {
 		return nil, fmt.Errorf("models: load event links: %w", mapErr(err))
 	}
+	defer func() { _ = rows.Close() }()
+	type link struct {
+		kind     int
+		event    int64
+		id       int64
+		position int
+	}
+	var links []link
+	for rows.Next() {
+		var r link
+		if err := rows.Scan(&r.kind, &r.event, &r.id, &r.position); err != nil {
+			return nil, fmt.Errorf("models: scan event link: %w", mapErr(err))
+		}
+		links = append(links, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("models: load event links: %w", mapErr(err))
+	}
+	slices.SortFunc(links, func(a, b link) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.event, b.event),
+			cmp.Compare(a.position, b.position), cmp.Compare(a.id, b.id))
+	})
 	dst := []map[int64][]int64{l.venues, l.organizers, l.terms}
-	for _, r := range rows {
-		dst[r.Kind][r.EventID] = append(dst[r.Kind][r.EventID], r.LinkID)
+	for _, r := range links {
+		dst[r.kind][r.event] = append(dst[r.kind][r.event], r.id)
 	}
 	return l, nil
 }
