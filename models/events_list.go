@@ -78,7 +78,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	}
 	var events []*Event
 	q := s.db.NewSelect().Model(&events)
-	s.applyEventFilter(q, f)
+	s.applyEventFilter(q, f, false)
 	if f.Near != nil {
 		expr, args := distanceExpr(*f.Near)
 		q = q.OrderExpr("(SELECT MIN("+expr+") FROM event_venues gv JOIN venues g ON g.id = gv.venue_id "+
@@ -98,7 +98,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	total := int64(offset + len(events))
 	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
 		cq := s.db.NewSelect().Model((*Event)(nil))
-		s.applyEventFilter(cq, f)
+		s.applyEventFilter(cq, f, true)
 		n, err := cq.Count(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
@@ -163,8 +163,14 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 	return joinInvalid(errs...)
 }
 
-// applyEventFilter adds the WHERE conditions of f to q (table alias "event").
-func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
+// applyEventFilter adds the WHERE conditions of f to q (table alias
+// "event"). The link filters take two forms with one meaning: a page reads
+// events in start order and stops at the page's end, so it probes each
+// candidate's links (EXISTS); a count visits every event of the window,
+// so it reads the linked record's events once from the link table's index
+// and checks each candidate against that set (IN), which is about twice as
+// fast on a window of thousands of events.
+func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting bool) {
 	q.Where("event.hide_from_listings = ?", false)
 	bound := func(cond string, t *time.Time) {
 		if t != nil {
@@ -211,18 +217,20 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter) {
 	if cond, args := SearchCondition(KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
 		q.Where(cond, args...)
 	}
-	if len(f.categoryIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms ct WHERE ct.event_id = event.id AND ct.term_id IN (?))", bun.List(f.categoryIDs))
+	linked := func(table, col string, ids []int64) {
+		if len(ids) == 0 {
+			return
+		}
+		if counting {
+			q.Where("event.id IN (SELECT l.event_id FROM "+table+" l WHERE l."+col+" IN (?))", bun.List(ids))
+		} else {
+			q.Where("EXISTS (SELECT 1 FROM "+table+" l WHERE l.event_id = event.id AND l."+col+" IN (?))", bun.List(ids))
+		}
 	}
-	if len(f.tagIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_terms tt WHERE tt.event_id = event.id AND tt.term_id IN (?))", bun.List(f.tagIDs))
-	}
-	if len(f.VenueIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_venues fv WHERE fv.event_id = event.id AND fv.venue_id IN (?))", bun.List(f.VenueIDs))
-	}
-	if len(f.OrganizerIDs) > 0 {
-		q.Where("EXISTS (SELECT 1 FROM event_organizers fo WHERE fo.event_id = event.id AND fo.organizer_id IN (?))", bun.List(f.OrganizerIDs))
-	}
+	linked("event_terms", "term_id", f.categoryIDs)
+	linked("event_terms", "term_id", f.tagIDs)
+	linked("event_venues", "venue_id", f.VenueIDs)
+	linked("event_organizers", "organizer_id", f.OrganizerIDs)
 	if f.Featured != nil {
 		q.Where("event.featured = ?", *f.Featured)
 	}
