@@ -39,11 +39,27 @@ type EventFilter struct {
 	// Statuses filters by status; nil shows what the acting user may see
 	// by default (SPEC §6).
 	Statuses []string
+	// IncludeHidden also lists events hidden from listings, for the admin
+	// and its calendar; honoured only for users who may filter by status
+	// (contributors and up), ignored for others.
+	IncludeHidden bool
+	// Order is the sort key: "" or OrderStart (start, publication date,
+	// id), OrderTitle or OrderModified; Desc reverses it. With Near the
+	// distance comes first whatever Order says.
+	Order string
+	Desc  bool
 
 	// Resolved by ListEvents.
 	categoryIDs, tagIDs []int64
 	visibility          Visibility
 }
+
+// Sort keys of EventFilter.Order.
+const (
+	OrderStart    = "start"
+	OrderTitle    = "title"
+	OrderModified = "modified"
+)
 
 // Page is one page of a list: its records, the number of matches in all,
 // and the status filter that applied when it can be told (the statuses
@@ -70,6 +86,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		return nil, err
 	}
 	f.visibility = ListVisibility(u)
+	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
 	if f.PerPage <= 0 {
 		f.PerPage = 10
 	}
@@ -84,7 +101,20 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		q = q.OrderExpr("(SELECT MIN("+expr+") FROM event_venues gv JOIN venues g ON g.id = gv.venue_id "+
 			"WHERE gv.event_id = event.id AND g.geo_lat IS NOT NULL AND g.geo_lng IS NOT NULL) ASC", args...)
 	}
-	q = q.OrderExpr("event.start_at ASC, event.published_at ASC, event.id ASC")
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	switch f.Order {
+	case OrderTitle:
+		// Case-insensitive and the same on both dialects (MySQL's
+		// collation folds case, SQLite's binary one does not).
+		q = q.OrderExpr("LOWER(event.title) " + dir + ", event.id " + dir)
+	case OrderModified:
+		q = q.OrderExpr("event.updated_at " + dir + ", event.id " + dir)
+	default:
+		q = q.OrderExpr("event.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir)
+	}
 	offset := (f.Page - 1) * f.PerPage
 	if offset/f.PerPage != f.Page-1 || offset < 0 { // overflow: no such page
 		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
@@ -171,7 +201,9 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 // and checks each candidate against that set (IN), which is about twice as
 // fast on a window of thousands of events.
 func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting bool) {
-	q.Where("event.hide_from_listings = ?", false)
+	if !f.IncludeHidden {
+		q.Where("event.hide_from_listings = ?", false)
+	}
 	bound := func(cond string, t *time.Time) {
 		if t != nil {
 			q.Where(cond, Sec(*t))

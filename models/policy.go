@@ -216,3 +216,34 @@ func ReviewQueue(u *User) (reviews, everyone bool) {
 // MayManageUsers reports whether u manages users and others' application
 // passwords (administrators).
 func MayManageUsers(u *User) bool { return Can(u, ActManageUsers, Subject{Kind: KindUser}) }
+
+// StatusChoices are the statuses u may give a record of kind k in a form,
+// in the order a form lists them: what EffectiveStatus keeps as asked.
+// Users who may publish choose among every status but trash; the others
+// among draft and pending (asking for publish would give pending anyway).
+func StatusChoices(u *User, k Kind) []string {
+	if Can(u, ActPublish, Subject{Kind: k}) {
+		return []string{StatusDraft, StatusPending, StatusPublish, StatusFuture, StatusPrivate}
+	}
+	if MayAttempt(u, ActCreate, k) {
+		return []string{StatusDraft, StatusPending}
+	}
+	return nil
+}
+
+// AdminListAccess says what the admin's lists of kind k offer u: whether
+// u may create records, see drafts and the trash (any status filter), and
+// delete for good. The operations check every record again; this only
+// decides which controls a page shows.
+type AdminListAccess struct {
+	Create, Statuses, Delete bool
+}
+
+// ListAccess returns what the admin's list of kind k offers u.
+func ListAccess(u *User, k Kind) AdminListAccess {
+	return AdminListAccess{
+		Create:   MayAttempt(u, ActCreate, k),
+		Statuses: MayFilterStatus(u),
+		Delete:   Can(u, ActForceDelete, Subject{Kind: k}),
+	}
+}
