@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
 )
 
 // ErrorHandler returns the fiber error handler of non-API paths: an HTML
@@ -14,8 +16,23 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		status := fiber.StatusInternalServerError
 		var fe *fiber.Error
-		if errors.As(err, &fe) {
+		var forbidden *models.ForbiddenError
+		var invalid *models.ValidationError
+		refusal, data := "", map[string]any(nil)
+		switch {
+		case errors.As(err, &fe):
 			status = fe.Code
+		case errors.As(err, &forbidden):
+			// The API's refusal, in the user's language; a record the
+			// user may not read is as absent as in the API (404).
+			status, refusal = fiber.StatusForbidden, forbidden.MessageID()
+			if forbidden.Reason == models.RefusalNotAccessible || forbidden.Reason == models.RefusalNoLongerAvailable {
+				status, refusal = fiber.StatusNotFound, ""
+			}
+		case errors.Is(err, models.ErrNotFound):
+			status = fiber.StatusNotFound
+		case errors.As(err, &invalid) && len(invalid.Fields) > 0:
+			status, refusal, data = fiber.StatusUnprocessableEntity, invalid.Fields[0].Reason, invalid.Fields[0].Data
 		}
 		if status >= 500 && d.Logger != nil {
 			d.Logger.Error("web: request failed", "method", c.Method(), "path", c.Path(), "err", err)
@@ -34,13 +51,17 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		case status >= 500:
 			msgID = "admin.error.internal"
 		}
+		message := d.I18n.T(lang, msgID, nil)
+		if refusal != "" {
+			message = d.I18n.T(lang, refusal, data)
+		}
 		c.Response().ResetBody()
 		// Error pages are never cached: the next attempt may succeed.
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		rerr := render(c, status, errorPage(errorView{
 			Layout:  h.layoutFor(c, titleID),
 			Status:  status,
-			Message: d.I18n.T(lang, msgID, nil),
+			Message: message,
 			Back:    d.I18n.T(lang, "admin.error.back", nil),
 		}))
 		if rerr != nil {

@@ -1,6 +1,11 @@
 package web
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
 
 // Flash messages say what the last action did, on the next page
 // (role="status"). The cookie holds a short key from flashes, never text,
@@ -9,8 +14,16 @@ const flashCookie = "kalends_flash"
 
 // flashes maps a flash key to its message id.
 var flashes = map[string]string{
-	"signed_in":  "admin.flash.signed_in",
-	"signed_out": "admin.flash.signed_out",
+	"signed_in":         "admin.flash.signed_in",
+	"signed_out":        "admin.flash.signed_out",
+	"event_created":     "admin.flash.event_created",
+	"event_saved":       "admin.flash.event_saved",
+	"event_trash":       "admin.flash.event_trashed",
+	"event_restore":     "admin.flash.event_restored",
+	"event_delete":      "admin.flash.event_deleted",
+	"event_duplicated":  "admin.flash.event_duplicated",
+	"translation_saved": "admin.flash.translation_saved",
+	"bulk_done":         "admin.flash.bulk_done",
 }
 
 // setFlash shows the message of key on the next page.
@@ -19,14 +32,28 @@ func (h *handler) setFlash(c *fiber.Ctx, key string) {
 		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
 }
 
-// takeFlash returns the message id of the pending flash ("" when none) and
-// clears it.
-func (h *handler) takeFlash(c *fiber.Ctx) string {
+// setFlashCount shows the message of key with two counts (done, failed),
+// which are numbers only.
+func (h *handler) setFlashCount(c *fiber.Ctx, key string, done, failed int) {
+	h.setFlash(c, key+"."+strconv.Itoa(done)+"."+strconv.Itoa(failed))
+}
+
+// takeFlash returns the message id of the pending flash ("" when none) with
+// its counts, and clears it.
+func (h *handler) takeFlash(c *fiber.Ctx) (string, map[string]any) {
 	key := c.Cookies(flashCookie)
 	if key == "" {
-		return ""
+		return "", nil
 	}
 	c.Cookie(&fiber.Cookie{Name: flashCookie, Value: "", Path: "/admin/", MaxAge: -1,
 		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
-	return flashes[key]
+	parts := strings.Split(key, ".")
+	if len(parts) == 3 {
+		done, err1 := strconv.Atoi(parts[1])
+		failed, err2 := strconv.Atoi(parts[2])
+		if err1 == nil && err2 == nil {
+			return flashes[parts[0]], map[string]any{"Done": done, "Failed": failed}
+		}
+	}
+	return flashes[key], nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -36,7 +37,7 @@ type navEntry struct {
 var navEntries = []navEntry{
 	{ID: "dashboard", Path: dashboardPath, LabelID: "admin.nav.dashboard", Ready: true},
 	{ID: "calendar", Path: "/admin/calendar", LabelID: "admin.nav.calendar"},
-	{ID: "events", Path: "/admin/events", LabelID: "admin.nav.events"},
+	{ID: "events", Path: "/admin/events", LabelID: "admin.nav.events", Ready: true},
 	{ID: "venues", Path: "/admin/venues", LabelID: "admin.nav.venues"},
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers"},
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
@@ -93,8 +94,8 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 		v.Langs = append(v.Langs, langLink{Code: code, Tag: i18n.Tag(code).String(), Name: languageNames[code],
 			Href: withLang(c, code), Current: code == lang})
 	}
-	if id := h.takeFlash(c); id != "" {
-		v.Flash = t(id)
+	if id, data := h.takeFlash(c); id != "" {
+		v.Flash = h.d.I18n.T(lang, id, data)
 	}
 	u, sess := userOf(c), sessionOf(c)
 	if u == nil || sess == nil {
@@ -109,7 +110,7 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 			continue
 		}
 		v.Nav = append(v.Nav, navItem{ID: e.ID, Label: t(e.LabelID), Href: e.Path, Ready: e.Ready,
-			Current: c.Path() == e.Path})
+			Current: c.Path() == e.Path || e.Path != dashboardPath && strings.HasPrefix(c.Path(), e.Path+"/")})
 	}
 	return v
 }

@@ -69,6 +69,15 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/login", h.login)
 	admin.Post("/logout", h.logout)
 	admin.Get("/", h.dashboard)
+	admin.Get("/events", h.eventsList)
+	admin.Get("/events/new", h.eventNew)
+	admin.Post("/events", h.eventCreate)
+	admin.Post("/events/bulk", h.eventsBulk)
+	admin.Get("/events/:id/edit", h.eventEdit)
+	admin.Get("/events/:id/translations/:lang", h.eventTranslation)
+	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
+	admin.Post("/events/:id/:action", h.eventAction)
+	admin.Post("/events/:id", h.eventSave)
 }
 
 // render writes a templ component as the HTML response. On a render error

@@ -45,4 +45,48 @@
       }
     }
   });
+  // The all-day switch turns the date inputs between date and date-time,
+  // keeping the day (and the time, when switching back).
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    if (!box.matches || !box.matches("[data-all-day]")) {
+      return;
+    }
+    box.form.querySelectorAll("[data-date-input]").forEach(function (input) {
+      var v = input.value;
+      if (box.checked) {
+        input.dataset.time = v.length > 10 ? v.slice(10) : input.dataset.time || "";
+        input.type = "date";
+        input.value = v.slice(0, 10);
+      } else {
+        input.type = "datetime-local";
+        if (v) {
+          input.value = v.slice(0, 10) + (input.dataset.time || "T10:00");
+        }
+      }
+    });
+  });
+
+  // The API view of a record: loaded when opened, with the session's
+  // nonce, shown as text (never as HTML).
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d.matches || !d.matches("details[data-json-url]") || !d.open || d.dataset.loaded) {
+      return;
+    }
+    d.dataset.loaded = "1";
+    var pre = d.querySelector("pre");
+    var nonce = document.querySelector('meta[name="kalends-nonce"]');
+    fetch(d.dataset.jsonUrl, {
+      credentials: "same-origin",
+      headers: nonce ? { "X-WP-Nonce": nonce.content } : {}
+    }).then(function (r) {
+      return r.json();
+    }).then(function (body) {
+      pre.textContent = JSON.stringify(body, null, 2);
+    }).catch(function (err) {
+      pre.textContent = String(err);
+      delete d.dataset.loaded;
+    });
+  }, true);
 })();

@@ -53,8 +53,21 @@ var signedOut = []shot{
 
 var signedIn = []shot{
 	{"dashboard", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/") }},
+	{"events", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/events") }},
+	{"event-form-error", 422, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/edit", seededEvent))
+		p.Fill(eventForm, "end_date", "2020-01-01T09:00")
+		return p.Submit(eventForm)
+	}},
+	{"translation", 200, func(p *browsertest.Page, lang string) int {
+		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
+	}},
 	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
 }
+
+// seededEvent is the first event seed creates, shown by the form and
+// translation screenshots.
+var seededEvent int64
 
 // seed gives the dashboard something to show: upcoming events, a draft and
 // one pending review, in English and Japanese.
@@ -68,8 +81,13 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 		{"한국 전통 음악 공연", "draft"},
 		{"Board meeting (annual general assembly with a long title that wraps)", "pending"},
 	} {
-		srv.CreateEvent(t, a, map[string]any{"title": e.title, "status": e.status,
-			"start_date": day(i+1) + " 19:00:00", "end_date": day(i+1) + " 21:30:00"})
+		id := srv.CreateEvent(t, a, map[string]any{"title": e.title, "status": e.status,
+			"start_date": day(i+1) + " 19:00:00", "end_date": day(i+1) + " 21:30:00",
+			"venue": map[string]any{"venue": "Harbour Hall", "city": "Yokohama"}, "categories": []string{"Music", "Festival"},
+			"tags": []string{"live"}, "cost": "¥1,000", "description": "Three bands on the pier.\n\nBring a coat: the wind from the bay is cold after dark."})
+		if i == 0 {
+			seededEvent = id
+		}
 	}
 }
 

@@ -1,0 +1,214 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/models"
+)
+
+const eventForm = `[data-testid="event-form"]`
+
+// category creates an event category through the API and returns its id.
+func category(t *testing.T, srv *browsertest.Server, a browsertest.Account, name string) string {
+	t.Helper()
+	st, body := srv.API(t, a, http.MethodPost, "/categories", map[string]any{"name": name})
+	if st != http.StatusCreated {
+		t.Fatalf("create category %q: %d %s", name, st, body)
+	}
+	var c struct{ ID int64 }
+	if err := json.Unmarshal(body, &c); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatInt(c.ID, 10)
+}
+
+// apiEvent reads event id through the API as a, in lang.
+func apiEvent(t *testing.T, srv *browsertest.Server, a browsertest.Account, id, lang string) map[string]any {
+	t.Helper()
+	st, body := srv.API(t, a, http.MethodGet, "/events/"+id+"?ml_language="+lang, nil)
+	if st != http.StatusOK {
+		t.Fatalf("GET event %s: %d %s", id, st, body)
+	}
+	var e map[string]any
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// eventIDOf is the id in an event's edit path.
+func eventIDOf(t *testing.T, path string) string {
+	t.Helper()
+	rest, ok := strings.CutPrefix(path, "/admin/events/")
+	id, ok2 := strings.CutSuffix(rest, "/edit")
+	if !ok || !ok2 {
+		t.Fatalf("not an event's edit page: %s", path)
+	}
+	return id
+}
+
+// An editor's day with one event, as issue 13 item 9 says: create it with
+// a new venue and two categories, see it listed, fail to save an end
+// before its start (the message next to the field, the input kept),
+// translate it into Japanese and read it back through the API, then trash
+// and restore it.
+func TestCreateEditTranslateAndTrashAnEvent(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	music, jazz := category(t, srv, ed, "Music"), category(t, srv, ed, "Jazz")
+	p := srv.Page(t)
+	p.SignIn(ed)
+
+	if st := p.Visit("/admin/events/new"); st != http.StatusOK {
+		t.Fatalf("new event form: status %d", st)
+	}
+	if got := p.Attr(`#timezone`, "value"); got == "" {
+		t.Errorf("the time zone of a new event is empty, want the site zone")
+	}
+	p.Fill(eventForm, "title", "Harbour jazz night")
+	p.Fill(eventForm, "description", "Three bands on the pier.\n\nBring a coat.")
+	p.Fill(eventForm, "start_date", "2030-06-01T19:00")
+	p.Fill(eventForm, "end_date", "2030-06-01T22:30")
+	p.Fill(eventForm, "new_venue", "Pier 4 Hall")
+	p.Choose(eventForm, "categories", music, jazz)
+	p.Fill(eventForm, "status", "publish")
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	id := eventIDOf(t, p.Path())
+	if p.Text(`[data-testid="flash"]`) == "" {
+		t.Errorf("no flash message after creating")
+	}
+	e := apiEvent(t, srv, ed, id, "en")
+	if e["title"] != "Harbour jazz night" || e["status"] != "publish" || e["start_date"] != "2030-06-01 19:00:00" {
+		t.Errorf("created event through the API: title %v, status %v, start %v", e["title"], e["status"], e["start_date"])
+	}
+	if v, _ := e["venue"].(map[string]any); v == nil || v["venue"] != "Pier 4 Hall" {
+		t.Errorf("venue %v, want the new Pier 4 Hall", e["venue"])
+	}
+	if cats, _ := e["categories"].([]any); len(cats) != 2 {
+		t.Errorf("%d categories, want 2", len(cats))
+	}
+
+	p.Visit("/admin/events?when=all")
+	if got := p.Text(`[data-testid="event-` + id + `"] .cell-title a`); got != "Harbour jazz night" {
+		t.Errorf("the list shows %q for the event", got)
+	}
+
+	p.Visit("/admin/events/" + id + "/edit")
+	p.Fill(eventForm, "title", "Harbour jazz night (late)")
+	p.Fill(eventForm, "end_date", "2030-06-01T18:00")
+	if st := p.Submit(eventForm); st != http.StatusUnprocessableEntity {
+		t.Fatalf("end before start: status %d, want 422", st)
+	}
+	if p.Text(`[data-testid="error-end_date"]`) == "" {
+		t.Errorf("no message next to end_date:\n%s", p.Text("main"))
+	}
+	if got := p.Attr(`#end_date`, "aria-invalid"); got != "true" {
+		t.Errorf("end_date aria-invalid=%q", got)
+	}
+	if got := p.Attr(`#end_date`, "aria-describedby"); got != "end_date-error" {
+		t.Errorf("end_date aria-describedby=%q", got)
+	}
+	if p.Count(`[role="alert"]`) == 0 {
+		t.Errorf("no summary of the errors")
+	}
+	if got := browsertest.Eval[string](p, `document.querySelector('#title').value`); got != "Harbour jazz night (late)" {
+		t.Errorf("title after the failed save %q, want the input kept", got)
+	}
+	if got := apiEvent(t, srv, ed, id, "en")["title"]; got != "Harbour jazz night" {
+		t.Errorf("the failed save changed the title to %v", got)
+	}
+
+	p.Visit("/admin/events/" + id + "/edit")
+	if st := p.ClickAndWait(`[data-testid="translate-ja"]`); st != http.StatusOK {
+		t.Fatalf("translation page: status %d", st)
+	}
+	if got := p.Text(`[data-testid="source-title"]`); got != "Harbour jazz night" {
+		t.Errorf("source title beside the translation %q", got)
+	}
+	p.Fill(`[data-testid="translation-form"]`, "title", "港のジャズナイト")
+	p.Fill(`[data-testid="translation-form"]`, "description", "桟橋で三つのバンドが演奏します。")
+	if st := p.Submit(`[data-testid="translation-form"]`); st != http.StatusOK {
+		t.Fatalf("save translation: status %d", st)
+	}
+	ja := apiEvent(t, srv, ed, id, "ja")
+	if ja["title"] != "港のジャズナイト" || !strings.Contains(fmt.Sprint(ja["description"]), "桟橋") {
+		t.Errorf("through the API in ja: title %v, description %v", ja["title"], ja["description"])
+	}
+	if got := apiEvent(t, srv, ed, id, "en")["title"]; got != "Harbour jazz night" {
+		t.Errorf("the English title became %v", got)
+	}
+
+	p.Visit("/admin/events?when=all")
+	if st := p.ClickAndWait(`[data-testid="trash-` + id + `"]`); st != http.StatusOK {
+		t.Fatalf("trash: status %d", st)
+	}
+	if p.Count(`[data-testid="event-`+id+`"]`) != 0 {
+		t.Errorf("the trashed event is still listed")
+	}
+	p.Visit("/admin/events?status=trash&when=all")
+	if p.Count(`[data-testid="event-`+id+`"]`) != 1 {
+		t.Fatalf("the trash view does not list the event:\n%s", p.Text("main"))
+	}
+	p.ClickAndWait(`[data-testid="restore-` + id + `"]`)
+	if got := apiEvent(t, srv, ed, id, "en")["status"]; got != "draft" {
+		t.Errorf("restored event status %v, want draft", got)
+	}
+}
+
+// A contributor cannot choose to publish; asking for it anyway (the form
+// changed in the browser) stores the event as pending, as the API does.
+func TestContributorsPublishRequestIsStoredPending(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	con := srv.User(t, models.RoleContributor)
+	p := srv.Page(t)
+	p.SignIn(con)
+	p.Visit("/admin/events/new")
+	if got := p.Count(`#status option[value="publish"]`); got != 0 {
+		t.Errorf("a contributor is offered publish")
+	}
+	p.Fill(eventForm, "title", "Poetry reading")
+	browsertest.Eval[bool](p, `(() => { const o = document.createElement('option'); o.value = 'publish'; o.textContent = 'publish';
+		document.querySelector('#status').append(o); document.querySelector('#status').value = 'publish'; return true })()`)
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	id := eventIDOf(t, p.Path())
+	if got := apiEvent(t, srv, con, id, "en")["status"]; got != "pending" {
+		t.Errorf("status %v, want pending", got)
+	}
+	if st := p.Visit("/admin/events?status=trash"); st != http.StatusOK {
+		t.Errorf("a contributor's trash view: status %d", st)
+	}
+}
+
+// A title made of HTML typed into the form is stored as typed and shown as
+// text in the list and the form; it never runs (the harness fails on any
+// dialog, script error or CSP violation).
+func TestHTMLTypedIntoTheFormNeverRuns(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	p := srv.Page(t)
+	p.SignIn(ed)
+	const title = `<img src=x onerror=alert(1)>`
+	p.Visit("/admin/events/new")
+	p.Fill(eventForm, "title", title)
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d", st)
+	}
+	id := eventIDOf(t, p.Path())
+	p.Visit("/admin/events?when=all")
+	if got := p.Text(`[data-testid="event-` + id + `"] .cell-title a`); got != title {
+		t.Errorf("list shows %q, want the title as text", got)
+	}
+	if n := p.Count(`main img[src="x"]`); n != 0 {
+		t.Errorf("%d elements made of the title", n)
+	}
+}

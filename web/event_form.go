@@ -1,0 +1,523 @@
+package web
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/models"
+)
+
+// eventForm is what the event form shows and sends, field by field named
+// as the API's arguments (SPEC §10), plus the inline creations and the
+// version the form was loaded from.
+type eventForm struct {
+	Title, Description, Excerpt, Status string
+	StartDate, EndDate, Timezone        string // datetime-local (or date) values in the event's zone
+	AllDay                              bool
+	Venue, NewVenue                     string
+	Organizers                          []string
+	NewOrganizer                        string
+	Categories, Tags                    []string
+	NewTags                             string
+	Cost, Website                       string
+	Featured, Sticky, Hidden            bool
+	ShowMap, ShowMapLink                bool
+	Version                             string // the loaded record's last change, Unix seconds
+}
+
+// Form values of date inputs.
+const (
+	localDateTime = "2006-01-02T15:04"
+	localDate     = time.DateOnly
+)
+
+// formOf fills the form from a stored event (read in its source language).
+func formOf(e *models.Event, site *time.Location) eventForm {
+	loc, err := models.LoadZone(e.Timezone, site)
+	if err != nil {
+		loc = site
+	}
+	layout := localDateTime
+	if e.AllDay {
+		layout = localDate
+	}
+	f := eventForm{
+		Title: e.Title, Description: e.Description, Excerpt: e.Excerpt, Status: e.Status,
+		StartDate: e.StartAt.In(loc).Format(layout), EndDate: e.EndAt.In(loc).Format(layout),
+		Timezone: e.Timezone, AllDay: e.AllDay, Cost: strings.Join(models.CostItems(e.Cost), ", "),
+		Featured: e.Featured, Sticky: e.Sticky, Hidden: e.HideFromListings, ShowMap: e.ShowMap, ShowMapLink: e.ShowMapLink,
+		Version: strconv.FormatInt(e.UpdatedAt.Unix(), 10),
+	}
+	if e.Website != nil {
+		f.Website = *e.Website
+	}
+	if len(e.Venues) > 0 {
+		f.Venue = strconv.FormatInt(e.Venues[0].ID, 10)
+	}
+	for _, o := range e.Organizers {
+		f.Organizers = append(f.Organizers, strconv.FormatInt(o.ID, 10))
+	}
+	for _, t := range e.Categories {
+		f.Categories = append(f.Categories, strconv.FormatInt(t.ID, 10))
+	}
+	for _, t := range e.Tags {
+		f.Tags = append(f.Tags, strconv.FormatInt(t.ID, 10))
+	}
+	return f
+}
+
+// readEventForm reads a posted event form.
+func readEventForm(c *fiber.Ctx) eventForm {
+	args := c.Request().PostArgs()
+	multi := func(name string) []string {
+		var out []string
+		for _, v := range args.PeekMulti(name) {
+			if s := strings.TrimSpace(string(v)); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	on := func(name string) bool { return c.FormValue(name) != "" }
+	return eventForm{
+		Title: c.FormValue("title"), Description: c.FormValue("description"), Excerpt: c.FormValue("excerpt"),
+		Status: c.FormValue("status"), StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"),
+		Timezone: strings.TrimSpace(c.FormValue("timezone")), AllDay: on("all_day"),
+		Venue: c.FormValue("venue"), NewVenue: strings.TrimSpace(c.FormValue("new_venue")),
+		Organizers: multi("organizer"), NewOrganizer: strings.TrimSpace(c.FormValue("new_organizer")),
+		Categories: multi("categories"), Tags: multi("tags"), NewTags: c.FormValue("new_tags"),
+		Cost: strings.TrimSpace(c.FormValue("cost")), Website: strings.TrimSpace(c.FormValue("website")),
+		Featured: on("featured"), Sticky: on("sticky"), Hidden: on("hide_from_listings"),
+		ShowMap: on("show_map"), ShowMapLink: on("show_map_link"), Version: c.FormValue("_version"),
+	}
+}
+
+// formDate turns a date input's value into the API's form ("T" between
+// date and time becomes a space; a date alone stays a date).
+func formDate(s string) string { return strings.Replace(strings.TrimSpace(s), "T", " ", 1) }
+
+// input is the models input of the form, written in lang. Ids the form
+// sends that are not numbers are kept as names (they then fail as unknown
+// records, never silently).
+func (f eventForm) input(lang string) models.EventInput {
+	str := func(s string) *string { return &s }
+	b := func(v bool) *bool { return &v }
+	in := models.EventInput{
+		Title: str(f.Title), Description: str(f.Description), Excerpt: str(f.Excerpt),
+		StartDate: str(formDate(f.StartDate)), EndDate: str(formDate(f.EndDate)),
+		Timezone: str(f.Timezone), AllDay: b(f.AllDay), Website: str(f.Website),
+		Cost:     str(models.EncodeCost(f.Cost)),
+		Featured: b(f.Featured), Sticky: b(f.Sticky), HideFromListings: b(f.Hidden),
+		ShowMap: b(f.ShowMap), ShowMapLink: b(f.ShowMapLink), Lang: lang,
+	}
+	if f.Status != "" {
+		in.Status = str(f.Status)
+	}
+	terms := func(ids []string, names string) *[]models.TermRef {
+		out := []models.TermRef{}
+		for _, s := range ids {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+				out = append(out, models.TermRef{ID: id})
+			} else {
+				out = append(out, models.TermRef{Name: s})
+			}
+		}
+		for _, n := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == '，' || r == '、' }) {
+			if n = strings.TrimSpace(n); n != "" {
+				out = append(out, models.TermRef{Name: n})
+			}
+		}
+		return &out
+	}
+	in.Categories = terms(f.Categories, "")
+	in.Tags = terms(f.Tags, f.NewTags)
+	venues := []models.VenueRef{}
+	switch {
+	case f.NewVenue != "":
+		venues = append(venues, models.VenueRef{New: &models.VenueInput{Venue: str(f.NewVenue)}})
+	case f.Venue != "":
+		id, _ := strconv.ParseInt(f.Venue, 10, 64)
+		venues = append(venues, models.VenueRef{ID: id})
+	}
+	in.Venues = &venues
+	orgs := []models.OrganizerRef{}
+	for _, s := range f.Organizers {
+		id, _ := strconv.ParseInt(s, 10, 64)
+		orgs = append(orgs, models.OrganizerRef{ID: id})
+	}
+	if f.NewOrganizer != "" {
+		orgs = append(orgs, models.OrganizerRef{New: &models.OrganizerInput{Organizer: str(f.NewOrganizer)}})
+	}
+	in.Organizers = &orgs
+	return in
+}
+
+// fieldError is one message of a failed form, next to its field.
+type fieldError struct{ Field, Message string }
+
+// eventFormView is the create or edit page of an event.
+type eventFormView struct {
+	Layout     layoutView
+	F          eventForm
+	ID         int64 // 0 for a new event
+	Action     string
+	Errors     []fieldError
+	Statuses   []option
+	Venues     []option
+	Organizers []option
+	Categories []option
+	Tags       []option
+	Zones      []string
+	SiteZone   string
+	Conflict   *conflictView
+	JSONURL    string
+	Trashed    bool
+	Langs      []translationLink
+	Access     models.AdminListAccess
+	StatusName string
+}
+
+// conflictView says that the record changed since the form was loaded.
+type conflictView struct {
+	When   string
+	Fields []string
+}
+
+// translationLink is one language of a record's translations.
+type translationLink struct {
+	Code, Name, Href string
+	Done             bool
+}
+
+// err returns the message of field, or "".
+func (v eventFormView) err(field string) string {
+	for _, e := range v.Errors {
+		if e.Field == field {
+			return e.Message
+		}
+	}
+	return ""
+}
+
+// formFields are the fields the event form shows, in order; a message for
+// any other field goes to the summary only.
+var formFields = map[string]bool{"title": true, "description": true, "excerpt": true, "status": true,
+	"start_date": true, "end_date": true, "timezone": true, "venue": true, "organizer": true,
+	"categories": true, "tags": true, "cost": true, "website": true}
+
+func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id int64) (eventFormView, error) {
+	lay := h.layoutFor(c, titleID)
+	lang, u := lay.Lang, userOf(c)
+	v := eventFormView{Layout: lay, F: f, ID: id, Action: eventsPath, Zones: zoneNames, SiteZone: h.d.Site.Zone().String(),
+		Access: models.ListAccess(u, models.KindEvent)}
+	if id != 0 {
+		v.Action = eventPath(id, "")
+		v.JSONURL = h.d.APIPath + "events/" + strconv.FormatInt(id, 10)
+	}
+	for _, s := range models.StatusChoices(u, models.KindEvent) {
+		v.Statuses = append(v.Statuses, option{Value: s, Label: lay.T(statusLabel[s]), Selected: s == f.Status})
+	}
+	var err error
+	if v.Venues, err = h.venueOptions(c, lang, f.Venue); err != nil {
+		return v, err
+	}
+	if v.Organizers, err = h.organizerOptions(c, lang, f.Organizers); err != nil {
+		return v, err
+	}
+	if v.Categories, err = h.categoryOptions(c, lang, f.Categories); err != nil {
+		return v, err
+	}
+	if v.Tags, err = h.tagOptions(c, lang, f.Tags); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// eventNew shows the empty form: tomorrow 10:00–11:00 in the site zone.
+func (h *handler) eventNew(c *fiber.Ctx) error {
+	site := h.d.Site.Zone()
+	start := h.d.Site.Now().In(site).AddDate(0, 0, 1)
+	start = time.Date(start.Year(), start.Month(), start.Day(), 10, 0, 0, 0, site)
+	f := eventForm{StartDate: start.Format(localDateTime), EndDate: start.Add(time.Hour).Format(localDateTime),
+		Timezone: site.String(), Status: models.StatusDraft}
+	v, err := h.eventFormView(c, "admin.events.new", f, 0)
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, eventFormPage(v))
+}
+
+// eventCreate creates the event of the posted form: 303 to its edit page,
+// or the form again with its errors (422).
+func (h *handler) eventCreate(c *fiber.Ctx) error {
+	f := readEventForm(c)
+	lang := h.pickLang(c)
+	e, err := h.d.DB.CreateEvent(c.UserContext(), userOf(c), f.input(""))
+	if err != nil {
+		return h.eventFormFailed(c, "admin.events.new", f, 0, err, lang)
+	}
+	h.setFlash(c, "event_created")
+	return h.redirect(c, eventPath(e.ID, "/edit"))
+}
+
+// eventFormFailed renders the form again for a failed save: 422 with the
+// messages next to their fields; any other error goes to the error page.
+func (h *handler) eventFormFailed(c *fiber.Ctx, titleID string, f eventForm, id int64, err error, lang string) error {
+	var invalid *models.ValidationError
+	if !errors.As(err, &invalid) {
+		return err
+	}
+	v, verr := h.eventFormView(c, titleID, f, id)
+	if verr != nil {
+		return verr
+	}
+	for _, fe := range invalid.Fields {
+		field := fe.Field
+		if !formFields[field] {
+			field = ""
+		}
+		v.Errors = append(v.Errors, fieldError{Field: field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
+	}
+	return render(c, fiber.StatusUnprocessableEntity, eventFormPage(v))
+}
+
+// redirect answers a successful post: 303 to path, or for htmx 200 with
+// HX-Redirect.
+func (h *handler) redirect(c *fiber.Ctx, path string) error {
+	if c.Get("HX-Request") == "true" {
+		c.Set("HX-Redirect", path)
+		return c.SendStatus(fiber.StatusOK)
+	}
+	return c.Redirect(path, fiber.StatusSeeOther)
+}
+
+// eventEdit shows the form of a stored event, in its source language.
+func (h *handler) eventEdit(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.d.DB.GetEvent(c.UserContext(), userOf(c), models.ByID(id), "")
+	if err != nil {
+		return err
+	}
+	v, err := h.eventFormView(c, "admin.events.edit", formOf(e, h.d.Site.Zone()), id)
+	if err != nil {
+		return err
+	}
+	h.decorateEdit(&v, e)
+	return render(c, fiber.StatusOK, eventFormPage(v))
+}
+
+// decorateEdit adds what only an existing event's form shows: its status
+// and its translations.
+func (h *handler) decorateEdit(v *eventFormView, e *models.Event) {
+	v.StatusName = v.Layout.T(statusLabel[e.Status])
+	have := map[string]bool{}
+	for _, l := range e.Translations {
+		have[l] = true
+	}
+	for _, l := range translationLangs() {
+		if l == e.Lang {
+			continue
+		}
+		v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Done: have[l],
+			Href: eventPath(e.ID, "/translations/"+l)})
+	}
+}
+
+// eventSave saves the edit form. The form carries the version it was
+// loaded from: when the event changed since, nothing is written and the
+// form comes back (409) saying when and which fields differ, with the
+// choice to reload or to save over it (_overwrite).
+func (h *handler) eventSave(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
+	f := readEventForm(c)
+	cur, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), "")
+	if err != nil {
+		return err
+	}
+	if f.Version != strconv.FormatInt(cur.UpdatedAt.Unix(), 10) && c.FormValue("_overwrite") == "" {
+		v, err := h.eventFormView(c, "admin.events.edit", f, id)
+		if err != nil {
+			return err
+		}
+		h.decorateEdit(&v, cur)
+		v.F.Version = strconv.FormatInt(cur.UpdatedAt.Unix(), 10)
+		v.Conflict = &conflictView{When: formatDateTime(lang, cur.UpdatedAt.In(h.d.Site.Zone())),
+			Fields: h.changedFields(lang, f, formOf(cur, h.d.Site.Zone()))}
+		return render(c, fiber.StatusConflict, eventFormPage(v))
+	}
+	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), f.input("")); err != nil {
+		return h.eventFormFailed(c, "admin.events.edit", f, id, err, lang)
+	}
+	h.setFlash(c, "event_saved")
+	return h.redirect(c, eventPath(id, "/edit"))
+}
+
+// changedFields names the fields whose stored value differs from what the
+// form sends: what saving over the newer version would change.
+func (h *handler) changedFields(lang string, sent, stored eventForm) []string {
+	var out []string
+	add := func(differ bool, labelID string) {
+		if differ {
+			out = append(out, h.d.I18n.T(lang, labelID, nil))
+		}
+	}
+	add(sent.Title != stored.Title, "admin.event.field.title")
+	add(strings.TrimSpace(sent.Description) != strings.TrimSpace(stored.Description), "admin.event.field.description")
+	add(strings.TrimSpace(sent.Excerpt) != strings.TrimSpace(stored.Excerpt), "admin.event.field.excerpt")
+	add(sent.Status != stored.Status, "admin.event.field.status")
+	add(sent.StartDate != stored.StartDate || sent.EndDate != stored.EndDate || sent.AllDay != stored.AllDay, "admin.event.field.when")
+	add(sent.Timezone != stored.Timezone, "admin.event.field.timezone")
+	add(sent.Venue != stored.Venue, "admin.event.field.venue")
+	add(strings.Join(sent.Organizers, ",") != strings.Join(stored.Organizers, ","), "admin.event.field.organizer")
+	add(strings.Join(sent.Categories, ",") != strings.Join(stored.Categories, ","), "admin.event.field.categories")
+	add(strings.Join(sent.Tags, ",") != strings.Join(stored.Tags, ","), "admin.event.field.tags")
+	add(sent.Cost != stored.Cost, "admin.event.field.cost")
+	add(sent.Website != stored.Website, "admin.event.field.website")
+	return out
+}
+
+// translationLangs are the languages a record can be translated into.
+func translationLangs() []string { return i18n.Codes }
+
+// translationView is the side-by-side translation page of an event.
+type translationView struct {
+	Layout      layoutView
+	ID          int64
+	Lang        string // the language being written
+	LangName    string
+	LangTag     string
+	SourceName  string
+	SourceTag   string
+	Source      eventForm // the source text, read-only
+	T           eventForm // the translation (title, description, excerpt)
+	Missing     map[string]bool
+	Errors      []fieldError
+	Action      string
+	EditHref    string
+	Langs       []translationLink
+	RecordTitle string
+}
+
+func (v translationView) err(field string) string {
+	for _, e := range v.Errors {
+		if e.Field == field {
+			return e.Message
+		}
+	}
+	return ""
+}
+
+// eventTranslation shows the source text and the lang text of an event
+// side by side.
+func (h *handler) eventTranslation(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	v, err := h.translationView(c, id)
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, translationPage(v))
+}
+
+func (h *handler) translationView(c *fiber.Ctx, id int64) (translationView, error) {
+	ctx, u := c.UserContext(), userOf(c)
+	lang := c.Params("lang")
+	if !i18n.Valid(lang) {
+		return translationView{}, fiber.ErrNotFound
+	}
+	src, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), "")
+	if err != nil {
+		return translationView{}, err
+	}
+	if lang == src.Lang {
+		return translationView{}, fiber.ErrNotFound
+	}
+	tr, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
+	if err != nil {
+		return translationView{}, err
+	}
+	lay := h.layoutFor(c, "admin.translations.title")
+	v := translationView{Layout: lay, ID: id, Lang: lang, LangName: languageNames[lang], LangTag: i18n.Tag(lang).String(),
+		SourceName: languageNames[src.Lang], SourceTag: i18n.Tag(src.Lang).String(),
+		Source: eventForm{Title: src.Title, Description: src.Description, Excerpt: src.Excerpt},
+		Action: eventPath(id, "/translations/"+lang), EditHref: eventPath(id, "/edit"), RecordTitle: src.Title,
+		Missing: map[string]bool{}}
+	// A field not translated yet reads as the source text (the API's
+	// fallback); the form shows it empty and marked instead.
+	has := false
+	for _, l := range tr.Translations {
+		has = has || l == lang
+	}
+	field := func(name, source, read string) string {
+		if !has || read == source {
+			v.Missing[name] = true
+			return ""
+		}
+		return read
+	}
+	v.T = eventForm{Title: field("title", src.Title, tr.Title), Description: field("description", src.Description, tr.Description),
+		Excerpt: field("excerpt", src.Excerpt, tr.Excerpt)}
+	h.decorateTranslationLangs(&v, src)
+	return v, nil
+}
+
+func (h *handler) decorateTranslationLangs(v *translationView, e *models.Event) {
+	have := map[string]bool{}
+	for _, l := range e.Translations {
+		have[l] = true
+	}
+	for _, l := range translationLangs() {
+		if l == e.Lang {
+			continue
+		}
+		v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Done: have[l],
+			Href: eventPath(e.ID, "/translations/"+l)})
+	}
+}
+
+// eventTranslationSave writes the lang translation through the same
+// operation as the API's ml_language updates. An empty field is left as
+// it was (the source text keeps showing through).
+func (h *handler) eventTranslationSave(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	v, err := h.translationView(c, id)
+	if err != nil {
+		return err
+	}
+	in := models.EventInput{Lang: v.Lang}
+	for name, dst := range map[string]**string{"title": &in.Title, "description": &in.Description, "excerpt": &in.Excerpt} {
+		if s := c.FormValue(name); strings.TrimSpace(s) != "" {
+			*dst = &s
+		}
+	}
+	if _, err := h.d.DB.UpdateEvent(c.UserContext(), userOf(c), models.ByID(id), in); err != nil {
+		var invalid *models.ValidationError
+		if !errors.As(err, &invalid) {
+			return err
+		}
+		v.T = eventForm{Title: c.FormValue("title"), Description: c.FormValue("description"), Excerpt: c.FormValue("excerpt")}
+		for _, fe := range invalid.Fields {
+			v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
+		}
+		return render(c, fiber.StatusUnprocessableEntity, translationPage(v))
+	}
+	h.setFlash(c, "translation_saved")
+	return h.redirect(c, v.Action)
+}

@@ -1,0 +1,545 @@
+package web
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// The events pages: the list with its filters, tabs and bulk actions, the
+// create and edit form, record actions and translations. Every change goes
+// through the models operations with the signed-in user, so a form can do
+// exactly what the API allows that user, and is refused the same way.
+
+const (
+	eventsPath     = "/admin/events"
+	eventsPerPage  = 20
+	maxPickerItems = 500
+)
+
+// eventPath is the admin path of event id with a suffix ("/edit").
+func eventPath(id int64, suffix string) string {
+	return eventsPath + "/" + strconv.FormatInt(id, 10) + suffix
+}
+
+// listQuery is the state of the events list, kept in its URL.
+type listQuery struct {
+	Search, Status, When, Category, Venue, Order string
+	Desc                                         bool
+	Page                                         int
+}
+
+// The "when" choices of the events list: the admin has no default date
+// window, it shows upcoming events first and the past on request.
+const (
+	whenUpcoming = "upcoming"
+	whenPast     = "past"
+	whenAll      = "all"
+)
+
+func readListQuery(c *fiber.Ctx) listQuery {
+	q := listQuery{
+		Search: strings.TrimSpace(c.Query("search")), Status: c.Query("status"), When: c.Query("when"),
+		Category: c.Query("categories"), Venue: c.Query("venue"), Order: c.Query("orderby"),
+		Desc: c.Query("order") == "desc",
+	}
+	q.Page, _ = strconv.Atoi(c.Query("page"))
+	if q.Page < 1 {
+		q.Page = 1
+	}
+	switch q.When {
+	case whenPast, whenAll:
+	default:
+		q.When = whenUpcoming
+	}
+	switch q.Order {
+	case models.OrderTitle, models.OrderModified:
+	default:
+		q.Order = models.OrderStart
+	}
+	if len([]rune(q.Search)) > models.MaxSearchLen {
+		q.Search = string([]rune(q.Search)[:models.MaxSearchLen])
+	}
+	return q
+}
+
+// href is the list URL of q with the changes applied.
+func (q listQuery) href(change func(*listQuery)) string {
+	if change != nil {
+		change(&q)
+	}
+	v := url.Values{}
+	set := func(k, val string) {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	set("search", q.Search)
+	set("status", q.Status)
+	if q.When != whenUpcoming {
+		set("when", q.When)
+	}
+	set("categories", q.Category)
+	set("venue", q.Venue)
+	if q.Order != models.OrderStart {
+		set("orderby", q.Order)
+	}
+	if q.Desc {
+		set("order", "desc")
+	}
+	if q.Page > 1 {
+		set("page", strconv.Itoa(q.Page))
+	}
+	if len(v) == 0 {
+		return eventsPath
+	}
+	return eventsPath + "?" + v.Encode()
+}
+
+// filter is the models filter of q for u's list in lang.
+func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error) {
+	f := models.EventFilter{Page: q.Page, PerPage: eventsPerPage, Lang: lang, IncludeHidden: true,
+		Search: models.SearchWords(q.Search), Order: q.Order, Desc: q.Desc}
+	if q.Status != "" {
+		f.Statuses = []string{q.Status}
+	}
+	switch q.When {
+	case whenUpcoming:
+		f.EndsAfter = &now
+	case whenPast:
+		f.EndsBefore = &now
+		if q.Order == models.OrderStart {
+			f.Desc = !q.Desc // the most recent first
+		}
+	}
+	if q.Category != "" {
+		id, err := strconv.ParseInt(q.Category, 10, 64)
+		if err != nil {
+			return f, models.Invalid("categories", "reason.events.unknown_term", nil)
+		}
+		f.Categories = []models.TermRef{{ID: id}}
+	}
+	if q.Venue != "" {
+		id, err := strconv.ParseInt(q.Venue, 10, 64)
+		if err != nil {
+			return f, models.Invalid("venue", "reason.events.unknown_venue", nil)
+		}
+		f.VenueIDs = []int64{id}
+	}
+	return f, nil
+}
+
+// option is one choice of a select or a group of checkboxes.
+type option struct {
+	Value, Label string
+	Selected     bool
+	Depth        int // nesting of a category
+}
+
+// statusTab is one tab of a list: a status (or all) with its count.
+type statusTab struct {
+	Label, Href, Count, Status string
+	Current                    bool
+}
+
+// eventListRow is one event of the list.
+type eventListRow struct {
+	eventRow
+	Hidden, Featured bool
+	Categories       string
+	Trashed          bool
+	MissingLangs     []string // translations not written yet
+}
+
+// eventListView is the events list page.
+type eventListView struct {
+	Layout      layoutView
+	Q           listQuery
+	Access      models.AdminListAccess
+	Tabs        []statusTab
+	Rows        []eventListRow
+	TotalText   string
+	PageText    string
+	PrevHref    string
+	NextHref    string
+	Whens       []option
+	Orders      []option
+	Categories  []option
+	Venues      []option
+	Trash       bool
+	ClearHref   string
+	FilterError string
+	Bulk        []option
+}
+
+func (h *handler) eventsList(c *fiber.Ctx) error {
+	ctx, u := c.UserContext(), userOf(c)
+	lay := h.layoutFor(c, "admin.events.title")
+	lang, t := lay.Lang, lay.T
+	q := readListQuery(c)
+	v := eventListView{Layout: lay, Q: q, Access: models.ListAccess(u, models.KindEvent), Trash: q.Status == models.StatusTrash,
+		ClearHref: eventsPath}
+	f, ferr := q.filter(h.d.Site.Now(), lang)
+	var page *models.Page[models.Event]
+	if ferr == nil {
+		page, ferr = h.d.DB.ListEvents(ctx, u, f)
+	}
+	var invalid *models.ValidationError
+	switch {
+	case errors.As(ferr, &invalid):
+		v.FilterError = h.fieldMessages(lang, invalid)
+		page = &models.Page[models.Event]{}
+	case ferr != nil:
+		return ferr
+	}
+	counts, err := h.d.DB.CountPosts(ctx, u)
+	if err != nil {
+		return err
+	}
+	all := 0
+	for _, n := range counts[models.KindEvent] {
+		all += n
+	}
+	v.Tabs = append(v.Tabs, statusTab{Label: t("admin.events.tab.all"), Count: strconv.Itoa(all), Current: q.Status == "",
+		Href: q.href(func(x *listQuery) { x.Status, x.Page = "", 1 })})
+	if v.Access.Statuses {
+		for _, s := range statusOrder {
+			st := s.Status
+			v.Tabs = append(v.Tabs, statusTab{Label: t(s.LabelID), Status: st, Count: strconv.Itoa(counts[models.KindEvent][st]),
+				Current: q.Status == st, Href: q.href(func(x *listQuery) { x.Status, x.Page = st, 1 })})
+		}
+		trash, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{Statuses: []string{models.StatusTrash}, PerPage: 1, IncludeHidden: true})
+		if err != nil {
+			return err
+		}
+		v.Tabs = append(v.Tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
+			Current: v.Trash, Href: q.href(func(x *listQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
+	}
+	for _, r := range h.eventRows(lang, page.Items, false) {
+		v.Rows = append(v.Rows, eventListRow{eventRow: r})
+	}
+	for i, e := range page.Items {
+		row := &v.Rows[i]
+		row.Hidden, row.Featured, row.Trashed = e.HideFromListings, e.Featured, e.Status == models.StatusTrash
+		names := make([]string, len(e.Categories))
+		for j, cat := range e.Categories {
+			names[j] = cat.Name
+		}
+		row.Categories = strings.Join(names, listSeparator(lang))
+		row.MissingLangs = missingLangs(e.Lang, e.Translations)
+	}
+	pages := (page.Total + eventsPerPage - 1) / eventsPerPage
+	v.TotalText = h.d.I18n.T(lang, "admin.list.total", map[string]any{"Count": page.Total})
+	if pages > 1 {
+		v.PageText = h.d.I18n.T(lang, "admin.list.page", map[string]any{"Page": q.Page, "Pages": pages})
+	}
+	if q.Page > 1 {
+		v.PrevHref = q.href(func(x *listQuery) { x.Page-- })
+	}
+	if q.Page < pages {
+		v.NextHref = q.href(func(x *listQuery) { x.Page++ })
+	}
+	for _, w := range []string{whenUpcoming, whenPast, whenAll} {
+		v.Whens = append(v.Whens, option{Value: w, Label: t("admin.events.when." + w), Selected: q.When == w})
+	}
+	for _, o := range []string{models.OrderStart, models.OrderTitle, models.OrderModified} {
+		v.Orders = append(v.Orders, option{Value: o, Label: t("admin.events.order." + o), Selected: q.Order == o})
+	}
+	if v.Categories, err = h.categoryOptions(c, lang, []string{q.Category}); err != nil {
+		return err
+	}
+	if v.Venues, err = h.venueOptions(c, lang, q.Venue); err != nil {
+		return err
+	}
+	v.Bulk = h.bulkActions(lang, v.Trash, v.Access)
+	return render(c, fiber.StatusOK, eventsListPage(v))
+}
+
+// missingLangs lists the languages a record is not yet translated into
+// (its source language aside).
+func missingLangs(source string, have []string) []string {
+	var out []string
+	for _, l := range translationLangs() {
+		if l == source {
+			continue
+		}
+		found := false
+		for _, h := range have {
+			found = found || h == l
+		}
+		if !found {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// bulkActions are the choices of the bulk form: trash view or not, and
+// delete for those who may.
+func (h *handler) bulkActions(lang string, trash bool, a models.AdminListAccess) []option {
+	var ids []string
+	if trash {
+		ids = []string{"restore"}
+		if a.Delete {
+			ids = append(ids, "delete")
+		}
+	} else {
+		ids = []string{"publish", "trash"}
+	}
+	out := make([]option, len(ids))
+	for i, id := range ids {
+		out[i] = option{Value: id, Label: h.d.I18n.T(lang, "admin.action."+id, nil)}
+	}
+	return out
+}
+
+// categoryOptions lists the categories as a tree (parents before their
+// children, depth for the indent), read in lang, those in selected marked.
+func (h *handler) categoryOptions(c *fiber.Ctx, lang string, selected []string) ([]option, error) {
+	page, err := h.d.DB.ListTerms(c.UserContext(), userOf(c), models.TermFilter{Taxonomy: models.TaxCategory, Lang: lang,
+		PerPage: maxPickerItems})
+	if err != nil {
+		return nil, err
+	}
+	children := map[int64][]*models.Term{}
+	known := map[int64]bool{}
+	for _, t := range page.Items {
+		known[t.ID] = true
+	}
+	for _, t := range page.Items {
+		parent := t.ParentID
+		if !known[parent] {
+			parent = 0
+		}
+		children[parent] = append(children[parent], t)
+	}
+	is := map[string]bool{}
+	for _, s := range selected {
+		is[s] = true
+	}
+	var out []option
+	var walk func(parent int64, depth int)
+	walk = func(parent int64, depth int) {
+		for _, t := range children[parent] {
+			id := strconv.FormatInt(t.ID, 10)
+			out = append(out, option{Value: id, Label: t.Name, Selected: is[id], Depth: depth})
+			if depth < 8 {
+				walk(t.ID, depth+1)
+			}
+		}
+	}
+	walk(0, 0)
+	return out, nil
+}
+
+// tagOptions lists the tags, those in selected marked.
+func (h *handler) tagOptions(c *fiber.Ctx, lang string, selected []string) ([]option, error) {
+	page, err := h.d.DB.ListTerms(c.UserContext(), userOf(c), models.TermFilter{Taxonomy: models.TaxTag, Lang: lang,
+		PerPage: maxPickerItems})
+	if err != nil {
+		return nil, err
+	}
+	is := map[string]bool{}
+	for _, s := range selected {
+		is[s] = true
+	}
+	out := make([]option, len(page.Items))
+	for i, t := range page.Items {
+		id := strconv.FormatInt(t.ID, 10)
+		out[i] = option{Value: id, Label: t.Name, Selected: is[id]}
+	}
+	return out, nil
+}
+
+// venueOptions lists the venues the user sees, selected marked.
+func (h *handler) venueOptions(c *fiber.Ctx, lang string, selected ...string) ([]option, error) {
+	page, err := h.d.DB.Venues().List(c.UserContext(), userOf(c), models.LinkedFilter{PerPage: maxPickerItems, Lang: lang})
+	if err != nil {
+		return nil, err
+	}
+	is := map[string]bool{}
+	for _, s := range selected {
+		is[s] = true
+	}
+	out := make([]option, len(page.Items))
+	for i, v := range page.Items {
+		id := strconv.FormatInt(v.ID, 10)
+		label := v.Venue
+		if v.City != "" {
+			label += " · " + v.City
+		}
+		out[i] = option{Value: id, Label: label, Selected: is[id]}
+	}
+	return out, nil
+}
+
+// organizerOptions lists the organizers the user sees, selected marked.
+func (h *handler) organizerOptions(c *fiber.Ctx, lang string, selected []string) ([]option, error) {
+	page, err := h.d.DB.Organizers().List(c.UserContext(), userOf(c), models.LinkedFilter{PerPage: maxPickerItems, Lang: lang})
+	if err != nil {
+		return nil, err
+	}
+	is := map[string]bool{}
+	for _, s := range selected {
+		is[s] = true
+	}
+	out := make([]option, len(page.Items))
+	for i, o := range page.Items {
+		id := strconv.FormatInt(o.ID, 10)
+		out[i] = option{Value: id, Label: o.Organizer, Selected: is[id]}
+	}
+	return out, nil
+}
+
+// fieldMessages joins the messages of a validation error in lang.
+func (h *handler) fieldMessages(lang string, e *models.ValidationError) string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = h.d.I18n.T(lang, f.Reason, f.Data)
+	}
+	return strings.Join(parts, " ")
+}
+
+// recordID reads the :id of a record path (404 when it is not a number).
+func recordID(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fiber.ErrNotFound
+	}
+	return id, nil
+}
+
+// eventAction runs one record action (trash, restore, delete, duplicate)
+// and goes back to the list (or, for a duplicate, to the copy's form).
+func (h *handler) eventAction(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
+	back := safeBack(c.FormValue("back"), eventsPath)
+	switch c.Params("action") {
+	case "trash":
+		_, err = h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang)
+	case "restore":
+		draft := models.StatusDraft
+		_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &draft}})
+	case "delete":
+		_, err = h.d.DB.DeleteEvent(ctx, u, models.ByID(id), lang)
+	case "duplicate":
+		var e *models.Event
+		if e, err = h.d.DB.DuplicateEvent(ctx, u, models.ByID(id)); err == nil {
+			h.setFlash(c, "event_duplicated")
+			return c.Redirect(eventPath(e.ID, "/edit"), fiber.StatusSeeOther)
+		}
+	default:
+		return fiber.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	h.setFlash(c, "event_"+c.Params("action"))
+	return c.Redirect(back, fiber.StatusSeeOther)
+}
+
+// eventsBulk applies one action to the selected events; each goes through
+// its own operation, so a refusal of one does not stop the others, and the
+// flash says how many were done.
+func (h *handler) eventsBulk(c *fiber.Ctx) error {
+	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
+	back := safeBack(c.FormValue("back"), eventsPath)
+	action := c.FormValue("action")
+	ids := c.Request().PostArgs().PeekMulti("ids")
+	done, failed := 0, 0
+	for _, raw := range ids {
+		id, perr := strconv.ParseInt(string(raw), 10, 64)
+		if perr != nil {
+			failed++
+			continue
+		}
+		var err error
+		switch action {
+		case "publish":
+			st := models.StatusPublish
+			_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &st}})
+		case "trash":
+			_, err = h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang)
+		case "restore":
+			st := models.StatusDraft
+			_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &st}})
+		case "delete":
+			_, err = h.d.DB.DeleteEvent(ctx, u, models.ByID(id), lang)
+		default:
+			return fiber.ErrBadRequest
+		}
+		switch {
+		case err == nil:
+			done++
+		case errors.Is(err, models.ErrForbidden), errors.Is(err, models.ErrNotFound), errors.Is(err, models.ErrInvalid):
+			failed++
+		default:
+			return err
+		}
+	}
+	h.setFlashCount(c, "bulk_done", done, failed)
+	return c.Redirect(back, fiber.StatusSeeOther)
+}
+
+// safeBack is a same-site admin path to go back to, or def.
+func safeBack(p, def string) string {
+	if strings.HasPrefix(p, eventsPath) && !strings.HasPrefix(p, "//") && !strings.ContainsAny(p, "\\\r\n") {
+		return p
+	}
+	return def
+}
+
+// tabID names a status tab for tests ("all" for no status).
+func tabID(status string) string {
+	if status == "" {
+		return "all"
+	}
+	return status
+}
+
+// indent shows a category's depth in a select (an em space per level).
+func indent(depth int) string { return strings.Repeat("\u2003", depth) }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// langShort is a language's short mark in the translation flags.
+func langShort(code string) string {
+	switch code {
+	case "zh-hans":
+		return "中"
+	case "ja":
+		return "日"
+	case "ko":
+		return "한"
+	}
+	return "EN"
+}
+
+// joinList joins names with the language's list separator.
+func joinList(l layoutView, names []string) string { return strings.Join(names, listSeparator(l.Lang)) }
+
+// listSeparator separates the items of an inline list: the ideographic
+// enumeration comma in Chinese and Japanese, a comma otherwise.
+func listSeparator(lang string) string {
+	if lang == "zh-hans" || lang == "ja" {
+		return "、"
+	}
+	return ", "
+}
