@@ -53,6 +53,7 @@ func (in *EventInput) check(create bool) error {
 		c.add("end_date", "reason.required", nil)
 	}
 	in.PostInput.check(&c)
+	in.Description, in.Excerpt = sanitizeHTML(in.Description), sanitizeHTML(in.Excerpt)
 	c.text("description", in.Description, MaxLongTextLen)
 	c.text("excerpt", in.Excerpt, MaxLongTextLen)
 	c.text("slug", in.Slug, MaxNameLen)

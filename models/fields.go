@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/microcosm-cc/bluemonday"
 )
 
 // The rules of single field values, shared by the API's argument pipeline
@@ -161,4 +163,26 @@ func trimmed(v *string) *string {
 	}
 	t := strings.TrimSpace(*v)
 	return &t
+}
+
+// richTextPolicy is what description HTML may keep (SPEC §10): the
+// elements and attributes of user-written content (paragraphs, emphasis,
+// links, lists, tables, images, headings, quotes, code), never scripts,
+// styles, event handlers or javascript: URLs. Links are kept as written
+// (no rel is added).
+var richTextPolicy = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.RequireNoFollowOnLinks(false)
+	return p
+}()
+
+// sanitizeHTML returns the sanitized copy of a rich-text input (nil stays
+// nil). Every write of a description or excerpt goes through it, the API's
+// and the admin's alike, so stored text is safe wherever it is shown.
+func sanitizeHTML(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	out := richTextPolicy.Sanitize(*s)
+	return &out
 }

@@ -32,6 +32,7 @@ var organizers = &linkedKind[Organizer, OrganizerInput]{
 		var c fieldChecks
 		checkName(&c, "organizer", in.Organizer, create)
 		in.PostInput.check(&c)
+		in.Description = sanitizeHTML(in.Description)
 		c.text("description", in.Description, MaxLongTextLen)
 		c.text("phone", in.Phone, MaxNameLen)
 		c.text("website", in.Website, MaxNameLen)

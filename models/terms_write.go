@@ -32,6 +32,7 @@ func (in *TermInput) check(taxonomy string, create bool) error {
 			c.fields = append(c.fields, FieldError{Field: "name", Code: CodeInvalidParam, Reason: "reason.empty_string", Err: err})
 		}
 	}
+	in.Description = sanitizeHTML(in.Description)
 	c.text("description", in.Description, MaxLongTextLen)
 	if in.Slug != nil && Slugify(*in.Slug) == "" {
 		c.fields = append(c.fields, FieldError{Field: "slug", Code: CodeInvalidParam, Reason: "reason.terms.bad_slug", Err: ErrBadSlug})

@@ -35,6 +35,7 @@ var venues = &linkedKind[Venue, VenueInput]{
 		var c fieldChecks
 		checkName(&c, "venue", in.Venue, create)
 		in.PostInput.check(&c)
+		in.Description = sanitizeHTML(in.Description)
 		c.text("description", in.Description, MaxLongTextLen)
 		for _, f := range []struct {
 			name string
