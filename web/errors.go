@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
 )
 
 // ErrorHandler returns the fiber error handler of non-API paths: an HTML
@@ -14,8 +16,21 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		status := fiber.StatusInternalServerError
 		var fe *fiber.Error
-		if errors.As(err, &fe) {
+		// A refusal of the models reads as the API's message (SPEC §10); a
+		// record that does not exist is a 404; an invalid query argument a
+		// 400 with its reason.
+		var refused *models.ForbiddenError
+		var invalid *models.ValidationError
+		msg := ""
+		switch {
+		case errors.As(err, &fe):
 			status = fe.Code
+		case errors.As(err, &refused):
+			status, msg = fiber.StatusForbidden, refused.MessageID()
+		case errors.Is(err, models.ErrNotFound):
+			status = fiber.StatusNotFound
+		case errors.As(err, &invalid) && len(invalid.Fields) > 0:
+			status = fiber.StatusBadRequest
 		}
 		if status >= 500 && d.Logger != nil {
 			d.Logger.Error("web: request failed", "method", c.Method(), "path", c.Path(), "err", err)
@@ -34,13 +49,21 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		case status >= 500:
 			msgID = "admin.error.internal"
 		}
+		message := d.I18n.T(lang, msgID, nil)
+		switch {
+		case msg != "":
+			message = d.I18n.T(lang, msg, nil)
+		case invalid != nil && status == fiber.StatusBadRequest:
+			f := invalid.Fields[0]
+			message = d.I18n.T(lang, f.Reason, f.Data)
+		}
 		c.Response().ResetBody()
 		// Error pages are never cached: the next attempt may succeed.
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		rerr := render(c, status, errorPage(errorView{
 			Layout:  h.layoutFor(c, titleID),
 			Status:  status,
-			Message: d.I18n.T(lang, msgID, nil),
+			Message: message,
 			Back:    d.I18n.T(lang, "admin.error.back", nil),
 		}))
 		if rerr != nil {
