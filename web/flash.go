@@ -11,6 +11,14 @@ const flashCookie = "kalends_flash"
 var flashes = map[string]string{
 	"signed_in":  "admin.flash.signed_in",
 	"signed_out": "admin.flash.signed_out",
+
+	"user_created":         "admin.flash.user_created",
+	"user_saved":           "admin.flash.user_saved",
+	"user_password_set":    "admin.flash.user_password_set",
+	"user_deleted":         "admin.flash.user_deleted",
+	"profile_saved":        "admin.flash.profile_saved",
+	"password_changed":     "admin.flash.password_changed",
+	"app_password_revoked": "admin.flash.app_password_revoked",
 }
 
 // setFlash shows the message of key on the next page.

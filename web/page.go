@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -41,7 +42,7 @@ var navEntries = []navEntry{
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers"},
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
 	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags"},
-	{ID: "users", Path: "/admin/users", LabelID: "admin.nav.users", AdminOnly: true},
+	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs"},
 }
 
@@ -109,7 +110,7 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 			continue
 		}
 		v.Nav = append(v.Nav, navItem{ID: e.ID, Label: t(e.LabelID), Href: e.Path, Ready: e.Ready,
-			Current: c.Path() == e.Path})
+			Current: c.Path() == e.Path || e.Path != dashboardPath && strings.HasPrefix(c.Path(), e.Path+"/")})
 	}
 	return v
 }
