@@ -221,7 +221,7 @@ func usersPage(v usersView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</button></form><section class=\"card panel\" aria-labelledby=\"heading-users\"><h2 id=\"heading-users\" class=\"visually-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</button></form><section class=\"card list-card\" aria-labelledby=\"heading-users\"><h2 id=\"heading-users\" class=\"visually-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
