@@ -8,7 +8,7 @@ import "github.com/gofiber/fiber/v2"
 const flashCookie = "kalends_flash"
 
 // flashes maps a flash key to its message id.
-var flashes = map[string]string{
+var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credentials.
 	"signed_in":  "admin.flash.signed_in",
 	"signed_out": "admin.flash.signed_out",
 

@@ -15,7 +15,7 @@ import (
 
 const (
 	userForm        = `[data-testid="user-form"]`
-	appPasswordForm = `[data-testid="app-password-form"]`
+	appPasswordForm = `[data-testid="app-password-form"]` //nolint:gosec // G101: a CSS selector, no credential.
 )
 
 // An administrator creates a user through the form (a mistake first, shown
