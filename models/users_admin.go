@@ -56,6 +56,16 @@ func mayManageUser(actor *User, id int64) error {
 	return refuse(actor, KindUser, RefusalNotAllowed)
 }
 
+// CheckManageUsers returns the refusal every user-management operation
+// gives actor, or nil when actor may manage users: for a page that shows a
+// form (a new user) before any operation runs.
+func CheckManageUsers(actor *User) error {
+	if !Can(actor, ActManageUsers, Subject{Kind: KindUser}) {
+		return refuse(actor, KindUser, RefusalNotAllowed)
+	}
+	return nil
+}
+
 // ListUsers returns the page of users f selects, ordered by login, with
 // the number of matches. Administrators only. Password hashes are not read.
 func (s *Store) ListUsers(ctx context.Context, actor *User, f UserFilter) (*Page[User], error) {

@@ -413,3 +413,16 @@ func TestTheLastAdministratorStays(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckManageUsers(t *testing.T) {
+	if err := models.CheckManageUsers(&models.User{ID: 1, Role: models.RoleAdministrator}); err != nil {
+		t.Errorf("administrator: %v", err)
+	}
+	for _, u := range []*models.User{nil, {ID: 2, Role: models.RoleEditor}} {
+		err := models.CheckManageUsers(u)
+		var fe *models.ForbiddenError
+		if !errors.As(err, &fe) || fe.Kind != models.KindUser {
+			t.Errorf("%v: %v, want a refusal", u, err)
+		}
+	}
+}

@@ -32,7 +32,7 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		case errors.Is(err, models.ErrNotFound):
 			status = fiber.StatusNotFound
 		case errors.As(err, &invalid) && len(invalid.Fields) > 0:
-			status, refusal, data = fiber.StatusUnprocessableEntity, invalid.Fields[0].Reason, invalid.Fields[0].Data
+			status, refusal, data = fiber.StatusBadRequest, invalid.Fields[0].Reason, invalid.Fields[0].Data
 		}
 		if status >= 500 && d.Logger != nil {
 			d.Logger.Error("web: request failed", "method", c.Method(), "path", c.Path(), "err", err)

@@ -13,7 +13,7 @@ import (
 const flashCookie = "kalends_flash"
 
 // flashes maps a flash key to its message id.
-var flashes = map[string]string{
+var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credentials.
 	"signed_in":         "admin.flash.signed_in",
 	"signed_out":        "admin.flash.signed_out",
 	"event_created":     "admin.flash.event_created",
@@ -24,6 +24,14 @@ var flashes = map[string]string{
 	"event_duplicated":  "admin.flash.event_duplicated",
 	"translation_saved": "admin.flash.translation_saved",
 	"bulk_done":         "admin.flash.bulk_done",
+
+	"user_created":         "admin.flash.user_created",
+	"user_saved":           "admin.flash.user_saved",
+	"user_password_set":    "admin.flash.user_password_set",
+	"user_deleted":         "admin.flash.user_deleted",
+	"profile_saved":        "admin.flash.profile_saved",
+	"password_changed":     "admin.flash.password_changed",
+	"app_password_revoked": "admin.flash.app_password_revoked",
 }
 
 // setFlash shows the message of key on the next page.

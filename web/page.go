@@ -42,7 +42,7 @@ var navEntries = []navEntry{
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers"},
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
 	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags"},
-	{ID: "users", Path: "/admin/users", LabelID: "admin.nav.users", AdminOnly: true},
+	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs"},
 }
 

@@ -78,6 +78,20 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
+	admin.Get("/users", h.users)
+	admin.Get("/users/new", h.newUser)
+	admin.Post("/users", h.createUser)
+	admin.Get("/users/:id/edit", h.editUser)
+	admin.Post("/users/:id", h.updateUser)
+	admin.Post("/users/:id/password", h.resetPassword)
+	admin.Post("/users/:id/delete", h.deleteUser)
+	admin.Post("/users/:id/app-passwords", h.createUserAppPassword)
+	admin.Post("/users/:id/app-passwords/:ap/revoke", h.revokeUserAppPassword)
+	admin.Get("/profile", h.profile)
+	admin.Post("/profile", h.saveProfile)
+	admin.Post("/profile/password", h.changePassword)
+	admin.Post("/profile/app-passwords", h.createProfileAppPassword)
+	admin.Post("/profile/app-passwords/:id/revoke", h.revokeProfileAppPassword)
 }
 
 // render writes a templ component as the HTML response. On a render error

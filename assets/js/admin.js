@@ -21,6 +21,26 @@
     }
   });
 
+  // Copy buttons (data-copy: the id of the element whose text to copy;
+  // data-copied: the label shown once copied). Hidden without JavaScript
+  // or without the clipboard API: the text stays selectable.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source || !navigator.clipboard) {
+        return;
+      }
+      var label = button.textContent;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+          button.textContent = button.getAttribute("data-copied") || label;
+          window.setTimeout(function () { button.textContent = label; }, 2000);
+        });
+      });
+    });
+  });
+
   // Dropdowns (<details>) close on Escape and on a click elsewhere.
   function closeDropdowns(except) {
     document.querySelectorAll("details.dropdown[open]").forEach(function (d) {

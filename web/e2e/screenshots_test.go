@@ -63,6 +63,19 @@ var signedIn = []shot{
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
 	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
+	{"users", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/users") }},
+	{"user-new-error", 422, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, "/admin/users/new")
+		p.Fill(userForm, "login", "bad login")
+		p.Fill(userForm, "email", "not-an-address")
+		return p.Submit(userForm)
+	}},
+	{"user-edit", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/users/1/edit") }},
+	{"profile-app-password", 200, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, "/admin/profile")
+		p.Fill(appPasswordForm, "name", "Screenshot")
+		return p.Submit(appPasswordForm)
+	}},
 }
 
 // seededEvent is the first event seed creates, shown by the form and
