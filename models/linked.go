@@ -101,6 +101,11 @@ func (s *Store) Organizers() Linked[Organizer, OrganizerInput] {
 	return Linked[Organizer, OrganizerInput]{s, organizers}
 }
 
+// Check applies the rules of in that need no data (what Create or Update
+// checks first), so a form that found errors of its own (a number it could
+// not read) reports every invalid field at once.
+func (l Linked[T, In]) Check(in In, create bool) error { return l.k.check(&in, create) }
+
 // Kind is the kind of record the operations work on.
 func (l Linked[T, In]) Kind() Kind { return l.k.spec.kind }
 

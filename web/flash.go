@@ -25,6 +25,17 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"translation_saved": "admin.flash.translation_saved",
 	"bulk_done":         "admin.flash.bulk_done",
 
+	"venue_created":     "admin.flash.venue_created",
+	"venue_saved":       "admin.flash.venue_saved",
+	"venue_trash":       "admin.flash.venue_trashed",
+	"venue_restore":     "admin.flash.venue_restored",
+	"venue_delete":      "admin.flash.venue_deleted",
+	"organizer_created": "admin.flash.organizer_created",
+	"organizer_saved":   "admin.flash.organizer_saved",
+	"organizer_trash":   "admin.flash.organizer_trashed",
+	"organizer_restore": "admin.flash.organizer_restored",
+	"organizer_delete":  "admin.flash.organizer_deleted",
+
 	"user_created":         "admin.flash.user_created",
 	"user_saved":           "admin.flash.user_saved",
 	"user_password_set":    "admin.flash.user_password_set",

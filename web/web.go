@@ -78,6 +78,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
+	venuePages.mount(admin, h)
+	organizerPages.mount(admin, h)
 	admin.Get("/users", h.users)
 	admin.Get("/users/new", h.newUser)
 	admin.Post("/users", h.createUser)
