@@ -6,7 +6,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const files = [["node_modules/htmx.org/dist/htmx.min.js", "assets/vendor/htmx.min.js"]];
+const files = [
+  ["node_modules/htmx.org/dist/htmx.min.js", "assets/vendor/htmx.min.js"],
+  ["node_modules/swagger-ui-dist/swagger-ui-bundle.js", "assets/vendor/swagger-ui/swagger-ui-bundle.js"],
+  ["node_modules/swagger-ui-dist/swagger-ui.css", "assets/vendor/swagger-ui/swagger-ui.css"],
+  ["node_modules/swagger-ui-dist/LICENSE", "assets/vendor/swagger-ui/LICENSE"],
+  ["node_modules/swagger-ui-dist/NOTICE", "assets/vendor/swagger-ui/NOTICE"],
+];
 
 for (const [from, to] of files) {
   mkdirSync(dirname(join(root, to)), { recursive: true });

@@ -43,7 +43,7 @@ var navEntries = []navEntry{
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
 	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags"},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
-	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs"},
+	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }
 
 // navItem is a sidebar entry as a page shows it.
@@ -66,6 +66,10 @@ type layoutView struct {
 	Product  string
 	CSSURL   string
 	JSURL    string
+	// ExtraCSS and ExtraJS are a page's own files (the API docs' Swagger
+	// UI), loaded before admin.css and after admin.js.
+	ExtraCSS []string
+	ExtraJS  []string
 	HTMXURL  string
 	T        func(id string) string
 

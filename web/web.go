@@ -78,6 +78,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
+	admin.Get("/docs", h.docs)
 	venuePages.mount(admin, h)
 	organizerPages.mount(admin, h)
 	admin.Get("/users", h.users)

@@ -152,7 +152,9 @@ type chunk struct {
 // dialog or menu is read once opened).
 const chunksJS = `(() => {
   const out = [];
-  const skip = "script,style,template,noscript";
+  // [data-third-party]: a vendored widget's own chrome (Swagger UI has no
+  // translations); our texts around it are checked.
+  const skip = "script,style,template,noscript,[data-third-party]";
   const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (el.dataset && el.dataset.testid ? "[data-testid=" + el.dataset.testid + "]" : "");
   const textOf = el => {

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/kalends/kalends/models/modelstest"
@@ -252,6 +253,13 @@ func (p *Page) HTML() string {
 func Eval[T any](p *Page, expr string) T {
 	p.t.Helper()
 	return get(p, "evaluate "+abbrev(expr), chromedp.Evaluate[T](expr))
+}
+
+// EvalAwait evaluates a JavaScript expression whose value is a promise
+// (an async function's call) and decodes what it resolves to.
+func EvalAwait[T any](p *Page, expr string) T {
+	p.t.Helper()
+	return get(p, "evaluate "+abbrev(expr), chromedp.Evaluate[T](expr, func(e *runtime.EvaluateParams) { yes := true; e.AwaitPromise = &yes }))
 }
 
 // Fill sets the field named name in the form matching formSel ("" for the
