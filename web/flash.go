@@ -24,6 +24,13 @@ var flashes = map[string]string{
 	"event_duplicated":  "admin.flash.event_duplicated",
 	"translation_saved": "admin.flash.translation_saved",
 	"bulk_done":         "admin.flash.bulk_done",
+	"category_created":  "admin.flash.category_created",
+	"category_saved":    "admin.flash.category_saved",
+	"category_deleted":  "admin.flash.category_deleted",
+	"tag_created":       "admin.flash.tag_created",
+	"tag_saved":         "admin.flash.tag_saved",
+	"tag_deleted":       "admin.flash.tag_deleted",
+	"terms_deleted":     "admin.flash.terms_deleted",
 }
 
 // setFlash shows the message of key on the next page.
