@@ -247,3 +247,21 @@ func ListAccess(u *User, k Kind) AdminListAccess {
 		Delete:   Can(u, ActForceDelete, Subject{Kind: k}),
 	}
 }
+
+// TermAdminAccess says what the admin's pages of a taxonomy offer u:
+// creating terms, editing them (and their translations), and deleting
+// them for good. Terms are public, so everyone may read them. The term
+// operations check again; this only decides which controls a page shows.
+type TermAdminAccess struct {
+	Create, Edit, Delete bool
+}
+
+// TermAccess returns what the admin's pages of the taxonomy (TaxCategory
+// or TaxTag) offer u: the same general capabilities CreateTerm,
+// UpdateTerm and DeleteTerm check first (authors and up manage
+// categories, editors and up tags).
+func TermAccess(u *User, taxonomy string) TermAdminAccess {
+	k := TaxonomyKind(taxonomy)
+	edit := MayAttempt(u, ActEdit, k)
+	return TermAdminAccess{Create: MayAttempt(u, ActCreate, k), Edit: edit, Delete: edit}
+}

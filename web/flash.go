@@ -43,6 +43,14 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"profile_saved":        "admin.flash.profile_saved",
 	"password_changed":     "admin.flash.password_changed",
 	"app_password_revoked": "admin.flash.app_password_revoked",
+
+	"category_created": "admin.flash.category_created",
+	"category_saved":   "admin.flash.category_saved",
+	"category_deleted": "admin.flash.category_deleted",
+	"tag_created":      "admin.flash.tag_created",
+	"tag_saved":        "admin.flash.tag_saved",
+	"tag_deleted":      "admin.flash.tag_deleted",
+	"terms_deleted":    "admin.flash.terms_deleted",
 }
 
 // setFlash shows the message of key on the next page.

@@ -40,8 +40,8 @@ var navEntries = []navEntry{
 	{ID: "events", Path: "/admin/events", LabelID: "admin.nav.events", Ready: true},
 	{ID: "venues", Path: "/admin/venues", LabelID: "admin.nav.venues", Ready: true},
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers", Ready: true},
-	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories"},
-	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags"},
+	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories", Ready: true},
+	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags", Ready: true},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }

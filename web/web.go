@@ -95,6 +95,20 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/profile/password", h.changePassword)
 	admin.Post("/profile/app-passwords", h.createProfileAppPassword)
 	admin.Post("/profile/app-passwords/:id/revoke", h.revokeProfileAppPassword)
+	// Event categories and tags: the same routes for both, the handlers
+	// told which taxonomy (bulk before :id, which would take it).
+	for _, k := range []*termKind{categoriesKind, tagsKind} {
+		r := strings.TrimPrefix(k.Path, "/admin")
+		admin.Get(r, h.termsList(k))
+		admin.Get(r+"/new", h.termNew(k))
+		admin.Post(r, h.termCreate(k))
+		admin.Post(r+"/bulk", h.termsBulk(k))
+		admin.Get(r+"/:id/edit", h.termEdit(k))
+		admin.Get(r+"/:id/translations/:lang", h.termTranslation(k))
+		admin.Post(r+"/:id/translations/:lang", h.termTranslationSave(k))
+		admin.Post(r+"/:id/delete", h.termDelete(k))
+		admin.Post(r+"/:id", h.termSave(k))
+	}
 }
 
 // render writes a templ component as the HTML response. On a render error

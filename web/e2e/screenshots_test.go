@@ -62,6 +62,7 @@ var signedIn = []shot{
 	{"translation", 200, func(p *browsertest.Page, lang string) int {
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
+	{"categories", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/categories") }},
 	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
 	{"users", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/users") }},
 	{"user-new-error", 422, func(p *browsertest.Page, lang string) int {
