@@ -23,10 +23,11 @@ func TestEveryAdminPageInEveryLanguage(t *testing.T) {
 	locales := browsertest.LoadLocales(t)
 	admin := srv.User(t, models.RoleAdministrator)
 	ed := srv.User(t, models.RoleEditor)
-	srv.CreateEvent(t, ed, map[string]any{"title": "Walk test event"})
+	srv.CreateEvent(t, ed, map[string]any{"title": "Walk test event", "tags": []string{"Walk test tag"},
+		"venue": map[string]any{"venue": "Walk test venue"}, "organizer": []any{map[string]any{"organizer": "Walk test organizer"}}})
 	srv.CreateEvent(t, ed, map[string]any{"title": "Walk test draft", "status": "draft"})
 	category(t, srv, ed, "Walk test category")
-	ignore := []string{"Walk test event", "Walk test draft", "Walk test category", admin.User.DisplayName, ed.User.DisplayName}
+	ignore := []string{"Walk test event", "Walk test draft", "Walk test category", "Walk test tag", "Walk test venue", "Walk test organizer", admin.User.DisplayName, ed.User.DisplayName}
 
 	out := srv.Page(t)
 	p := srv.Page(t)
