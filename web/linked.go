@@ -214,21 +214,6 @@ func (v linkedFormView) err(field string) string {
 	return ""
 }
 
-// otherErrors are the messages of fields the form does not show.
-func (v linkedFormView) otherErrors() []string {
-	shown := map[string]bool{"status": true}
-	for _, f := range v.Fields {
-		shown[f.Name] = true
-	}
-	var out []string
-	for _, e := range v.Errors {
-		if !shown[e.Field] {
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
-
 func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string) linkedFormView {
 	lay := h.layoutFor(c, titleID)
 	v := linkedFormView{Layout: lay, Kind: strings.TrimPrefix(p.path, "/admin/"), ID: id, Action: p.path, Fields: p.fields,
@@ -378,9 +363,6 @@ func (p *linkedPages[T, In]) save(c *fiber.Ctx, h *handler) error {
 	h.setFlash(c, p.flash+"_saved")
 	return h.redirect(c, p.recordPath(id, "/edit"))
 }
-
-// statusInput is the models input carrying only a status change.
-func statusOnly(st string) models.PostInput { return models.PostInput{Status: &st} }
 
 func (p *linkedPages[T, In]) action(c *fiber.Ctx, h *handler) error {
 	id, err := recordID(c)
