@@ -15,16 +15,29 @@ import (
 	"github.com/kalends/kalends/internal/browsertest"
 )
 
-// locale reads one locale file of the module.
+// locale reads one locale file of the module (a plural message as its
+// "other" form).
 func locale(t *testing.T, tag string) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile("../../i18n/locales/" + tag + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for id, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			var plural map[string]string
+			if err := json.Unmarshal(v, &plural); err != nil {
+				t.Fatalf("%s: %s: neither a string nor plural forms", tag, id)
+			}
+			s = plural["other"]
+		}
+		m[id] = s
 	}
 	return m
 }
