@@ -223,10 +223,10 @@ func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id in
 		v.Statuses = append(v.Statuses, option{Value: s, Label: lay.T(statusLabel[s]), Selected: s == f.Status})
 	}
 	var err error
-	if v.Venues, err = h.venueOptions(c, lang, f.Venue); err != nil {
+	if v.Venues, err = h.venueOptions(c, lang, "", f.Venue); err != nil {
 		return v, err
 	}
-	if v.Organizers, err = h.organizerOptions(c, lang, f.Organizers); err != nil {
+	if v.Organizers, err = h.organizerOptions(c, lang, "", f.Organizers); err != nil {
 		return v, err
 	}
 	if v.Categories, err = h.categoryOptions(c, lang, f.Categories); err != nil {

@@ -30,9 +30,9 @@ func eventPath(id int64, suffix string) string {
 
 // listQuery is the state of the events list, kept in its URL.
 type listQuery struct {
-	Search, Status, When, Category, Venue, Order string
-	Desc                                         bool
-	Page                                         int
+	Search, Status, When, Category, Tag, Venue, Organizer, Order string
+	Desc, Featured                                               bool
+	Page                                                         int
 }
 
 // The "when" choices of the events list: the admin has no default date
@@ -46,8 +46,8 @@ const (
 func readListQuery(c *fiber.Ctx) listQuery {
 	q := listQuery{
 		Search: strings.TrimSpace(c.Query("search")), Status: c.Query("status"), When: c.Query("when"),
-		Category: c.Query("categories"), Venue: c.Query("venue"), Order: c.Query("orderby"),
-		Desc: c.Query("order") == "desc",
+		Category: c.Query("categories"), Tag: c.Query("tags"), Venue: c.Query("venue"), Organizer: c.Query("organizer"),
+		Order: c.Query("orderby"), Desc: c.Query("order") == "desc", Featured: c.Query("featured") == "true",
 	}
 	q.Page, _ = strconv.Atoi(c.Query("page"))
 	if q.Page < 1 {
@@ -86,7 +86,12 @@ func (q listQuery) href(change func(*listQuery)) string {
 		set("when", q.When)
 	}
 	set("categories", q.Category)
+	set("tags", q.Tag)
 	set("venue", q.Venue)
+	set("organizer", q.Organizer)
+	if q.Featured {
+		set("featured", "true")
+	}
 	if q.Order != models.OrderStart {
 		set("orderby", q.Order)
 	}
@@ -125,12 +130,30 @@ func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error
 		}
 		f.Categories = []models.TermRef{{ID: id}}
 	}
+	if q.Tag != "" {
+		id, err := strconv.ParseInt(q.Tag, 10, 64)
+		if err != nil {
+			return f, models.Invalid("tags", "reason.events.unknown_term", nil)
+		}
+		f.Tags = []models.TermRef{{ID: id}}
+	}
 	if q.Venue != "" {
 		id, err := strconv.ParseInt(q.Venue, 10, 64)
 		if err != nil {
 			return f, models.Invalid("venue", "reason.events.unknown_venue", nil)
 		}
 		f.VenueIDs = []int64{id}
+	}
+	if q.Organizer != "" {
+		id, err := strconv.ParseInt(q.Organizer, 10, 64)
+		if err != nil {
+			return f, models.Invalid("organizer", "reason.events.unknown_organizer", nil)
+		}
+		f.OrganizerIDs = []int64{id}
+	}
+	if q.Featured {
+		yes := true
+		f.Featured = &yes
 	}
 	return f, nil
 }
@@ -171,7 +194,9 @@ type eventListView struct {
 	Whens       []option
 	Orders      []option
 	Categories  []option
+	Tags        []option
 	Venues      []option
+	Organizers  []option
 	Trash       bool
 	ClearHref   string
 	FilterError string
@@ -254,7 +279,13 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	if v.Categories, err = h.categoryOptions(c, lang, []string{q.Category}); err != nil {
 		return err
 	}
-	if v.Venues, err = h.venueOptions(c, lang, q.Venue); err != nil {
+	if v.Tags, err = h.tagOptions(c, lang, []string{q.Tag}); err != nil {
+		return err
+	}
+	if v.Venues, err = h.venueOptions(c, lang, "", q.Venue); err != nil {
+		return err
+	}
+	if v.Organizers, err = h.organizerOptions(c, lang, "", []string{q.Organizer}); err != nil {
 		return err
 	}
 	v.Bulk = h.bulkActions(lang, v.Trash, v.Access)
@@ -357,44 +388,97 @@ func (h *handler) tagOptions(c *fiber.Ctx, lang string, selected []string) ([]op
 	return out, nil
 }
 
-// venueOptions lists the venues the user sees, selected marked.
-func (h *handler) venueOptions(c *fiber.Ctx, lang string, selected ...string) ([]option, error) {
-	page, err := h.d.DB.Venues().List(c.UserContext(), userOf(c), models.LinkedFilter{PerPage: maxPickerItems, Lang: lang})
-	if err != nil {
-		return nil, err
-	}
-	is := map[string]bool{}
-	for _, s := range selected {
-		is[s] = true
-	}
-	out := make([]option, len(page.Items))
-	for i, v := range page.Items {
-		id := strconv.FormatInt(v.ID, 10)
-		label := v.Venue
+// venueOptions lists the venues the user sees whose text has every word of
+// search (all of them up to maxPickerItems without), the selected ones
+// marked and always kept.
+func (h *handler) venueOptions(c *fiber.Ctx, lang, search string, selected ...string) ([]option, error) {
+	ops := h.d.DB.Venues()
+	label := func(v *models.Venue) string {
 		if v.City != "" {
-			label += " · " + v.City
+			return v.Venue + " · " + v.City
 		}
-		out[i] = option{Value: id, Label: label, Selected: is[id]}
+		return v.Venue
 	}
-	return out, nil
+	return pickerOptions(c, ops, lang, search, selected, func(v *models.Venue) int64 { return v.ID }, label)
 }
 
-// organizerOptions lists the organizers the user sees, selected marked.
-func (h *handler) organizerOptions(c *fiber.Ctx, lang string, selected []string) ([]option, error) {
-	page, err := h.d.DB.Organizers().List(c.UserContext(), userOf(c), models.LinkedFilter{PerPage: maxPickerItems, Lang: lang})
+// organizerOptions lists the organizers the user sees as venueOptions does.
+func (h *handler) organizerOptions(c *fiber.Ctx, lang, search string, selected []string) ([]option, error) {
+	ops := h.d.DB.Organizers()
+	return pickerOptions(c, ops, lang, search, selected, func(o *models.Organizer) int64 { return o.ID },
+		func(o *models.Organizer) string { return o.Organizer })
+}
+
+// pickerMatches bounds the records a picker shows while searching.
+const pickerMatches = 50
+
+// pickerOptions lists the records of a linked kind for a picker: those
+// matching search (or the first maxPickerItems), with the selected ones
+// first when the search leaves them out, so a search never drops a choice.
+func pickerOptions[T, In any](c *fiber.Ctx, ops models.Linked[T, In], lang, search string, selected []string,
+	id func(*T) int64, label func(*T) string) ([]option, error) {
+	ctx, u := c.UserContext(), userOf(c)
+	f := models.LinkedFilter{PerPage: maxPickerItems, Lang: lang, Words: models.SearchWords(search)}
+	if len(f.Words) > 0 {
+		f.PerPage = pickerMatches
+	}
+	page, err := ops.List(ctx, u, f)
 	if err != nil {
 		return nil, err
 	}
 	is := map[string]bool{}
 	for _, s := range selected {
-		is[s] = true
+		if s != "" {
+			is[s] = true
+		}
 	}
-	out := make([]option, len(page.Items))
-	for i, o := range page.Items {
-		id := strconv.FormatInt(o.ID, 10)
-		out[i] = option{Value: id, Label: o.Organizer, Selected: is[id]}
+	var out []option
+	listed := map[string]bool{}
+	for _, rec := range page.Items {
+		key := strconv.FormatInt(id(rec), 10)
+		listed[key] = true
+		out = append(out, option{Value: key, Label: label(rec), Selected: is[key]})
 	}
-	return out, nil
+	var kept []option
+	for _, s := range selected {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || listed[s] {
+			continue
+		}
+		rec, err := ops.Get(ctx, u, models.ByID(n), lang)
+		if err != nil {
+			continue // gone or not readable: the save will say so
+		}
+		listed[s] = true
+		kept = append(kept, option{Value: s, Label: label(rec), Selected: true})
+	}
+	return append(kept, out...), nil
+}
+
+// venuePicker answers the venue search of the event form (htmx): the
+// select's options for the words typed, the chosen venue kept.
+func (h *handler) venuePicker(c *fiber.Ctx) error {
+	lay := h.layoutFor(c, "admin.events.title")
+	opts, err := h.venueOptions(c, lay.Lang, c.Query("venue_search"), c.Query("venue"))
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, venueSelectOptions(lay, opts))
+}
+
+// organizerPicker answers the organizer search of the event form (htmx):
+// the checkboxes for the words typed, the checked ones kept.
+func (h *handler) organizerPicker(c *fiber.Ctx) error {
+	lay := h.layoutFor(c, "admin.events.title")
+	var checked []string
+	for _, v := range c.Request().URI().QueryArgs().PeekMulti("organizer") {
+		checked = append(checked, string(v))
+	}
+	opts, err := h.organizerOptions(c, lay.Lang, c.Query("organizer_search"), checked)
+	if err != nil {
+		return err
+	}
+	return render(c, fiber.StatusOK, organizerChecks(lay, opts))
 }
 
 // fieldMessages joins the messages of a validation error in lang.

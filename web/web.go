@@ -71,6 +71,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Get("/", h.dashboard)
 	admin.Get("/events", h.eventsList)
 	admin.Get("/events/new", h.eventNew)
+	admin.Get("/events/venue-options", h.venuePicker)
+	admin.Get("/events/organizer-options", h.organizerPicker)
 	admin.Post("/events", h.eventCreate)
 	admin.Post("/events/bulk", h.eventsBulk)
 	admin.Get("/events/:id/edit", h.eventEdit)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kalends/kalends/internal/browsertest"
 	"github.com/kalends/kalends/models"
@@ -210,5 +211,100 @@ func TestHTMLTypedIntoTheFormNeverRuns(t *testing.T) {
 	}
 	if n := p.Count(`main img[src="x"]`); n != 0 {
 		t.Errorf("%d elements made of the title", n)
+	}
+}
+
+// created makes a record through the API and returns its id.
+func created(t *testing.T, srv *browsertest.Server, a browsertest.Account, path string, body map[string]any) string {
+	t.Helper()
+	st, b := srv.API(t, a, http.MethodPost, path, body)
+	if st != http.StatusCreated {
+		t.Fatalf("POST %s: %d %s", path, st, b)
+	}
+	var r struct{ ID int64 }
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatInt(r.ID, 10)
+}
+
+// The venue and organizer pickers search as one types (htmx), keep what is
+// already chosen, and the event is saved with the choices.
+func TestVenueAndOrganizerPickersSearchAsYouType(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	harbour := created(t, srv, ed, "/venues", map[string]any{"venue": "Harbour Hall", "city": "Yokohama"})
+	river := created(t, srv, ed, "/venues", map[string]any{"venue": "Riverside Club", "city": "Osaka"})
+	friends := created(t, srv, ed, "/organizers", map[string]any{"organizer": "Friends of the Pier"})
+	choir := created(t, srv, ed, "/organizers", map[string]any{"organizer": "City Choir"})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	p.Visit("/admin/events/new")
+	p.Fill(eventForm, "title", "Choir by the river")
+	p.Choose(eventForm, "organizer", friends)
+	p.Fill(eventForm, "venue_search", "Osaka")
+	p.WaitGone(`#venue option[value="` + harbour + `"]`)
+	p.Fill(eventForm, "venue", river)
+	p.Fill(eventForm, "organizer_search", "choir")
+	p.WaitVisible(`#organizer-list input[value="` + choir + `"]`)
+	if p.Count(`#organizer-list input[value="`+friends+`"]:checked`) != 1 {
+		t.Errorf("the search dropped the organizer already checked")
+	}
+	p.Choose(eventForm, "organizer", friends, choir)
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	e := apiEvent(t, srv, ed, eventIDOf(t, p.Path()), "en")
+	if v, _ := e["venue"].(map[string]any); v == nil || fmt.Sprint(v["id"]) != river {
+		t.Errorf("venue %v, want Riverside Club (%s)", e["venue"], river)
+	}
+	if orgs, _ := e["organizer"].([]any); len(orgs) != 2 {
+		t.Errorf("%d organizers, want 2", len(orgs))
+	}
+}
+
+// The list's filters are the API's arguments, kept in the URL: a tag, an
+// organizer, featured events, and the past.
+func TestEventListFiltersByTagOrganizerFeaturedAndPast(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	org := created(t, srv, ed, "/organizers", map[string]any{"organizer": "City Choir"})
+	tag := created(t, srv, ed, "/tags", map[string]any{"name": "outdoor"})
+	day := func(n int) string { return time.Now().UTC().AddDate(0, 0, n).Format("2006-01-02") + " 10:00:00" }
+	a := srv.CreateEvent(t, ed, map[string]any{"title": "Tagged", "tags": []string{tag}, "start_date": day(3), "end_date": day(3)})
+	b := srv.CreateEvent(t, ed, map[string]any{"title": "Organized", "organizer": []string{org}, "start_date": day(4), "end_date": day(4)})
+	c := srv.CreateEvent(t, ed, map[string]any{"title": "Featured", "featured": true, "start_date": day(5), "end_date": day(5)})
+	d := srv.CreateEvent(t, ed, map[string]any{"title": "Past", "start_date": day(-5), "end_date": day(-5)})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	rows := func() []string { return p.Texts(`[data-testid="events-table"] .cell-title a`) }
+	for _, tt := range []struct {
+		name, query string
+		want        []int64
+	}{
+		{"upcoming", "", []int64{a, b, c}},
+		{"tag", "?tags=" + tag, []int64{a}},
+		{"organizer", "?organizer=" + org, []int64{b}},
+		{"featured", "?featured=true", []int64{c}},
+		{"past", "?when=past", []int64{d}},
+	} {
+		p.Visit("/admin/events" + tt.query)
+		got := p.Count(`[data-testid="events-table"] tbody tr`)
+		if got != len(tt.want) {
+			t.Errorf("%s: %d rows %v, want %d", tt.name, got, rows(), len(tt.want))
+			continue
+		}
+		for _, id := range tt.want {
+			if p.Count(fmt.Sprintf(`[data-testid="event-%d"]`, id)) != 1 {
+				t.Errorf("%s: event %d not listed: %v", tt.name, id, rows())
+			}
+		}
+	}
+	// The filter form sets the same arguments.
+	p.Visit("/admin/events")
+	p.Fill(`[data-testid="filters"]`, "featured", "true")
+	p.Submit(`[data-testid="filters"]`)
+	if !strings.Contains(p.URL(), "featured=true") || p.Count(fmt.Sprintf(`[data-testid="event-%d"]`, c)) != 1 {
+		t.Errorf("the filter form gave %s", p.URL())
 	}
 }
