@@ -133,3 +133,38 @@ func TestStatusChoicesFollowThePublishCapability(t *testing.T) {
 		t.Errorf("anonymous: %v", got)
 	}
 }
+
+// Every change records who made it, which the admin's conflict message
+// names.
+func TestChangesRecordWhoMadeThem(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ann := addAccount(t, db, "ann", models.RoleEditor)
+		bob := addAccount(t, db, "bob", models.RoleEditor)
+		str := func(s string) *string { return &s }
+		e, err := db.CreateEvent(ctx, ann, models.EventInput{Title: str("Jazz"), StartDate: str("2031-01-01 10:00:00"), EndDate: str("2031-01-01 11:00:00")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.ModifiedBy != ann.ID {
+			t.Errorf("created by ann: modified_by %d", e.ModifiedBy)
+		}
+		if e, err = db.UpdateEvent(ctx, bob, models.ByID(e.ID), models.EventInput{Title: str("Jazz night")}); err != nil || e.ModifiedBy != bob.ID {
+			t.Errorf("updated by bob: %v, modified_by %d", err, e.ModifiedBy)
+		}
+		v, _, err := db.Venues().Create(ctx, ann, models.VenueInput{Venue: str("Hall")}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err = db.Venues().Trash(ctx, bob, models.ByID(v.ID), ""); err != nil || v.ModifiedBy != bob.ID {
+			t.Errorf("venue trashed by bob: %v, modified_by %d", err, v.ModifiedBy)
+		}
+		if name, err := db.DisplayName(ctx, bob.ID); err != nil || name != bob.DisplayName {
+			t.Errorf("display name %q, %v; want %q", name, err, bob.DisplayName)
+		}
+		if name, err := db.DisplayName(ctx, 0); err != nil || name != "" {
+			t.Errorf("display name of 0: %q, %v", name, err)
+		}
+	})
+}

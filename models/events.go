@@ -303,7 +303,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 		return nil, err
 	}
 	now := s.site.Now()
-	e := &Event{Post: Post{AuthorID: u.ID, Lang: in.Lang, CreatedAt: now, UpdatedAt: now, PublishedAt: now}}
+	e := &Event{Post: Post{AuthorID: u.ID, Lang: in.Lang, CreatedAt: now, UpdatedAt: now, PublishedAt: now, ModifiedBy: u.ID}}
 	if in.AuthorID != nil {
 		e.AuthorID = *in.AuthorID
 	}
@@ -406,7 +406,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		if err := applyEventFields(&e, in, old, tx.site); err != nil {
 			return err
 		}
-		e.UpdatedAt = tx.site.Now()
+		e.UpdatedAt, e.ModifiedBy = tx.site.Now(), u.ID
 		write := func(slug string) error {
 			e.Slug = slug
 			_, err := tx.db.NewUpdate().Model(&e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
@@ -520,7 +520,7 @@ func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (
 			if err != nil {
 				return err
 			}
-			_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+			_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).Set("modified_by = ?", u.ID).
 				Where("id = ?", p.ID).Exec(ctx)
 			if err != nil {
 				return fmt.Errorf("models: trash event %d: %w", p.ID, mapErr(err))

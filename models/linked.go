@@ -149,7 +149,7 @@ func (k *linkedKind[T, In]) create(ctx context.Context, s *Store, u *User, in In
 	p := k.post(rec)
 	p.Status = EffectiveStatus(u, kind, strOr(base.Status, ""))
 	p.Lang, p.AuthorID = lang, u.ID
-	p.PublishedAt, p.CreatedAt, p.UpdatedAt = now, now, now
+	p.PublishedAt, p.CreatedAt, p.UpdatedAt, p.ModifiedBy = now, now, now, u.ID
 	if base.AuthorID != nil {
 		p.AuthorID = *base.AuthorID
 	}
@@ -286,7 +286,7 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 		if published != nil {
 			p.PublishedAt = *published
 		}
-		p.UpdatedAt = tx.site.Now()
+		p.UpdatedAt, p.ModifiedBy = tx.site.Now(), u.ID
 		if _, err := tx.db.NewUpdate().Model(rec).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("models: update %s %d: %w", kind, p.ID, mapErr(err))
 		}
@@ -312,7 +312,7 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 func (l Linked[T, In]) Trash(ctx context.Context, u *User, ref Ref, lang string) (*T, error) {
 	k, s, kind := l.k, l.s, l.k.spec.kind
 	id, err := changePost(ctx, s, u, ActTrash, kind, ref, k.lock, k.post, func(tx *Store, _ *T, p *Post) error {
-		return moveToTrash(u, kind, p, func() error { return tx.trashLinked(ctx, k.spec, p.ID) })
+		return moveToTrash(u, kind, p, func() error { return tx.trashLinked(ctx, k.spec, p.ID, u.ID) })
 	})
 	if err != nil {
 		return nil, err

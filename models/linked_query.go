@@ -138,11 +138,13 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, v
 	return total, nil
 }
 
-// trashLinked moves record id to the trash and unlinks it from its events,
-// in one transaction (TEC removes the event meta that points to it).
-func (s *Store) trashLinked(ctx context.Context, sp linkedSpec, id int64) error {
+// trashLinked moves record id to the trash for user by and unlinks it from
+// its events, in one transaction (TEC removes the event meta that points
+// to it).
+func (s *Store) trashLinked(ctx context.Context, sp linkedSpec, id, by int64) error {
 	return s.RunInTx(ctx, func(tx *Store) error {
 		res, err := tx.db.NewUpdate().Table(sp.table).Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+			Set("modified_by = ?", by).
 			Where("id = ?", id).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("models: trash %s %d: %w", sp.kind, id, mapErr(err))

@@ -64,6 +64,9 @@ type Post struct {
 	PublishedAt time.Time `bun:"published_at,notnull"`
 	CreatedAt   time.Time `bun:"created_at,notnull"`
 	UpdatedAt   time.Time `bun:"updated_at,notnull"`
+	// ModifiedBy is the user who changed the record last (0: unknown, or
+	// the system, as the scheduled publisher).
+	ModifiedBy int64 `bun:"modified_by,notnull"`
 
 	// Translations lists the languages that have a translation, sorted;
 	// loaded in batch by the read operations, not a column.

@@ -257,7 +257,7 @@ func (g *seeder) ids(ctx context.Context, tx *Store, k Kind, n int) ([]int64, er
 }
 
 func (g *seeder) post(id int64, lang, slug string) Post {
-	return Post{ID: id, AuthorID: g.o.AuthorID, Status: StatusPublish, Slug: slug, Lang: lang,
+	return Post{ID: id, AuthorID: g.o.AuthorID, ModifiedBy: g.o.AuthorID, Status: StatusPublish, Slug: slug, Lang: lang,
 		PublishedAt: g.now, CreatedAt: g.now, UpdatedAt: g.now}
 }
 

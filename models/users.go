@@ -311,3 +311,20 @@ func VerifyPassword(hash, password string) bool {
 }
 
 var dummyPasswordHash = HashPassword("not a real password")
+
+// DisplayName returns the display name of user id, as every signed-in page
+// may show who wrote or last changed a record ("" for 0, the system, or a
+// user deleted since).
+func (s *Store) DisplayName(ctx context.Context, id int64) (string, error) {
+	if id == 0 {
+		return "", nil
+	}
+	var names []string
+	if err := s.db.NewSelect().Table("users").Column("display_name").Where("id = ?", id).Scan(ctx, &names); err != nil {
+		return "", fmt.Errorf("models: display name of user %d: %w", id, mapErr(err))
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	return names[0], nil
+}
