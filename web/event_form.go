@@ -1,6 +1,9 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -51,7 +54,6 @@ func formOf(e *models.Event, site *time.Location) eventForm {
 		StartDate: e.StartAt.In(loc).Format(layout), EndDate: e.EndAt.In(loc).Format(layout),
 		Timezone: e.Timezone, AllDay: e.AllDay, Cost: strings.Join(models.CostItems(e.Cost), ", "),
 		Featured: e.Featured, Sticky: e.Sticky, Hidden: e.HideFromListings, ShowMap: e.ShowMap, ShowMapLink: e.ShowMapLink,
-		Version: strconv.FormatInt(e.UpdatedAt.Unix(), 10),
 	}
 	if e.Website != nil {
 		f.Website = *e.Website
@@ -68,7 +70,17 @@ func formOf(e *models.Event, site *time.Location) eventForm {
 	for _, t := range e.Tags {
 		f.Tags = append(f.Tags, strconv.FormatInt(t.ID, 10))
 	}
+	f.Version = recordVersion(f, e.UpdatedAt, e.ModifiedBy, e.Translations)
 	return f
+}
+
+// recordVersion is the version a form carries: a digest of what the form
+// shows and of the record's last change, so a change made in the same
+// second as the form was loaded still counts.
+func recordVersion(shown any, updated time.Time, by int64, langs []string) string {
+	b, _ := json.Marshal([]any{shown, updated.Unix(), by, langs})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
 }
 
 // readEventForm reads a posted event form.
@@ -185,6 +197,7 @@ type eventFormView struct {
 // conflictView says that the record changed since the form was loaded.
 type conflictView struct {
 	When   string
+	By     string // "" when unknown
 	Fields []string
 }
 
@@ -346,15 +359,20 @@ func (h *handler) eventSave(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if f.Version != strconv.FormatInt(cur.UpdatedAt.Unix(), 10) && c.FormValue("_overwrite") == "" {
+	stored := formOf(cur, h.d.Site.Zone())
+	if f.Version != stored.Version && c.FormValue("_overwrite") == "" {
 		v, err := h.eventFormView(c, "admin.events.edit", f, id)
 		if err != nil {
 			return err
 		}
 		h.decorateEdit(&v, cur)
-		v.F.Version = strconv.FormatInt(cur.UpdatedAt.Unix(), 10)
-		v.Conflict = &conflictView{When: formatDateTime(lang, cur.UpdatedAt.In(h.d.Site.Zone())),
-			Fields: h.changedFields(lang, f, formOf(cur, h.d.Site.Zone()))}
+		v.F.Version = stored.Version
+		by, err := h.d.DB.DisplayName(ctx, cur.ModifiedBy)
+		if err != nil {
+			return err
+		}
+		v.Conflict = &conflictView{When: formatDateTime(lang, cur.UpdatedAt.In(h.d.Site.Zone())), By: by,
+			Fields: h.changedFields(lang, f, stored)}
 		return render(c, fiber.StatusConflict, eventFormPage(v))
 	}
 	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), f.input("")); err != nil {

@@ -310,10 +310,18 @@ func (p *linkedPages[T, In]) edit(c *fiber.Ctx, h *handler) error {
 	}
 	vals := p.values(rec)
 	vals["status"] = post.Status
-	vals["_version"] = strconv.FormatInt(post.UpdatedAt.Unix(), 10)
+	vals["_version"] = p.version(rec)
 	v := p.formView(c, h, p.editID, id, vals)
 	p.decorate(&v, post)
 	return render(c, fiber.StatusOK, linkedFormPage(v))
+}
+
+// version is the version an edit form of rec carries (see recordVersion).
+func (p *linkedPages[T, In]) version(rec *T) string {
+	post := p.post(rec)
+	shown := p.values(rec)
+	shown["status"] = post.Status
+	return recordVersion(shown, post.UpdatedAt, post.ModifiedBy, post.Translations)
 }
 
 // decorate adds what only a stored record's form shows.
@@ -345,12 +353,20 @@ func (p *linkedPages[T, In]) save(c *fiber.Ctx, h *handler) error {
 		return err
 	}
 	post := p.post(cur)
-	if vals["_version"] != strconv.FormatInt(post.UpdatedAt.Unix(), 10) && c.FormValue("_overwrite") == "" {
-		vals["_version"] = strconv.FormatInt(post.UpdatedAt.Unix(), 10)
+	if vals["_version"] != p.version(cur) && c.FormValue("_overwrite") == "" {
+		vals["_version"] = p.version(cur)
 		v := p.formView(c, h, p.editID, id, vals)
 		p.decorate(&v, post)
-		v.Errors = append(v.Errors, fieldError{Message: v.Layout.T("admin.form.conflict") + " " +
-			v.Layout.T("admin.form.conflict_when") + " " + formatDateTime(v.Layout.Lang, post.UpdatedAt.In(h.d.Site.Zone()))})
+		by, err := h.d.DB.DisplayName(ctx, post.ModifiedBy)
+		if err != nil {
+			return err
+		}
+		when := formatDateTime(v.Layout.Lang, post.UpdatedAt.In(h.d.Site.Zone()))
+		msg := v.Layout.T("admin.form.conflict_when") + " " + when
+		if by != "" {
+			msg = v.Layout.TD("admin.form.conflict_by", map[string]any{"Name": by, "When": when})
+		}
+		v.Errors = append(v.Errors, fieldError{Message: v.Layout.T("admin.form.conflict") + " " + msg})
 		return render(c, fiber.StatusConflict, linkedFormPage(v))
 	}
 	in, err := p.inputOf(h, vals, false)

@@ -72,6 +72,8 @@ type layoutView struct {
 	ExtraJS  []string
 	HTMXURL  string
 	T        func(id string) string
+	// TD is T with template data.
+	TD func(id string, data map[string]any) string
 
 	User      *models.User // nil when signed out
 	RoleName  string
@@ -89,8 +91,9 @@ type layoutView struct {
 func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 	lang := h.pickLang(c)
 	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
+	td := func(id string, data map[string]any) string { return h.d.I18n.T(lang, id, data) }
 	v := layoutView{
-		Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: t(titleID), Product: productName, T: t,
+		Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: t(titleID), Product: productName, T: t, TD: td,
 		CSSURL: assets.URL("css/admin.css"), JSURL: assets.URL("js/admin.js"), HTMXURL: assets.URL("vendor/htmx.min.js"),
 		LangName: languageNames[lang],
 	}

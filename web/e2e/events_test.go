@@ -308,3 +308,40 @@ func TestEventListFiltersByTagOrganizerFeaturedAndPast(t *testing.T) {
 		t.Errorf("the filter form gave %s", p.URL())
 	}
 }
+
+// Saving a form loaded before someone else's change is refused (409) with
+// who changed it, what saving would change, and the choice to reload or to
+// save over it.
+func TestSavingOverANewerVersionAsksFirst(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ann := srv.User(t, models.RoleEditor)
+	bob := srv.User(t, models.RoleEditor)
+	id := srv.CreateEvent(t, ann, map[string]any{"title": "Jazz"})
+	p := srv.Page(t)
+	p.SignIn(ann)
+	p.Visit(fmt.Sprintf("/admin/events/%d/edit", id))
+	// Within the same second as the form was loaded: the version is the
+	// record's content, not only its time.
+	if st, body := srv.API(t, bob, http.MethodPost, fmt.Sprintf("/events/%d", id), map[string]any{"title": "Jazz (bob)"}); st != http.StatusOK {
+		t.Fatalf("bob's change: %d %s", st, body)
+	}
+	p.Fill(eventForm, "title", "Jazz (ann)")
+	if st := p.Submit(eventForm); st != http.StatusConflict {
+		t.Fatalf("save over bob's change: status %d, want 409", st)
+	}
+	if got := p.Text(`[data-testid="conflict-by"]`); !strings.Contains(got, bob.User.DisplayName) {
+		t.Errorf("conflict message %q does not name %s", got, bob.User.DisplayName)
+	}
+	if !strings.Contains(p.Text(`[data-testid="conflict"]`), bundle(t).T("en", "admin.event.field.title", nil)) {
+		t.Errorf("the conflict does not say the title would change: %s", p.Text(`[data-testid="conflict"]`))
+	}
+	if got := apiEvent(t, srv, ann, strconv.FormatInt(id, 10), "en")["title"]; got != "Jazz (bob)" {
+		t.Errorf("the refused save wrote %v", got)
+	}
+	if st := p.ClickAndWait(`[data-testid="overwrite"]`); st != http.StatusOK {
+		t.Fatalf("overwrite: status %d", st)
+	}
+	if got := apiEvent(t, srv, ann, strconv.FormatInt(id, 10), "en")["title"]; got != "Jazz (ann)" {
+		t.Errorf("after overwriting: %v", got)
+	}
+}
