@@ -109,4 +109,46 @@
       delete d.dataset.loaded;
     });
   }, true);
+  // Tags: Enter in the new-tags field ticks the tags named (an existing one
+  // by its name, a new one as a ticked box created on save) instead of
+  // sending the form. Without JavaScript the field is read on save.
+  var newTags = 0;
+  document.addEventListener("keydown", function (e) {
+    var input = e.target;
+    if (e.key !== "Enter" || !input.matches || !input.matches("[data-tag-input]")) {
+      return;
+    }
+    e.preventDefault();
+    var list = document.getElementById(input.dataset.tagInput);
+    input.value.split(/[,\uFF0C\u3001]/).forEach(function (raw) {
+      var name = raw.trim();
+      if (!name || !list) {
+        return;
+      }
+      var found = null;
+      list.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+        var label = list.querySelector('label[for="' + box.id + '"]');
+        if (label && label.textContent.trim().toLowerCase() === name.toLowerCase()) {
+          found = box;
+        }
+      });
+      if (!found) {
+        newTags += 1;
+        var row = document.createElement("div");
+        row.className = "field-check";
+        found = document.createElement("input");
+        found.type = "checkbox";
+        found.name = "tags";
+        found.value = name;
+        found.id = "tag-new-" + newTags;
+        var label = document.createElement("label");
+        label.htmlFor = found.id;
+        label.textContent = name;
+        row.append(found, label);
+        list.append(row);
+      }
+      found.checked = true;
+    });
+    input.value = "";
+  });
 })();

@@ -255,6 +255,13 @@ func Eval[T any](p *Page, expr string) T {
 	return get(p, "evaluate "+abbrev(expr), chromedp.Evaluate[T](expr))
 }
 
+// Type focuses the element matching sel and types text as keystrokes
+// ("\r" is Enter), firing the key events a user's typing fires.
+func (p *Page) Type(sel, text string) {
+	p.t.Helper()
+	p.do("type into "+sel, chromedp.SendKeys(chromedp.CSS(sel), text, chromedp.NodeVisible))
+}
+
 // EvalAwait evaluates a JavaScript expression whose value is a promise
 // (an async function's call) and decodes what it resolves to.
 func EvalAwait[T any](p *Page, expr string) T {

@@ -345,3 +345,33 @@ func TestSavingOverANewerVersionAsksFirst(t *testing.T) {
 		t.Errorf("after overwriting: %v", got)
 	}
 }
+
+// Enter in the tags field ticks an existing tag by its name and adds a new
+// one, without sending the form; both are saved.
+func TestTagsAreAddedWithEnter(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	created(t, srv, ed, "/tags", map[string]any{"name": "Outdoor"})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	p.Visit("/admin/events/new")
+	p.Fill(eventForm, "title", "Picnic concert")
+	p.Type(`#new_tags`, "outdoor, open air\r")
+	if p.Path() != "/admin/events/new" {
+		t.Fatalf("Enter sent the form: now on %s", p.Path())
+	}
+	if got := p.Count(`#tag-list input:checked`); got != 2 {
+		t.Errorf("%d tags ticked, want 2 (Outdoor and the new open air)", got)
+	}
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	e := apiEvent(t, srv, ed, eventIDOf(t, p.Path()), "en")
+	var names []string
+	for _, tg := range e["tags"].([]any) {
+		names = append(names, fmt.Sprint(tg.(map[string]any)["name"]))
+	}
+	if strings.Join(names, ",") != "open air,Outdoor" && strings.Join(names, ",") != "Outdoor,open air" {
+		t.Errorf("tags %v, want Outdoor and open air", names)
+	}
+}
