@@ -63,6 +63,12 @@ var signedIn = []shot{
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
 	{"categories", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/categories") }},
+	{"venues", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/venues") }},
+	{"docs", 200, func(p *browsertest.Page, lang string) int {
+		st := p.VisitIn(lang, "/admin/docs")
+		p.WaitVisible(`#swagger-ui .opblock`)
+		return st
+	}},
 	{"not-found", 404, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/no-such-page") }},
 	{"users", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/users") }},
 	{"user-new-error", 422, func(p *browsertest.Page, lang string) int {
