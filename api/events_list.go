@@ -153,6 +153,12 @@ func eventFilter(r *Request) (f models.EventFilter, echo []KV, statusAt int, err
 		f.Featured = &v
 		echo = append(echo, KV{"featured", boolText(v)})
 	}
+	// Our extension: events hidden from listings too, for the admin's
+	// calendar; models honours it only for those who may see drafts.
+	if v, _ := r.Bool("include_hidden"); v {
+		f.IncludeHidden = true
+		echo = append(echo, KV{"include_hidden", "true"})
+	}
 	for _, tx := range []struct {
 		name string
 		dst  *[]models.TermRef

@@ -225,3 +225,27 @@ func TestEventVisibilityPerRole(t *testing.T) {
 		mustStatus(t, e.do(t, "POST", fmt.Sprintf("/cal/events/v1/events/%d", theirs), map[string]any{"title": "x"}, ""), http.StatusUnauthorized)
 	})
 }
+
+// include_hidden (our extension) lists events hidden from listings for
+// contributors and up, and is ignored for anonymous callers and
+// subscribers, whose lists never show them.
+func TestIncludeHiddenIsHonouredOnlyForThoseWhoSeeDrafts(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		e.weekly(t, func(i int) map[string]any { return map[string]any{"hide_from_listings": i <= 3} })
+		for _, tt := range []struct {
+			as   models.Role
+			want int
+		}{{"", 7}, {models.RoleSubscriber, 7}, {models.RoleContributor, 10}, {models.RoleEditor, 10}} {
+			if n, _ := e.listTotal(t, "include_hidden=true", tt.as); n != tt.want {
+				t.Errorf("%q with include_hidden: %d, want %d", tt.as, n, tt.want)
+			}
+			if n, _ := e.listTotal(t, "", tt.as); n != 7 {
+				t.Errorf("%q without: %d, want 7", tt.as, n)
+			}
+		}
+		if _, m := e.listTotal(t, "include_hidden=true&per_page=2", models.RoleEditor); !strings.Contains(fmt.Sprint(m["next_rest_url"]), "include_hidden=true") {
+			t.Errorf("next_rest_url %v does not keep include_hidden", m["next_rest_url"])
+		}
+	})
+}
