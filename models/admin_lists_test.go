@@ -168,3 +168,19 @@ func TestChangesRecordWhoMadeThem(t *testing.T) {
 		}
 	})
 }
+
+// EditScope agrees with Can for every role.
+func TestEditScopeFollowsTheEditRule(t *testing.T) {
+	t.Parallel()
+	for role, want := range map[models.Role]string{
+		models.RoleAdministrator: models.EditAll, models.RoleEditor: models.EditAll, models.RoleAuthor: models.EditOwn,
+		models.RoleContributor: models.EditOwnUnpublished, models.RoleSubscriber: "",
+	} {
+		if got := models.EditScope(&models.User{ID: 5, Role: role}, models.KindEvent); got != want {
+			t.Errorf("%s: %q, want %q", role, got, want)
+		}
+	}
+	if got := models.EditScope(nil, models.KindEvent); got != "" {
+		t.Errorf("anonymous: %q", got)
+	}
+}

@@ -265,3 +265,30 @@ func TermAccess(u *User, taxonomy string) TermAdminAccess {
 	edit := MayAttempt(u, ActEdit, k)
 	return TermAdminAccess{Create: MayAttempt(u, ActCreate, k), Edit: edit, Delete: edit}
 }
+
+// Edit scopes of EditScope.
+const (
+	EditAll            = "all"             // every record (editors and up)
+	EditOwn            = "own"             // own records in any status (authors)
+	EditOwnUnpublished = "own_unpublished" // own records not yet published or scheduled (contributors)
+)
+
+// EditScope says which records of kind k u may change, for interfaces
+// that offer a change before asking (the calendar lets users drag only
+// those): EditAll, EditOwn, EditOwnUnpublished or "" (none). It restates
+// Can's edit rule; the operations still check each record.
+func EditScope(u *User, k Kind) string {
+	mine := Subject{Kind: k, AuthorID: -1, Status: StatusDraft}
+	if u != nil {
+		mine.AuthorID = u.ID
+	}
+	switch {
+	case Can(u, ActEdit, Subject{Kind: k, AuthorID: -1, Status: StatusPublish}):
+		return EditAll
+	case Can(u, ActEdit, Subject{Kind: k, AuthorID: mine.AuthorID, Status: StatusPublish}):
+		return EditOwn
+	case Can(u, ActEdit, mine):
+		return EditOwnUnpublished
+	}
+	return ""
+}
