@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -260,6 +261,40 @@ func Eval[T any](p *Page, expr string) T {
 func (p *Page) Type(sel, text string) {
 	p.t.Helper()
 	p.do("type into "+sel, chromedp.SendKeys(chromedp.CSS(sel), text, chromedp.NodeVisible))
+}
+
+// Drag presses the mouse on the centre of the first element matching from
+// (scrolled into view), moves it in steps to the centre of the first
+// element matching to, and releases it there, as a user's drag does.
+func (p *Page) Drag(from, to string) {
+	p.t.Helper()
+	type box struct{ X, Y float64 }
+	center := func(sel string) box {
+		args, _ := json.Marshal(sel)
+		return Eval[box](p, `(() => { const el = document.querySelector(`+string(args)+`);
+			if (!el) return {X: -1, Y: -1}; el.scrollIntoView({block: "center"}); const r = el.getBoundingClientRect();
+			return {X: r.left + r.width / 2, Y: r.top + Math.min(r.height / 2, 8)}; })()`)
+	}
+	a := center(from)
+	b := center(to)
+	if a.X < 0 || b.X < 0 {
+		p.t.Fatalf("drag %s to %s: no such element", from, to)
+	}
+	actions := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, a.X, a.Y),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, a.X, a.Y, chromedp.ButtonLeft)}
+	for i := 1; i <= 10; i++ {
+		f := float64(i) / 10
+		actions = append(actions, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f, chromedp.ButtonLeft))
+	}
+	actions = append(actions, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, b.X, b.Y, chromedp.ButtonLeft))
+	p.do("drag "+from+" to "+to, actions...)
+}
+
+// WaitUntil waits until a JavaScript expression is true in the page
+// (polled by the browser, bounded as every action).
+func WaitUntil(p *Page, expr string) {
+	p.t.Helper()
+	get(p, "wait until "+abbrev(expr), chromedp.Poll[bool](expr))
 }
 
 // EvalAwait evaluates a JavaScript expression whose value is a promise
