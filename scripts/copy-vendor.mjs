@@ -12,6 +12,14 @@ const files = [
   ["node_modules/swagger-ui-dist/swagger-ui.css", "assets/vendor/swagger-ui/swagger-ui.css"],
   ["node_modules/swagger-ui-dist/LICENSE", "assets/vendor/swagger-ui/LICENSE"],
   ["node_modules/swagger-ui-dist/NOTICE", "assets/vendor/swagger-ui/NOTICE"],
+  ["node_modules/fullcalendar/index.global.min.js", "assets/vendor/fullcalendar/fullcalendar.min.js"],
+  ["node_modules/fullcalendar/LICENSE.md", "assets/vendor/fullcalendar/LICENSE.md"],
+  ["node_modules/@fullcalendar/core/locales/zh-cn.global.min.js", "assets/vendor/fullcalendar/locales/zh-cn.min.js"],
+  ["node_modules/@fullcalendar/core/locales/ja.global.min.js", "assets/vendor/fullcalendar/locales/ja.min.js"],
+  ["node_modules/@fullcalendar/core/locales/ko.global.min.js", "assets/vendor/fullcalendar/locales/ko.min.js"],
+  ["node_modules/@fullcalendar/luxon3/index.global.min.js", "assets/vendor/fullcalendar/luxon3.min.js"],
+  ["node_modules/luxon/build/global/luxon.min.js", "assets/vendor/luxon/luxon.min.js"],
+  ["node_modules/luxon/LICENSE.md", "assets/vendor/luxon/LICENSE.md"],
 ];
 
 for (const [from, to] of files) {
