@@ -275,6 +275,10 @@ func (h *handler) eventCreate(c *fiber.Ctx) error {
 		return h.eventFormFailed(c, "admin.events.new", f, 0, err, lang)
 	}
 	h.setFlash(c, "event_created")
+	// The calendar's quick-create goes back to the calendar.
+	if back := c.FormValue("_return"); strings.HasPrefix(back, calendarPath) && !strings.ContainsAny(back, "\\\r\n") {
+		return h.redirect(c, back)
+	}
 	return h.redirect(c, eventPath(e.ID, "/edit"))
 }
 

@@ -36,7 +36,7 @@ type navEntry struct {
 
 var navEntries = []navEntry{
 	{ID: "dashboard", Path: dashboardPath, LabelID: "admin.nav.dashboard", Ready: true},
-	{ID: "calendar", Path: "/admin/calendar", LabelID: "admin.nav.calendar"},
+	{ID: "calendar", Path: "/admin/calendar", LabelID: "admin.nav.calendar", Ready: true},
 	{ID: "events", Path: "/admin/events", LabelID: "admin.nav.events", Ready: true},
 	{ID: "venues", Path: "/admin/venues", LabelID: "admin.nav.venues", Ready: true},
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers", Ready: true},
@@ -70,8 +70,11 @@ type layoutView struct {
 	// UI), loaded before admin.css and after admin.js.
 	ExtraCSS []string
 	ExtraJS  []string
-	HTMXURL  string
-	T        func(id string) string
+	// StyleNonce, when set, is the page's CSP nonce for the style elements
+	// a script injects (FullCalendar reads it from <meta name="csp-nonce">).
+	StyleNonce string
+	HTMXURL    string
+	T          func(id string) string
 	// TD is T with template data.
 	TD func(id string, data map[string]any) string
 

@@ -81,6 +81,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)
+	admin.Get("/calendar", h.calendar)
 	venuePages.mount(admin, h)
 	organizerPages.mount(admin, h)
 	admin.Get("/users", h.users)

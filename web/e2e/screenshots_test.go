@@ -54,6 +54,11 @@ var signedOut = []shot{
 var signedIn = []shot{
 	{"dashboard", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/") }},
 	{"events", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/events") }},
+	{"calendar", 200, func(p *browsertest.Page, lang string) int {
+		st := p.VisitIn(lang, "/admin/calendar")
+		browsertest.WaitUntil(p, `document.querySelector('#calendar').dataset.loaded !== undefined`)
+		return st
+	}},
 	{"event-form-error", 422, func(p *browsertest.Page, lang string) int {
 		p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/edit", seededEvent))
 		p.Fill(eventForm, "end_date", "2020-01-01T09:00")

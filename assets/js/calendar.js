@@ -1,0 +1,319 @@
+// Kalends admin: the calendar (FullCalendar 6, vendored) over the JSON API.
+// The page works without it: the table below the filters lists the range
+// with links to each event's form. Loaded as a file (the
+// Content-Security-Policy allows no inline script).
+(function () {
+  "use strict";
+
+  var VIEWS = { month: "dayGridMonth", week: "timeGridWeek", day: "timeGridDay", list: "listMonth" };
+  var NAMES = { dayGridMonth: "month", timeGridWeek: "week", timeGridDay: "day", listMonth: "list" };
+  var FILTERS = ["categories", "tags", "venue", "organizer", "status", "featured", "search"];
+  // A stable palette: an event takes the colour of its first category.
+  var PALETTE = ["#1f5fbf", "#1a7f37", "#9a6700", "#6639ba", "#b42318", "#0b6e74", "#bf3989", "#3d5a80"];
+
+  function meta(name) {
+    var m = document.querySelector('meta[name="' + name + '"]');
+    return m ? m.content : "";
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var el = document.getElementById("calendar");
+    if (!el || !window.FullCalendar || !window.luxon) {
+      return;
+    }
+    var DateTime = window.luxon.DateTime;
+    var d = el.dataset;
+    var nonce = meta("kalends-nonce");
+    var params = new URLSearchParams(window.location.search);
+    var me = Number(d.userId);
+    var scope = d.editScope; // all, own, own_unpublished or ""
+    var controller = null; // the range being loaded, aborted when the view changes
+    var message = document.getElementById("calendar-message");
+    var popover = document.getElementById("event-popover");
+    var dialog = document.getElementById("quick-create");
+
+    function say(text, isError) {
+      message.textContent = text;
+      message.hidden = !text;
+      message.classList.toggle("alert", !!isError);
+      message.classList.toggle("flash", !isError);
+    }
+
+    function mayEdit(ev) {
+      if (scope === "all") {
+        return true;
+      }
+      var own = ev.author === me;
+      if (scope === "own") {
+        return own;
+      }
+      return scope === "own_unpublished" && own && ev.status !== "publish" && ev.status !== "future";
+    }
+
+    // The API's dates: timed events by their UTC instants, all-day events
+    // by their days, the end made exclusive (the API's is inclusive).
+    function toEvent(e) {
+      var cats = e.categories || [];
+      var color = cats.length ? PALETTE[cats[0].id % PALETTE.length] : "";
+      var ev = {
+        id: String(e.id),
+        title: e.title,
+        allDay: !!e.all_day,
+        classNames: ["kal-" + e.status].concat(e.hide_from_listings ? ["kal-hidden"] : []),
+        backgroundColor: color || undefined,
+        borderColor: color || undefined,
+        extendedProps: {
+          status: e.status, author: Number(e.author), timezone: e.timezone, zoneAbbr: e.timezone_abbr,
+          modified: e.modified_utc, venue: e.venue && e.venue.venue ? e.venue.venue : "",
+          edit: "/admin/events/" + e.id + "/edit", startLocal: e.start_date, endLocal: e.end_date
+        }
+      };
+      if (ev.allDay) {
+        ev.start = e.start_date.slice(0, 10);
+        ev.end = DateTime.fromISO(e.end_date.slice(0, 10)).plus({ days: 1 }).toISODate();
+      } else {
+        ev.start = e.utc_start_date.replace(" ", "T") + "Z";
+        ev.end = e.utc_end_date.replace(" ", "T") + "Z";
+      }
+      ev.editable = mayEdit(ev.extendedProps);
+      return ev;
+    }
+
+    function apiURL(path, query) {
+      var q = new URLSearchParams(query || {});
+      q.set("ml_language", d.lang);
+      return d.api + path + "?" + q.toString();
+    }
+
+    function request(method, path, body, headers) {
+      var h = { "X-WP-Nonce": nonce };
+      if (body) {
+        h["Content-Type"] = "application/json";
+      }
+      Object.keys(headers || {}).forEach(function (k) { h[k] = headers[k]; });
+      return fetch(apiURL(path), { method: method, headers: h, credentials: "same-origin", body: body ? JSON.stringify(body) : undefined })
+        .then(function (r) {
+          return r.json().catch(function () { return {}; }).then(function (json) {
+            return { status: r.status, etag: r.headers.get("ETag"), json: json };
+          });
+        });
+    }
+
+    // Every page of the range, in parallel once the first tells how many.
+    function loadRange(info, success, failure) {
+      if (controller) {
+        controller.abort();
+      }
+      controller = new AbortController();
+      var signal = controller.signal;
+      var query = { starts_before: info.startStr, ends_after: info.endStr, per_page: d.perPage };
+      // Ranges are read with the strict bounds: events that overlap them.
+      query.starts_before = info.endStr;
+      query.ends_after = info.startStr;
+      if (d.mayFilter === "true") {
+        query.status = "publish,future,draft,pending,private";
+        query.include_hidden = "true";
+      }
+      FILTERS.forEach(function (k) {
+        if (params.get(k)) {
+          query[k] = params.get(k);
+        }
+      });
+      function page(n) {
+        var q = Object.assign({}, query, { page: String(n) });
+        return fetch(apiURL("/events", q), { headers: { "X-WP-Nonce": nonce }, credentials: "same-origin", signal: signal })
+          .then(function (r) {
+            if (!r.ok) {
+              return r.json().then(function (j) { throw new Error(j.message || r.statusText); });
+            }
+            return r.json();
+          });
+      }
+      page(1).then(function (first) {
+        var rest = [];
+        for (var n = 2; n <= first.total_pages; n++) {
+          rest.push(page(n));
+        }
+        return Promise.all(rest).then(function (more) {
+          var all = first.events || [];
+          more.forEach(function (p) { all = all.concat(p.events || []); });
+          el.dataset.requests = String(1 + rest.length);
+          el.dataset.loaded = String(all.length);
+          return all;
+        });
+      }).then(function (events) {
+        success(events.map(toEvent));
+      }).catch(function (err) {
+        if (err.name !== "AbortError") {
+          say(err.message, true);
+          failure(err);
+        }
+      });
+    }
+
+    // A drag or a resize: the event is read again first, so a change
+    // someone made since it was loaded is not overwritten (it is reloaded
+    // instead), then changed with If-Match on what was just read.
+    function move(info) {
+      var ev = info.event;
+      var body = {};
+      if (ev.allDay) {
+        body.all_day = true;
+        body.start_date = ev.startStr.slice(0, 10);
+        var end = ev.end ? DateTime.fromISO(ev.endStr.slice(0, 10)).minus({ days: 1 }) : DateTime.fromISO(ev.startStr.slice(0, 10));
+        body.end_date = end.toISODate();
+      } else {
+        body.all_day = false;
+        body.start_date = ev.start.toISOString();
+        body.end_date = (ev.end || ev.start).toISOString();
+      }
+      say("", false);
+      request("GET", "/events/" + ev.id).then(function (cur) {
+        if (cur.status !== 200) {
+          throw { status: cur.status, json: cur.json };
+        }
+        if (cur.json.modified_utc !== ev.extendedProps.modified) {
+          throw { status: 412, json: { message: d.changedMessage } };
+        }
+        return request("PATCH", "/events/" + ev.id, body, { "If-Match": cur.etag });
+      }).then(function (res) {
+        if (res.status !== 200) {
+          throw res;
+        }
+        var fresh = toEvent(res.json);
+        ev.setExtendedProp("modified", fresh.extendedProps.modified);
+        say(d.movedMessage, false);
+      }).catch(function (res) {
+        info.revert();
+        var msg = res && res.json && res.json.message ? res.json.message : String(res);
+        say(msg, true);
+        if (res && res.status === 412) {
+          cal.refetchEvents();
+        }
+      });
+    }
+
+    function closePopover() {
+      popover.hidden = true;
+    }
+
+    function showPopover(info) {
+      var ev = info.event;
+      var p = ev.extendedProps;
+      popover.querySelector("[data-field=title]").textContent = ev.title;
+      var when = ev.allDay ? p.startLocal.slice(0, 10) + (p.endLocal.slice(0, 10) !== p.startLocal.slice(0, 10) ? " – " + p.endLocal.slice(0, 10) : "")
+        : p.startLocal.slice(0, 16) + " – " + p.endLocal.slice(0, 16);
+      popover.querySelector("[data-field=when]").textContent = when;
+      var zone = popover.querySelector("[data-field=zone]");
+      zone.textContent = p.timezone && p.timezone !== d.zone ? p.timezone + " (" + p.zoneAbbr + ")" : "";
+      zone.hidden = !zone.textContent;
+      popover.querySelector("[data-field=venue]").textContent = p.venue;
+      popover.querySelector("[data-field=status]").textContent = d["status" + p.status.charAt(0).toUpperCase() + p.status.slice(1)] || p.status;
+      popover.querySelector("[data-field=edit]").href = p.edit;
+      popover.querySelectorAll("form[data-action]").forEach(function (f) {
+        f.action = "/admin/events/" + ev.id + "/" + f.dataset.action;
+      });
+      var box = info.el.getBoundingClientRect();
+      popover.hidden = false;
+      var top = window.scrollY + box.bottom + 6;
+      var left = Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - popover.offsetWidth - 8);
+      popover.style.top = top + "px";
+      popover.style.left = Math.max(8, left) + "px";
+      popover.querySelector("[data-field=edit]").focus();
+    }
+
+    function openQuickCreate(start, end, allDay) {
+      var f = dialog.querySelector("form");
+      var fmt = allDay ? "yyyy-MM-dd" : "yyyy-MM-dd'T'HH:mm";
+      var s = DateTime.fromJSDate(start, { zone: d.zone });
+      var e = end ? DateTime.fromJSDate(end, { zone: d.zone }) : s.plus({ hours: 1 });
+      if (allDay) {
+        e = e.minus({ days: 1 }); // FullCalendar's end is exclusive
+      }
+      f.elements.all_day.checked = allDay;
+      ["start_date", "end_date"].forEach(function (n) {
+        f.elements[n].type = allDay ? "date" : "datetime-local";
+      });
+      f.elements.start_date.value = s.toFormat(fmt);
+      f.elements.end_date.value = e.toFormat(fmt);
+      f.elements.title.value = "";
+      dialog.querySelector("#quick-errors").innerHTML = "";
+      dialog.showModal();
+      f.elements.title.focus();
+    }
+
+    var cal = new window.FullCalendar.Calendar(el, {
+      timeZone: d.zone,
+      locale: d.fcLocale,
+      initialView: VIEWS[d.view] || "dayGridMonth",
+      initialDate: d.date,
+      headerToolbar: { left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek,timeGridDay,listMonth" },
+      height: "auto",
+      nowIndicator: true,
+      dayMaxEvents: true,
+      selectable: d.mayCreate === "true",
+      editable: scope !== "",
+      eventStartEditable: true,
+      eventDurationEditable: true,
+      events: loadRange,
+      eventDrop: move,
+      eventResize: move,
+      eventClick: function (info) {
+        info.jsEvent.preventDefault();
+        showPopover(info);
+      },
+      eventDidMount: function (info) {
+        var p = info.event.extendedProps;
+        var tip = info.event.title;
+        if (p.timezone && p.timezone !== d.zone) {
+          tip += " · " + p.timezone + " (" + p.zoneAbbr + ")";
+        }
+        info.el.title = tip;
+        info.el.dataset.eventId = info.event.id;
+      },
+      select: function (info) {
+        openQuickCreate(info.start, info.end, info.allDay);
+        cal.unselect();
+      },
+      datesSet: function (info) {
+        // View and date in the URL: shareable, reloadable, and the back
+        // button goes to the previous view.
+        var q = new URLSearchParams(window.location.search);
+        var view = NAMES[info.view.type] || "month";
+        var date = DateTime.fromJSDate(cal.getDate(), { zone: d.zone }).toISODate();
+        if (q.get("view") === view && q.get("date") === date) {
+          return;
+        }
+        q.set("view", view);
+        q.set("date", date);
+        var url = window.location.pathname + "?" + q.toString();
+        if (el.dataset.ready) {
+          window.history.pushState({ view: view, date: date }, "", url);
+        } else {
+          window.history.replaceState({ view: view, date: date }, "", url);
+        }
+        el.dataset.ready = "1";
+        closePopover();
+      }
+    });
+    window.addEventListener("popstate", function () {
+      var q = new URLSearchParams(window.location.search);
+      cal.changeView(VIEWS[q.get("view")] || "dayGridMonth", q.get("date") || undefined);
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") {
+        closePopover();
+      }
+    });
+    document.addEventListener("click", function (e) {
+      if (!popover.hidden && !popover.contains(e.target) && !e.target.closest(".fc-event")) {
+        closePopover();
+      }
+    });
+    popover.querySelector("[data-close]").addEventListener("click", closePopover);
+    dialog.querySelector("[data-close]").addEventListener("click", function () { dialog.close(); });
+    cal.render();
+    document.documentElement.classList.add("calendar-ready");
+    window.kalendsCalendar = cal;
+  });
+})();

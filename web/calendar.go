@@ -1,0 +1,184 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/assets"
+	"github.com/kalends/kalends/models"
+)
+
+// The calendar (SPEC §10): FullCalendar over the JSON API, in the UI
+// language and the site zone. The server renders the frame, the filters,
+// the quick-create dialog, the event popover and, for use without
+// JavaScript, a table of the range's events with links to their forms.
+
+const calendarPath = "/admin/calendar"
+
+// calendarViews are the views of the calendar, by their URL names.
+var calendarViews = []string{"month", "week", "day", "list"}
+
+// fullCalendarLocales maps our language codes to FullCalendar's locale
+// files (English is built in).
+var fullCalendarLocales = map[string]string{"zh-hans": "zh-cn", "ja": "ja", "ko": "ko", "en": "en"}
+
+// calendarView is the calendar page.
+type calendarView struct {
+	Layout     layoutView
+	View, Date string
+	FCLocale   string
+	Zone       string
+	API        string
+	PerPage    string
+	Scope      string
+	UserID     string
+	MayFilter  bool
+	MayCreate  bool
+	Q          calendarQuery
+	Views      []option
+	Categories []option
+	Tags       []option
+	Venues     []option
+	Organizers []option
+	Statuses   []option
+	Rows       []eventRow // the range without JavaScript
+	RangeText  string
+	Quick      []option // status choices of the quick-create form
+	BackHref   string
+}
+
+// calendarQuery is the calendar's filter form, kept in its URL.
+type calendarQuery struct {
+	Categories, Tags, Venue, Organizer, Status, Search string
+	Featured                                           bool
+}
+
+// boolAttr is a boolean as a data attribute reads it.
+func boolAttr(b bool) string { return strconv.FormatBool(b) }
+
+// styleNonce is a fresh nonce for the style elements FullCalendar injects.
+func styleNonce() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawStdEncoding.EncodeToString(b)
+}
+
+func (h *handler) calendar(c *fiber.Ctx) error {
+	u := userOf(c)
+	lay := h.layoutFor(c, "admin.calendar.title")
+	lang, t := lay.Lang, lay.T
+	site := h.d.Site.Zone()
+	view := c.Query("view")
+	if !contains(calendarViews, view) {
+		view = "month"
+	}
+	date, err := time.ParseInLocation(time.DateOnly, c.Query("date"), site)
+	if err != nil {
+		date = h.d.Site.Now().In(site)
+	}
+	q := calendarQuery{Categories: c.Query("categories"), Tags: c.Query("tags"), Venue: c.Query("venue"),
+		Organizer: c.Query("organizer"), Status: c.Query("status"), Search: strings.TrimSpace(c.Query("search")),
+		Featured: c.Query("featured") == "true"}
+	access := models.ListAccess(u, models.KindEvent)
+	nonce := styleNonce()
+	lay.StyleNonce = nonce
+	lay.ExtraJS = []string{assets.URL("vendor/luxon/luxon.min.js"), assets.URL("vendor/fullcalendar/fullcalendar.min.js"),
+		assets.URL("vendor/fullcalendar/luxon3.min.js")}
+	if fc := fullCalendarLocales[lang]; fc != "en" {
+		lay.ExtraJS = append(lay.ExtraJS, assets.URL("vendor/fullcalendar/locales/"+fc+".min.js"))
+	}
+	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/calendar.js"))
+	v := calendarView{Layout: lay, View: view, Date: date.Format(time.DateOnly), FCLocale: fullCalendarLocales[lang],
+		Zone: site.String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(h.d.Site.PageSize(1 << 20)),
+		Scope: models.EditScope(u, models.KindEvent), UserID: strconv.FormatInt(u.ID, 10),
+		MayFilter: access.Statuses, MayCreate: access.Create, Q: q, BackHref: c.OriginalURL()}
+	for _, name := range calendarViews {
+		v.Views = append(v.Views, option{Value: name, Label: t("admin.calendar.view." + name), Selected: name == view})
+	}
+	if v.Categories, err = h.categoryOptions(c, lang, []string{q.Categories}); err != nil {
+		return err
+	}
+	if v.Tags, err = h.tagOptions(c, lang, []string{q.Tags}); err != nil {
+		return err
+	}
+	if v.Venues, err = h.venueOptions(c, lang, "", q.Venue); err != nil {
+		return err
+	}
+	if v.Organizers, err = h.organizerOptions(c, lang, "", []string{q.Organizer}); err != nil {
+		return err
+	}
+	if access.Statuses {
+		for _, s := range statusOrder {
+			v.Statuses = append(v.Statuses, option{Value: s.Status, Label: t(s.LabelID), Selected: q.Status == s.Status})
+		}
+	}
+	for _, s := range models.StatusChoices(u, models.KindEvent) {
+		v.Quick = append(v.Quick, option{Value: s, Label: t(statusLabel[s]), Selected: s == models.StatusDraft})
+	}
+	// The month (or week, or day) of the date, without JavaScript: a table.
+	from, to := calendarRange(view, date)
+	f := models.EventFilter{StartsBefore: &to, EndsAfter: &from, PerPage: 200, Lang: lang, IncludeHidden: true}
+	if access.Statuses {
+		f.Statuses = []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate}
+		if q.Status != "" {
+			f.Statuses = []string{q.Status}
+		}
+	}
+	if q.Search != "" {
+		f.Search = models.SearchWords(q.Search)
+	}
+	if q.Featured {
+		yes := true
+		f.Featured = &yes
+	}
+	for _, ref := range []struct {
+		raw string
+		dst *[]int64
+	}{{q.Venue, &f.VenueIDs}, {q.Organizer, &f.OrganizerIDs}} {
+		if id, err := strconv.ParseInt(ref.raw, 10, 64); err == nil {
+			*ref.dst = []int64{id}
+		}
+	}
+	if id, err := strconv.ParseInt(q.Categories, 10, 64); err == nil {
+		f.Categories = []models.TermRef{{ID: id}}
+	}
+	if id, err := strconv.ParseInt(q.Tags, 10, 64); err == nil {
+		f.Tags = []models.TermRef{{ID: id}}
+	}
+	page, err := h.d.DB.ListEvents(c.UserContext(), u, f)
+	if err != nil {
+		return err
+	}
+	v.Rows = h.eventRows(lang, page.Items, false)
+	v.RangeText = formatDate(lang, from) + " – " + formatDate(lang, to.Add(-time.Second))
+	if err := render(c, fiber.StatusOK, calendarPage(v)); err != nil {
+		return err
+	}
+	// FullCalendar's styles come with the nonce; its icon font is a data:
+	// URL inside them.
+	csp := strings.Replace(contentSecurityPolicy, "style-src 'self'", "style-src 'self' 'nonce-"+nonce+"'", 1)
+	c.Set(fiber.HeaderContentSecurityPolicy, strings.Replace(csp, "font-src 'self'", "font-src 'self' data:", 1))
+	return nil
+}
+
+// calendarRange is the span a view shows around date, in date's zone: the
+// month, the week (from Sunday) or the day.
+func calendarRange(view string, date time.Time) (from, to time.Time) {
+	y, m, d := date.Date()
+	loc := date.Location()
+	switch view {
+	case "week":
+		from = time.Date(y, m, d-int(date.Weekday()), 0, 0, 0, 0, loc)
+		return from, from.AddDate(0, 0, 7)
+	case "day":
+		from = time.Date(y, m, d, 0, 0, 0, 0, loc)
+		return from, from.AddDate(0, 0, 1)
+	}
+	from = time.Date(y, m, 1, 0, 0, 0, 0, loc)
+	return from, from.AddDate(0, 1, 0)
+}

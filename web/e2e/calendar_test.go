@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/models"
+)
+
+// calendarReady opens the calendar at path and waits until FullCalendar
+// has loaded the range (the page marks it on #calendar).
+func calendarReady(p *browsertest.Page, lang, path string) {
+	p.VisitIn(lang, path)
+	p.WaitVisible(`#calendar .fc-view-harness`)
+	browsertest.WaitUntil(p, `document.querySelector('#calendar').dataset.loaded !== undefined`)
+}
+
+// dayOf is the date of the day cell an event's element is in.
+func dayOf(p *browsertest.Page, id int64) string {
+	return browsertest.Eval[string](p, fmt.Sprintf(`(() => { const e = document.querySelector('#calendar [data-event-id="%d"]');
+		const td = e && e.closest('td[data-date]'); return td ? td.dataset.date : ''; })()`, id))
+}
+
+// eventRange is an event's start and (exclusive) end as the calendar holds them.
+func eventRange(p *browsertest.Page, id int64) string {
+	return browsertest.Eval[string](p, fmt.Sprintf(`(() => { const e = window.kalendsCalendar.getEventById('%d');
+		return e ? e.startStr + ' ' + e.endStr : ''; })()`, id))
+}
+
+// Events sit on their days across a month boundary, in the site zone; an
+// all-day event ending on the 3rd covers the 3rd and not the 4th; one
+// request loads the range; Japanese shows Japanese month names.
+func TestCalendarPlacesEventsOnTheirDays(t *testing.T) {
+	srv := browsertest.StartServer(t, "--timezone", "Asia/Tokyo")
+	ed := srv.User(t, models.RoleEditor)
+	// 23:30 on Jan 31 in Tokyo is 14:30 UTC: the 31st, not the 30th or Feb 1.
+	late := srv.CreateEvent(t, ed, map[string]any{"title": "Late show", "start_date": "2030-01-31 23:30:00", "end_date": "2030-01-31 23:59:00"})
+	fest := srv.CreateEvent(t, ed, map[string]any{"title": "Festival", "all_day": true, "start_date": "2030-02-01", "end_date": "2030-02-03"})
+	hidden := srv.CreateEvent(t, ed, map[string]any{"title": "Staff meeting", "hide_from_listings": true, "start_date": "2030-02-05 10:00:00", "end_date": "2030-02-05 11:00:00"})
+	draft := srv.CreateEvent(t, ed, map[string]any{"title": "Idea", "status": "draft", "start_date": "2030-02-06 10:00:00", "end_date": "2030-02-06 11:00:00"})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	if got := dayOf(p, late); got != "2030-01-31" {
+		t.Errorf("the 23:30 event is on %q, want 2030-01-31", got)
+	}
+	if got := eventRange(p, fest); got != "2030-02-01 2030-02-04" {
+		t.Errorf("the all-day event spans %q, want 2030-02-01 to the exclusive 2030-02-04", got)
+	}
+	for _, id := range []int64{hidden, draft} {
+		if dayOf(p, id) == "" {
+			t.Errorf("event %d (hidden from listings or draft) is not shown to an editor", id)
+		}
+	}
+	if p.Count(fmt.Sprintf(`#calendar [data-event-id="%d"].kal-draft`, draft)) != 1 {
+		t.Errorf("the draft is not marked")
+	}
+	if got := p.Attr("#calendar", "data-requests"); got != "1" {
+		t.Errorf("%s requests for the month, want 1", got)
+	}
+	if !strings.Contains(p.URL(), "view=month") || !strings.Contains(p.URL(), "date=2030-02-01") {
+		t.Errorf("view and date not in the URL: %s", p.URL())
+	}
+	calendarReady(p, "ja", "/admin/calendar?view=month&date=2030-02-01")
+	if got := p.Text(`#calendar .fc-toolbar-title`); got != "2030年2月" {
+		t.Errorf("Japanese title %q, want 2030年2月", got)
+	}
+	if got := p.Text(`#calendar .fc-col-header-cell`); got != "日" {
+		t.Errorf("first day name %q, want 日 (Sunday)", got)
+	}
+}
+
+// Across a DST change the events keep their wall-clock times in the site
+// zone (New York, March).
+func TestCalendarAcrossDST(t *testing.T) {
+	srv := browsertest.StartServer(t, "--timezone", "America/New_York")
+	ed := srv.User(t, models.RoleEditor)
+	before := srv.CreateEvent(t, ed, map[string]any{"title": "Before", "start_date": "2030-03-09 10:00:00", "end_date": "2030-03-09 11:00:00"})
+	after := srv.CreateEvent(t, ed, map[string]any{"title": "After", "start_date": "2030-03-11 10:00:00", "end_date": "2030-03-11 11:00:00"})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-03-10")
+	for id, want := range map[int64]string{before: "2030-03-09T10:00:00-05:00", after: "2030-03-11T10:00:00-04:00"} {
+		if got := eventRange(p, id); !strings.HasPrefix(got, want) {
+			t.Errorf("event %d at %q, want %s", id, got, want)
+		}
+	}
+}
+
+// Dragging an event to another day moves it through the API; a
+// contributor's drag of an event that was published meanwhile snaps back
+// with the API's message.
+func TestCalendarDragMovesThroughTheAPI(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	id := srv.CreateEvent(t, ed, map[string]any{"title": "Movable", "start_date": "2030-02-05 10:00:00", "end_date": "2030-02-05 11:00:00"})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	p.Drag(fmt.Sprintf(`#calendar [data-event-id="%d"]`, id), `#calendar td[data-date="2030-02-07"] .fc-daygrid-day-frame`)
+	p.WaitVisible(`[data-testid="calendar-message"]`)
+	e := apiEvent(t, srv, ed, strconv.FormatInt(id, 10), "en")
+	if e["start_date"] != "2030-02-07 10:00:00" || e["end_date"] != "2030-02-07 11:00:00" {
+		t.Errorf("after the drag: %v – %v, want the 7th, same hours", e["start_date"], e["end_date"])
+	}
+
+	con := srv.User(t, models.RoleContributor)
+	mine := srv.CreateEvent(t, con, map[string]any{"title": "Mine", "status": "pending", "start_date": "2030-02-12 10:00:00", "end_date": "2030-02-12 11:00:00"})
+	q := srv.Page(t)
+	q.SignIn(con)
+	calendarReady(q, "en", "/admin/calendar?view=month&date=2030-02-01")
+	if st, body := srv.API(t, ed, http.MethodPost, fmt.Sprintf("/events/%d", mine), map[string]any{"status": "publish"}); st != http.StatusOK {
+		t.Fatalf("publish: %d %s", st, body)
+	}
+	q.Drag(fmt.Sprintf(`#calendar [data-event-id="%d"]`, mine), `#calendar td[data-date="2030-02-14"] .fc-daygrid-day-frame`)
+	q.WaitVisible(`[data-testid="calendar-message"].alert`)
+	if got := dayOf(q, mine); got != "2030-02-12" {
+		t.Errorf("the refused drag left the event on %q, want it back on the 12th", got)
+	}
+	if got := apiEvent(t, srv, ed, strconv.FormatInt(mine, 10), "en")["start_date"]; got != "2030-02-12 10:00:00" {
+		t.Errorf("the refused drag moved the event to %v", got)
+	}
+}
+
+// Selecting an empty day opens the quick-create form for that day; saving
+// it makes the event there and comes back to the calendar.
+func TestCalendarQuickCreate(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	p.Click(`#calendar td[data-date="2030-02-20"] .fc-daygrid-day-frame`)
+	p.WaitVisible(`[data-testid="quick-create"]`)
+	if got := browsertest.Eval[string](p, `document.querySelector('#q-start').value`); got != "2030-02-20" {
+		t.Errorf("quick-create start %q, want the clicked day", got)
+	}
+	p.Fill(`[data-testid="quick-create"] form`, "title", "Quick one")
+	p.ClickAndWait(`[data-testid="quick-save"]`)
+	if !strings.HasPrefix(p.Path(), "/admin/calendar") {
+		t.Errorf("after quick-create: %s, want the calendar", p.Path())
+	}
+	st, body := srv.API(t, ed, http.MethodGet, "/events?search=Quick&start_date=2030-02-01&end_date=2030-03-01&status=draft", nil)
+	if st != http.StatusOK || !strings.Contains(string(body), `"start_date":"2030-02-20 00:00:00"`) {
+		t.Errorf("the quick event through the API: %d %.300s", st, body)
+	}
+}
