@@ -3,6 +3,8 @@ package web
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +52,9 @@ type calendarView struct {
 	RangeText  string
 	Quick      []option // status choices of the quick-create form
 	BackHref   string
+	PrevHref   string // the table's previous and next range
+	NextHref   string
+	MoveBack   string // url-encoded BackHref for the move links
 }
 
 // calendarQuery is the calendar's filter form, kept in its URL.
@@ -156,6 +161,16 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	}
 	v.Rows = h.eventRows(lang, page.Items, false)
 	v.RangeText = formatDate(lang, from) + " – " + formatDate(lang, to.Add(-time.Second))
+	shift := func(n int) string {
+		args := fiber.AcquireArgs()
+		defer fiber.ReleaseArgs(args)
+		c.Request().URI().QueryArgs().CopyTo(args)
+		args.Set("view", view)
+		args.Set("date", shiftRange(view, from, n).Format(time.DateOnly))
+		return calendarPath + "?" + args.String()
+	}
+	v.PrevHref, v.NextHref = shift(-1), shift(1)
+	v.MoveBack = url.QueryEscape(v.BackHref)
 	if err := render(c, fiber.StatusOK, calendarPage(v)); err != nil {
 		return err
 	}
@@ -164,6 +179,17 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	csp := strings.Replace(contentSecurityPolicy, "style-src 'self'", "style-src 'self' 'nonce-"+nonce+"'", 1)
 	c.Set(fiber.HeaderContentSecurityPolicy, strings.Replace(csp, "font-src 'self'", "font-src 'self' data:", 1))
 	return nil
+}
+
+// shiftRange moves the start of a view's range by n ranges.
+func shiftRange(view string, from time.Time, n int) time.Time {
+	switch view {
+	case "week":
+		return from.AddDate(0, 0, 7*n)
+	case "day":
+		return from.AddDate(0, 0, n)
+	}
+	return from.AddDate(0, n, 0)
 }
 
 // calendarRange is the span a view shows around date, in date's zone: the
@@ -181,4 +207,79 @@ func calendarRange(view string, date time.Time) (from, to time.Time) {
 	}
 	from = time.Date(y, m, 1, 0, 0, 0, 0, loc)
 	return from, from.AddDate(0, 1, 0)
+}
+
+// moveView is the page that changes an event's dates without dragging.
+type moveView struct {
+	Layout     layoutView
+	ID         int64
+	EventTitle string
+	F          eventForm
+	Zone       string
+	Back       string
+	Errors     []fieldError
+}
+
+func (v moveView) err(field string) string {
+	for _, e := range v.Errors {
+		if e.Field == field {
+			return e.Message
+		}
+	}
+	return ""
+}
+
+// calendarBack is where the move form returns: a calendar URL, or the
+// calendar.
+func calendarBack(raw string) string {
+	if strings.HasPrefix(raw, calendarPath) && !strings.ContainsAny(raw, "\\\r\n") {
+		return raw
+	}
+	return calendarPath
+}
+
+func (h *handler) eventMoveForm(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	e, err := h.d.DB.GetEvent(c.UserContext(), userOf(c), models.ByID(id), h.pickLang(c))
+	if err != nil {
+		return err
+	}
+	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title,
+		F: formOf(e, h.d.Site.Zone()), Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Back: calendarBack(c.Query("back"))}
+	return render(c, fiber.StatusOK, moveFormPage(v))
+}
+
+// eventMove changes only the dates (and the all-day switch) of an event,
+// through the same update as the API's PATCH.
+func (h *handler) eventMove(c *fiber.Ctx) error {
+	id, err := recordID(c)
+	if err != nil {
+		return err
+	}
+	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
+	start, end, allDay := formDate(c.FormValue("start_date")), formDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
+	back := calendarBack(c.FormValue("back"))
+	_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay})
+	if err == nil {
+		h.setFlash(c, "event_moved")
+		return h.redirect(c, back)
+	}
+	var invalid *models.ValidationError
+	if !errors.As(err, &invalid) {
+		return err
+	}
+	e, gerr := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
+	if gerr != nil {
+		return gerr
+	}
+	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title, Back: back,
+		F: eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay},
+		Zone: models.ZoneName(e.Timezone, h.d.Site.Zone())}
+	for _, fe := range invalid.Fields {
+		v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
+	}
+	return render(c, fiber.StatusUnprocessableEntity, moveFormPage(v))
 }

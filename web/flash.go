@@ -24,6 +24,7 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"event_duplicated":  "admin.flash.event_duplicated",
 	"translation_saved": "admin.flash.translation_saved",
 	"bulk_done":         "admin.flash.bulk_done",
+	"event_moved":       "admin.flash.event_moved",
 
 	"venue_created":     "admin.flash.venue_created",
 	"venue_saved":       "admin.flash.venue_saved",

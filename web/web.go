@@ -78,6 +78,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Get("/events/:id/edit", h.eventEdit)
 	admin.Get("/events/:id/translations/:lang", h.eventTranslation)
 	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
+	admin.Get("/events/:id/move", h.eventMoveForm)
+	admin.Post("/events/:id/move", h.eventMove)
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)

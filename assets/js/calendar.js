@@ -5,8 +5,8 @@
 (function () {
   "use strict";
 
-  var VIEWS = { month: "dayGridMonth", week: "timeGridWeek", day: "timeGridDay", list: "listMonth" };
-  var NAMES = { dayGridMonth: "month", timeGridWeek: "week", timeGridDay: "day", listMonth: "list" };
+  var VIEWS = { month: "dayGridMonth", week: "timeGridWeek", day: "timeGridDay" };
+  var NAMES = { dayGridMonth: "month", timeGridWeek: "week", timeGridDay: "day" };
   var FILTERS = ["categories", "tags", "venue", "organizer", "status", "featured", "search"];
   // A stable palette: an event takes the colour of its first category.
   var PALETTE = ["#1f5fbf", "#1a7f37", "#9a6700", "#6639ba", "#b42318", "#0b6e74", "#bf3989", "#3d5a80"];
@@ -18,7 +18,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var el = document.getElementById("calendar");
-    if (!el || !window.FullCalendar || !window.luxon) {
+    // The list view is the server's table (plain links, no dragging).
+    if (!el || !window.FullCalendar || !window.luxon || el.dataset.view === "list") {
       return;
     }
     var DateTime = window.luxon.DateTime;
@@ -151,9 +152,12 @@
       });
     }
 
-    // A drag or a resize: the event is read again first, so a change
-    // someone made since it was loaded is not overwritten (it is reloaded
-    // instead), then changed with If-Match on what was just read.
+    // A drag or a resize: the event is read again first; when someone moved
+    // it since the calendar loaded it, nothing is written and it is
+    // reloaded; otherwise the dates are changed with If-Match on what was
+    // just read, so nothing changed in between is overwritten either. The
+    // API decides the rest (permission, validation) and its message is
+    // shown.
     function move(info) {
       var ev = info.event;
       var body = {};
@@ -172,7 +176,8 @@
         if (cur.status !== 200) {
           throw { status: cur.status, json: cur.json };
         }
-        if (cur.json.modified_utc !== ev.extendedProps.modified) {
+        var p = ev.extendedProps;
+        if (cur.json.start_date !== p.startLocal || cur.json.end_date !== p.endLocal || !!cur.json.all_day !== info.oldEvent.allDay) {
           throw { status: 412, json: { message: d.changedMessage } };
         }
         return request("PATCH", "/events/" + ev.id, body, { "If-Match": cur.etag });
@@ -182,6 +187,8 @@
         }
         var fresh = toEvent(res.json);
         ev.setExtendedProp("modified", fresh.extendedProps.modified);
+        ev.setExtendedProp("startLocal", fresh.extendedProps.startLocal);
+        ev.setExtendedProp("endLocal", fresh.extendedProps.endLocal);
         say(d.movedMessage, false);
       }).catch(function (res) {
         info.revert();
@@ -247,7 +254,25 @@
       locale: d.fcLocale,
       initialView: VIEWS[d.view] || "dayGridMonth",
       initialDate: d.date,
-      headerToolbar: { left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek,timeGridDay,listMonth" },
+      headerToolbar: { left: "prev,next today", center: "title", right: "dayGridMonth,timeGridWeek,timeGridDay listTable" },
+      customButtons: {
+        listTable: {
+          text: d.listLabel,
+          click: function () {
+            var q = new URLSearchParams(window.location.search);
+            q.set("view", "list");
+            q.set("date", DateTime.fromJSDate(cal.getDate(), { zone: d.zone }).toISODate());
+            window.location.assign(window.location.pathname + "?" + q.toString());
+          }
+        }
+      },
+      eventsSet: function () {
+        // For the browser test's measure: when the range's events are drawn,
+        // in ms since the navigation started.
+        if (el.dataset.loaded !== undefined && el.dataset.renderedAt === undefined) {
+          el.dataset.renderedAt = String(Math.round(window.performance.now()));
+        }
+      },
       height: "auto",
       nowIndicator: true,
       dayMaxEvents: true,

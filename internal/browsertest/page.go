@@ -263,6 +263,19 @@ func (p *Page) Type(sel, text string) {
 	p.do("type into "+sel, chromedp.SendKeys(chromedp.CSS(sel), text, chromedp.NodeVisible))
 }
 
+// Hover moves the mouse over the centre of the first element matching sel.
+func (p *Page) Hover(sel string) {
+	p.t.Helper()
+	type box struct{ X, Y float64 }
+	args, _ := json.Marshal(sel)
+	b := Eval[box](p, `(() => { const el = document.querySelector(`+string(args)+`); if (!el) return {X: -1, Y: -1};
+		el.scrollIntoView({block: "center"}); const r = el.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`)
+	if b.X < 0 {
+		p.t.Fatalf("hover %s: no such element", sel)
+	}
+	p.do("hover "+sel, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, b.X, b.Y))
+}
+
 // Drag presses the mouse on the centre of the first element matching from
 // (scrolled into view), moves it in steps to the centre of the first
 // element matching to, and releases it there, as a user's drag does.
