@@ -276,7 +276,7 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 		return gerr
 	}
 	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title, Back: back,
-		F: eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay},
+		F:    eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay},
 		Zone: models.ZoneName(e.Timezone, h.d.Site.Zone())}
 	for _, fe := range invalid.Fields {
 		v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
