@@ -160,7 +160,8 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 		return err
 	}
 	v.Rows = h.eventRows(lang, page.Items, false)
-	v.RangeText = formatDate(lang, from) + " – " + formatDate(lang, to.Add(-time.Second))
+	v.RangeText = h.d.I18n.T(lang, "admin.calendar.range", map[string]any{"From": formatDate(lang, from),
+		"To": formatDate(lang, to.Add(-time.Second))})
 	shift := func(n int) string {
 		args := fiber.AcquireArgs()
 		defer fiber.ReleaseArgs(args)

@@ -577,7 +577,8 @@ func (h *handler) eventsBulk(c *fiber.Ctx) error {
 
 // safeBack is a same-site admin path to go back to, or def.
 func safeBack(p, def string) string {
-	if strings.HasPrefix(p, eventsPath) && !strings.HasPrefix(p, "//") && !strings.ContainsAny(p, "\\\r\n") {
+	if (strings.HasPrefix(p, eventsPath) || strings.HasPrefix(p, calendarPath)) && !strings.HasPrefix(p, "//") &&
+		!strings.ContainsAny(p, "\\\r\n") {
 		return p
 	}
 	return def
