@@ -113,9 +113,18 @@
   // by its name, a new one as a ticked box created on save) instead of
   // sending the form. Without JavaScript the field is read on save.
   var newTags = 0;
+  // Enter's keypress is what sends a form; it is stopped too, for input
+  // methods and drivers that send it apart from the keydown.
+  document.addEventListener("keypress", function (e) {
+    if (e.key === "Enter" && !e.isComposing && e.target.matches && e.target.matches("[data-tag-input]")) {
+      e.preventDefault();
+    }
+  });
   document.addEventListener("keydown", function (e) {
     var input = e.target;
-    if (e.key !== "Enter" || !input.matches || !input.matches("[data-tag-input]")) {
+    // Enter that ends a Chinese, Japanese or Korean input method's
+    // composition chooses the characters; it does not add the tag yet.
+    if (e.key !== "Enter" || e.isComposing || e.keyCode === 229 || !input.matches || !input.matches("[data-tag-input]")) {
       return;
     }
     e.preventDefault();
