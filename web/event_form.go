@@ -335,17 +335,19 @@ func (h *handler) eventEdit(c *fiber.Ctx) error {
 // and its translations.
 func (h *handler) decorateEdit(v *eventFormView, e *models.Event) {
 	v.StatusName = v.Layout.T(statusLabel[e.Status])
-	have := map[string]bool{}
-	for _, l := range e.Translations {
-		have[l] = true
-	}
+	v.Langs = translationLinks(e.Lang, e.Translations, func(l string) string { return eventPath(e.ID, "/translations/"+l) })
+}
+
+// translationLinks are the languages a record written in source can be
+// translated into, those in have marked done, each linking to href(lang).
+func translationLinks(source string, have []string, href func(lang string) string) []translationLink {
+	var out []translationLink
 	for _, l := range translationLangs() {
-		if l == e.Lang {
-			continue
+		if l != source {
+			out = append(out, translationLink{Code: l, Name: languageNames[l], Done: contains(have, l), Href: href(l)})
 		}
-		v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Done: have[l],
-			Href: eventPath(e.ID, "/translations/"+l)})
 	}
+	return out
 }
 
 // eventSave saves the edit form. The form carries the version it was
@@ -498,17 +500,7 @@ func (h *handler) translationView(c *fiber.Ctx, id int64) (translationView, erro
 }
 
 func (h *handler) decorateTranslationLangs(v *translationView, e *models.Event) {
-	have := map[string]bool{}
-	for _, l := range e.Translations {
-		have[l] = true
-	}
-	for _, l := range translationLangs() {
-		if l == e.Lang {
-			continue
-		}
-		v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Done: have[l],
-			Href: eventPath(e.ID, "/translations/"+l)})
-	}
+	v.Langs = translationLinks(e.Lang, e.Translations, func(l string) string { return eventPath(e.ID, "/translations/"+l) })
 }
 
 // eventTranslationSave writes the lang translation through the same

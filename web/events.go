@@ -537,32 +537,36 @@ func (h *handler) eventAction(c *fiber.Ctx) error {
 // flash says how many were done.
 func (h *handler) eventsBulk(c *fiber.Ctx) error {
 	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
-	back := safeBack(c.FormValue("back"), eventsPath)
-	action := c.FormValue("action")
-	ids := c.Request().PostArgs().PeekMulti("ids")
+	status := func(st string) func(id int64) error {
+		return func(id int64) error {
+			_, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &st}})
+			return err
+		}
+	}
+	return h.bulk(c, safeBack(c.FormValue("back"), eventsPath), map[string]func(int64) error{
+		"publish": status(models.StatusPublish),
+		"restore": status(models.StatusDraft),
+		"trash":   func(id int64) error { _, err := h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang); return err },
+		"delete":  func(id int64) error { _, err := h.d.DB.DeleteEvent(ctx, u, models.ByID(id), lang); return err },
+	})
+}
+
+// bulk runs the posted action on each posted id, each through its own
+// operation, so a refusal of one does not stop the others; the flash says
+// how many were done and how many refused. An unknown action is 400.
+func (h *handler) bulk(c *fiber.Ctx, back string, actions map[string]func(id int64) error) error {
+	do, ok := actions[c.FormValue("action")]
+	if !ok {
+		return fiber.ErrBadRequest
+	}
 	done, failed := 0, 0
-	for _, raw := range ids {
+	for _, raw := range c.Request().PostArgs().PeekMulti("ids") {
 		id, perr := strconv.ParseInt(string(raw), 10, 64)
 		if perr != nil {
 			failed++
 			continue
 		}
-		var err error
-		switch action {
-		case "publish":
-			st := models.StatusPublish
-			_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &st}})
-		case "trash":
-			_, err = h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang)
-		case "restore":
-			st := models.StatusDraft
-			_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{PostInput: models.PostInput{Status: &st}})
-		case "delete":
-			_, err = h.d.DB.DeleteEvent(ctx, u, models.ByID(id), lang)
-		default:
-			return fiber.ErrBadRequest
-		}
-		switch {
+		switch err := do(id); {
 		case err == nil:
 			done++
 		case errors.Is(err, models.ErrForbidden), errors.Is(err, models.ErrNotFound), errors.Is(err, models.ErrInvalid):

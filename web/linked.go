@@ -327,16 +327,7 @@ func (p *linkedPages[T, In]) version(rec *T) string {
 // decorate adds what only a stored record's form shows.
 func (p *linkedPages[T, In]) decorate(v *linkedFormView, post *models.Post) {
 	v.StatusName = v.Layout.T(statusLabel[post.Status])
-	have := map[string]bool{}
-	for _, l := range post.Translations {
-		have[l] = true
-	}
-	for _, l := range translationLangs() {
-		if l != post.Lang {
-			v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Done: have[l],
-				Href: p.recordPath(post.ID, "/translations/"+l)})
-		}
-	}
+	v.Langs = translationLinks(post.Lang, post.Translations, func(l string) string { return p.recordPath(post.ID, "/translations/"+l) })
 }
 
 // save writes the edit form; a record changed since the form was loaded
@@ -416,39 +407,16 @@ func (p *linkedPages[T, In]) setStatus(c *fiber.Ctx, h *handler, id int64, st st
 
 func (p *linkedPages[T, In]) bulk(c *fiber.Ctx, h *handler) error {
 	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
-	back := safeLinkedBack(c.FormValue("back"), p.path)
-	action := c.FormValue("action")
-	done, failed := 0, 0
-	for _, raw := range c.Request().PostArgs().PeekMulti("ids") {
-		id, perr := strconv.ParseInt(string(raw), 10, 64)
-		if perr != nil {
-			failed++
-			continue
-		}
-		var err error
-		switch action {
-		case "publish":
-			_, err = p.setStatus(c, h, id, models.StatusPublish)
-		case "restore":
-			_, err = p.setStatus(c, h, id, models.StatusDraft)
-		case "trash":
-			_, err = p.ops(h.d.DB).Trash(ctx, u, models.ByID(id), lang)
-		case "delete":
-			_, err = p.ops(h.d.DB).Delete(ctx, u, models.ByID(id), lang)
-		default:
-			return fiber.ErrBadRequest
-		}
-		switch {
-		case err == nil:
-			done++
-		case errors.Is(err, models.ErrForbidden), errors.Is(err, models.ErrNotFound), errors.Is(err, models.ErrInvalid):
-			failed++
-		default:
-			return err
-		}
+	ops := p.ops(h.d.DB)
+	status := func(st string) func(id int64) error {
+		return func(id int64) error { _, err := p.setStatus(c, h, id, st); return err }
 	}
-	h.setFlashCount(c, "bulk_done", done, failed)
-	return c.Redirect(back, fiber.StatusSeeOther)
+	return h.bulk(c, safeLinkedBack(c.FormValue("back"), p.path), map[string]func(int64) error{
+		"publish": status(models.StatusPublish),
+		"restore": status(models.StatusDraft),
+		"trash":   func(id int64) error { _, err := ops.Trash(ctx, u, models.ByID(id), lang); return err },
+		"delete":  func(id int64) error { _, err := ops.Delete(ctx, u, models.ByID(id), lang); return err },
+	})
 }
 
 // safeLinkedBack is a path of the kind's pages to go back to, or def.
@@ -533,11 +501,7 @@ func (p *linkedPages[T, In]) translation(c *fiber.Ctx, h *handler, post bool) er
 			v.Values[f.Name] = trVals[f.Name]
 		}
 	}
-	for _, l := range translationLangs() {
-		if l != sp.Lang {
-			v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Href: p.recordPath(id, "/translations/"+l)})
-		}
-	}
+	v.Langs = translationLinks(sp.Lang, sp.Translations, func(l string) string { return p.recordPath(id, "/translations/"+l) })
 	if !post {
 		return render(c, fiber.StatusOK, linkedTranslationPage(v))
 	}

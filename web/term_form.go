@@ -200,19 +200,7 @@ func (h *handler) decorateTermEdit(v *termFormView, t *models.Term) {
 
 // termTranslationLinks are the languages term t can be translated into.
 func (h *handler) termTranslationLinks(k *termKind, t *models.Term) []translationLink {
-	have := map[string]bool{}
-	for _, l := range t.Translations {
-		have[l] = true
-	}
-	var out []translationLink
-	for _, l := range translationLangs() {
-		if l == t.Lang {
-			continue
-		}
-		out = append(out, translationLink{Code: l, Name: languageNames[l], Done: have[l],
-			Href: k.termPath(t.ID, "/translations/"+l)})
-	}
-	return out
+	return translationLinks(t.Lang, t.Translations, func(l string) string { return k.termPath(t.ID, "/translations/"+l) })
 }
 
 // termSave saves the edit form, in the term's source language.

@@ -148,9 +148,6 @@ func (p *Page) abs(path string) string {
 func (p *Page) Visit(path string) int {
 	p.t.Helper()
 	res := get(p, "visit "+path, chromedp.NavigateResponse(p.abs(path)))
-	// The response can come before the page's deferred scripts have run;
-	// a user acts on a loaded page.
-	WaitUntil(p, `document.readyState === "complete"`)
 	return int(res.Status)
 }
 
