@@ -262,3 +262,67 @@ func TestCalendarMonthWithTwoThousandEvents(t *testing.T) {
 	}
 	t.Logf("month view with %d events drawn %s ms after navigation (%d requests)", loaded, p.Attr("#calendar", "data-rendered-at"), requests)
 }
+
+// Clicking an event opens its popover with the details and the links to
+// edit, duplicate and trash it; the event's own zone is named when it is
+// not the site's.
+func TestCalendarEventPopover(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	id := srv.CreateEvent(t, ed, map[string]any{"title": "Tokyo talk", "timezone": "Asia/Tokyo",
+		"start_date": "2030-02-05 19:00:00", "end_date": "2030-02-05 20:00:00", "venue": map[string]any{"venue": "Hall 7"}})
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	p.Click(fmt.Sprintf(`#calendar [data-event-id="%d"]`, id))
+	p.WaitVisible(`[data-testid="event-popover"]`)
+	if got := p.Text(`#event-popover [data-field=title]`); got != "Tokyo talk" {
+		t.Errorf("popover title %q", got)
+	}
+	if got := p.Text(`#event-popover [data-field=zone]`); !strings.Contains(got, "Asia/Tokyo") {
+		t.Errorf("popover zone %q, want the event's own zone", got)
+	}
+	if got := p.Attr(`[data-testid="popover-edit"]`, "href"); got != fmt.Sprintf("/admin/events/%d/edit", id) {
+		t.Errorf("edit link %q", got)
+	}
+	if got := p.Attr(`#event-popover form[data-action=duplicate]`, "action"); !strings.HasSuffix(got, fmt.Sprintf("/admin/events/%d/duplicate", id)) {
+		t.Errorf("duplicate form posts to %q", got)
+	}
+	p.ClickAndWait(`#event-popover form[data-action=trash] button`)
+	if st, _ := srv.API(t, ed, http.MethodGet, fmt.Sprintf("/events/%d", id), nil); st != http.StatusForbidden {
+		t.Errorf("after trash from the popover the event reads %d, want 403 (in the trash)", st)
+	}
+	if !strings.HasPrefix(p.Path(), "/admin/calendar") {
+		t.Errorf("after trash: on %s, want the calendar", p.Path())
+	}
+}
+
+// The quick-create form is checked by the same handler as the full form:
+// an end before the start comes back in the dialog (htmx) and nothing is
+// created.
+func TestCalendarQuickCreateErrorsStayInTheDialog(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	p.Click(`#calendar td[data-date="2030-02-20"] .fc-daygrid-day-frame`)
+	p.WaitVisible(`[data-testid="quick-create"]`)
+	form := `[data-testid="quick-create"] form`
+	p.Fill(form, "title", "Backwards")
+	p.Fill(form, "end_date", "2030-02-18")
+	p.Click(`[data-testid="quick-save"]`)
+	p.WaitVisible(`#quick-errors [data-testid="form-errors"]`)
+	if !strings.HasPrefix(p.Path(), "/admin/calendar") {
+		t.Errorf("the failed quick-create left the calendar for %s", p.Path())
+	}
+	for _, pr := range p.TakeProblems() { // the 422, expected
+		if !strings.Contains(pr, "422") {
+			t.Errorf("unexpected browser problem: %s", pr)
+		}
+	}
+	st, body := srv.API(t, ed, http.MethodGet, "/events?search=Backwards&start_date=2030-02-01&end_date=2030-03-01&status=draft", nil)
+	if st != http.StatusOK || !strings.Contains(string(body), `"total":0`) {
+		t.Errorf("the refused quick-create made an event: %d %.200s", st, body)
+	}
+}
