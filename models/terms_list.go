@@ -165,8 +165,10 @@ func termConditions(f TermFilter) (string, []any) {
 		args = append(args, bun.List(f.Exclude))
 	}
 	if f.HideEmpty {
-		conds = append(conds, `EXISTS (SELECT 1 FROM event_terms et JOIN events e ON e.id = et.event_id
-			WHERE et.term_id = tm.id AND e.status = 'publish')`)
+		// The stored count is the number of published events (kept by
+		// every write, term_counts.go): no probe of the links, which cost
+		// MariaDB some 15 ms a query on a calendar of 10,000 events.
+		conds = append(conds, "tm.event_count > 0")
 	}
 	if f.ParentID != nil {
 		conds = append(conds, "tm.parent_id = ?")
