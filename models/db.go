@@ -75,8 +75,18 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	// MySQL resolves lock cycles between concurrent writers (two creates
 	// racing for the same unique slug or name) by rolling one transaction
 	// back with a deadlock error that asks to restart it: do so, a few times.
+	// On MySQL each statement of a write reads what is committed
+	// (READ COMMITTED, as PostgreSQL's default): a retried slug look-up
+	// sees the slugs other writers committed meanwhile, where REPEATABLE
+	// READ kept showing the transaction's first snapshot (concurrent creates
+	// of one title ran out of attempts), and no gap locks are taken. Rows
+	// that must not change under a write are locked explicitly (FOR UPDATE).
+	var opts *sql.TxOptions
+	if s.dialect == MySQL {
+		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+	}
 	for attempt := 1; ; attempt++ {
-		err := s.db.RunInTx(ctx, nil, func(_ context.Context, tx bun.Tx) error {
+		err := s.db.RunInTx(ctx, opts, func(_ context.Context, tx bun.Tx) error {
 			return fn(&Store{db: tx, dialect: s.dialect, site: s.site})
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {

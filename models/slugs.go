@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"unicode"
@@ -139,7 +140,9 @@ func (s *Store) takenSlugs(ctx context.Context, kind Kind, base string, excludeI
 //
 // Call it on the Store of the transaction that insert writes in: both
 // dialects keep a transaction usable after a unique violation (only the
-// statement fails), which is what makes the retry possible.
+// statement fails), which is what makes the retry possible, and each
+// look-up sees what other writers committed (SQLite has one writer; MySQL
+// transactions read committed, see RunInTx).
 func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string, excludeID int64, insert func(slug string) error) (string, error) {
 	if base == "" {
 		base = string(kind)
@@ -154,7 +157,15 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 			taken[k] = true
 		}
 		slug := base
-		for n := 2; taken[slug]; n++ {
+		n := 2
+		if len(failed) > 0 {
+			// Others are inserting the next numbers right now: step past
+			// the highest taken by a random stride that grows with each
+			// loss, so concurrent losers do not all pick the same one.
+			n = max(2, highestSuffix(taken, base)+1+rand.IntN(4*len(failed)))
+			slug = suffixed(base, n)
+		}
+		for ; taken[slug]; n++ {
 			slug = suffixed(base, n)
 		}
 		err = insert(slug)
@@ -164,11 +175,25 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 		if !isSlugConflict(err) {
 			return "", err
 		}
-		// Another writer committed this slug after our look-up (or, inside a
-		// REPEATABLE READ snapshot, before it): never try it again.
+		// Another writer committed this slug after our look-up: never try it
+		// again, and look again.
 		failed[slug] = true
 	}
 	return "", fmt.Errorf("models: no free slug for %s %q after %d attempts: %w", kind, base, maxSlugAttempts, ErrConflict)
+}
+
+// highestSuffix is the largest n of the slugs base-n in taken (1 when
+// there is none).
+func highestSuffix(taken map[string]bool, base string) int {
+	high := 1
+	for slug := range taken {
+		if rest, ok := strings.CutPrefix(slug, base+"-"); ok {
+			if n, err := strconv.Atoi(rest); err == nil && n > high {
+				high = n
+			}
+		}
+	}
+	return high
 }
 
 // suffixed appends "-n" to base, shortening base on a rune boundary when the
