@@ -162,7 +162,7 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 			// Others are inserting the next numbers right now: step past
 			// the highest taken by a random stride that grows with each
 			// loss, so concurrent losers do not all pick the same one.
-			n = max(2, highestSuffix(taken, base)+1+rand.IntN(4*len(failed)))
+			n = max(2, highestSuffix(taken, base)+1+rand.IntN(4*len(failed))) //nolint:gosec // G404: a spread of slug numbers, not a secret.
 			slug = suffixed(base, n)
 		}
 		for ; taken[slug]; n++ {
