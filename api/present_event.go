@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"html"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func zeroPad(n, width int) string {
 // plain ?post_type=tribe_events&p=<id> form otherwise, as WordPress.
 func eventURL(r *Request, e *models.Event) string {
 	if e.Status == models.StatusPublish || e.Status == models.StatusPrivate {
-		return r.Deps.Root(r) + "/event/" + e.Slug + "/"
+		return r.Deps.Root(r) + "/event/" + url.PathEscape(e.Slug) + "/"
 	}
 	return r.Deps.Root(r) + "/?post_type=tribe_events&p=" + strconv.FormatInt(e.ID, 10)
 }

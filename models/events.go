@@ -250,6 +250,11 @@ func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
 		start, end = dayBounds(start, end)
 	}
 	if start.After(end) {
+		// Blame the date that was sent: a new start after the stored end
+		// is the start's fault, not the end's.
+		if in.StartDate != nil && in.EndDate == nil {
+			return Invalid("start_date", "reason.events.start_after_end", nil)
+		}
 		return Invalid("end_date", "reason.events.end_before_start", nil)
 	}
 	if !storable(start) || !storable(end) {

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/kalends/kalends/models"
+)
+
+// Issue 15 item 3: a PATCH that sends only a start after the stored end
+// names start_date, the field that was sent; sending only an end before
+// the stored start names end_date.
+func TestDateOrderErrorNamesTheFieldSent(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		id := eventIDOf(e.createEvent(t, map[string]any{"title": "Talk", "start_date": "2031-05-01 10:00:00", "end_date": "2031-05-01 11:00:00"}))
+		for _, tt := range []struct {
+			body  map[string]any
+			field string
+		}{
+			{map[string]any{"start_date": "2031-05-02 10:00:00"}, "start_date"},
+			{map[string]any{"end_date": "2031-04-30 10:00:00"}, "end_date"},
+			{map[string]any{"start_date": "2031-05-03 10:00:00", "end_date": "2031-05-02 10:00:00"}, "end_date"},
+		} {
+			r := e.do(t, "PATCH", fmt.Sprintf("/cal/events/v1/events/%d", id), tt.body, models.RoleEditor)
+			mustStatus(t, r, http.StatusBadRequest)
+			params, _ := r.Map(t)["data"].(map[string]any)["params"].(map[string]any)
+			if _, ok := params[tt.field]; !ok || len(params) != 1 {
+				t.Errorf("%v: params %v, want only %s", tt.body, params, tt.field)
+			}
+		}
+	})
+}
+
+// Issue 15 item 4: every URL the API emits is an RFC 3986 URI, IRI
+// characters percent-encoded, for records whose slugs are Chinese,
+// Japanese, Korean or accented Latin.
+func TestEveryURLIsAnASCIIURI(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		var check func(path string, v any)
+		check = func(path string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, w := range x {
+					check(path+"."+k, w)
+				}
+			case []any:
+				for i, w := range x {
+					check(fmt.Sprintf("%s[%d]", path, i), w)
+				}
+			case string:
+				if !strings.HasPrefix(x, "http://") && !strings.HasPrefix(x, "https://") {
+					return
+				}
+				u, err := url.Parse(x)
+				if err != nil || u.Host == "" {
+					t.Errorf("%s: %q does not parse: %v", path, x, err)
+				}
+				for _, r := range x {
+					if r > 0x7e || r < 0x21 {
+						t.Errorf("%s: %q is not an ASCII URI", path, x)
+						break
+					}
+				}
+			}
+		}
+		for i, title := range []string{"港のジャズナイト", "夏日音乐节", "한여름 음악회", "Fête de la musique"} {
+			day := fmt.Sprintf("2031-06-%02d", i+1)
+			ev := e.createEvent(t, map[string]any{"title": title, "start_date": day + " 19:00:00", "end_date": day + " 21:00:00",
+				"venue": map[string]any{"venue": title + " hall"}, "organizer": []any{map[string]any{"organizer": title + " org"}},
+				"categories": []string{title + " cat"}, "tags": []string{title + " tag"}})
+			check(title, ev)
+			r := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(ev)), nil, "")
+			mustStatus(t, r, http.StatusOK)
+			check(title+" (single)", r.Map(t))
+		}
+		for _, list := range []string{"events?search=%E6%B8%AF&per_page=1", "venues", "organizers", "categories", "tags"} {
+			r := e.do(t, "GET", "/cal/events/v1/"+list, nil, "")
+			mustStatus(t, r, http.StatusOK)
+			check(list, r.Map(t))
+		}
+	})
+}
