@@ -85,3 +85,31 @@ func TestEveryURLIsAnASCIIURI(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 6: categories=<parent> lists the events of its
+// subcategories too, as WordPress does; a child alone lists its own.
+func TestCategoryFilterIncludesSubcategories(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		r := e.do(t, "POST", "/cal/events/v1/categories", map[string]any{"name": "Music"}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		music := int64(r.Map(t)["id"].(float64))
+		r = e.do(t, "POST", "/cal/events/v1/categories", map[string]any{"name": "Jazz", "parent": music}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		jazz := int64(r.Map(t)["id"].(float64))
+		r = e.do(t, "POST", "/cal/events/v1/categories", map[string]any{"name": "Bebop", "parent": jazz}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		bebop := int64(r.Map(t)["id"].(float64))
+		e.createEvent(t, map[string]any{"title": "Quartet", "start_date": day(3) + " 20:00:00", "end_date": day(3) + " 22:00:00", "categories": []int64{bebop}})
+		e.createEvent(t, map[string]any{"title": "Choir", "start_date": day(4) + " 20:00:00", "end_date": day(4) + " 22:00:00", "categories": []int64{music}})
+		e.createEvent(t, map[string]any{"title": "Other", "start_date": day(5) + " 20:00:00", "end_date": day(5) + " 22:00:00"})
+		for _, tt := range []struct {
+			filter string
+			want   int
+		}{{"music", 2}, {fmt.Sprint(music), 2}, {"jazz", 1}, {fmt.Sprint(bebop), 1}} {
+			if n, _ := e.listTotal(t, "categories="+tt.filter, ""); n != tt.want {
+				t.Errorf("categories=%s: %d events, want %d", tt.filter, n, tt.want)
+			}
+		}
+	})
+}
