@@ -29,7 +29,10 @@ type Error struct {
 	// (rest_invalid_param: data.params maps name to the localized reason,
 	// data.details name to {code, message, data}).
 	Invalid []models.FieldError
-	Cause   error
+	// Additional is WordPress's top-level additional_data (term_exists:
+	// [term_id, term_taxonomy_id]); nil leaves it out.
+	Additional []any
+	Cause      error
 }
 
 // Reason says why one argument is invalid: the validation error of the
@@ -162,6 +165,9 @@ func toAPIError(err error) *Error {
 	case errors.As(err, &te):
 		e := NewError(http.StatusBadRequest, "term_exists", te.MessageID())
 		e.MsgData = map[string]any{"ID": te.ID}
+		// WordPress clients link the existing term from these; a term's
+		// taxonomy id is its id here.
+		e.Additional = []any{te.ID, te.ID}
 		return e.With("term_id", te.ID)
 	case errors.Is(err, models.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return ErrUnavailable(err)

@@ -150,5 +150,9 @@ func errorBody(d *Deps, lang string, e *Error) Obj {
 		}
 		data = append(data, kv)
 	}
-	return Obj{{"code", e.Code}, {"message", d.I18n.T(lang, e.MsgID, msgData)}, {"data", data}}
+	body := Obj{{"code", e.Code}, {"message", d.I18n.T(lang, e.MsgID, msgData)}, {"data", data}}
+	if e.Additional != nil {
+		body = append(body, KV{"additional_data", e.Additional})
+	}
+	return body
 }

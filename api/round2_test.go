@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -112,4 +114,52 @@ func TestCategoryFilterIncludesSubcategories(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 15 item 13: creating a term that exists answers term_exists with
+// data.term_id and additional_data [term_id, term_taxonomy_id], in TEC's
+// key order (sample 48).
+func TestTermExistsCarriesTheExistingTerm(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, kind := range []string{"categories", "tags"} {
+			r := e.do(t, "POST", "/cal/events/v1/"+kind, map[string]any{"name": "Outdoor"}, models.RoleEditor)
+			mustStatus(t, r, http.StatusCreated)
+			id := r.Map(t)["id"].(float64)
+			r = e.do(t, "POST", "/cal/events/v1/"+kind, map[string]any{"name": "outdoor"}, models.RoleEditor)
+			mustStatus(t, r, http.StatusBadRequest)
+			m := r.Map(t)
+			if m["code"] != "term_exists" || m["data"].(map[string]any)["term_id"] != id {
+				t.Errorf("%s: %v", kind, m)
+			}
+			if add, _ := m["additional_data"].([]any); len(add) != 2 || add[0] != id || add[1] != id {
+				t.Errorf("%s: additional_data %v, want [%v %v]", kind, m["additional_data"], id, id)
+			}
+			if keys := topKeys(t, r.Body); strings.Join(keys, ",") != "code,message,data,additional_data" {
+				t.Errorf("%s: keys %v", kind, keys)
+			}
+		}
+	})
+}
+
+// topKeys lists the top-level keys of a JSON object in order.
+func topKeys(t *testing.T, body []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
