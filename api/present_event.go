@@ -260,9 +260,10 @@ func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink stri
 		ld = append(ld, KV{"organizer", organizerJSONLD(r, os[0])})
 	}
 	if len(items) > 0 {
-		var price any = values[0]
+		// A string, as TEC writes it (sample 18): "0" when free.
+		price := values[0]
 		if f, err := strconv.ParseFloat(values[0], 64); (err == nil && f == 0) || values[0] == "free" {
-			price = 0
+			price = "0"
 		}
 		code := e.CurrencyCode
 		if code == "" {

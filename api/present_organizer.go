@@ -20,5 +20,7 @@ func presentOrganizer(r *Request, o *models.Organizer, withJSONLD bool) Obj {
 func organizerJSONLD(_ *Request, o *models.Organizer) Obj {
 	out := Obj{{"@type", "Person"}, {"name", o.Organizer}, {"description", plainText(o.Description)},
 		{"url", o.Website}}
-	return linkedTexts(out, KV{"telephone", o.Phone}, KV{"email", o.Email}, KV{"sameAs", o.Website})
+	// telephone and sameAs are always there, empty when unset (sample 19).
+	out = append(out, KV{"telephone", o.Phone})
+	return append(linkedTexts(out, KV{"email", o.Email}), KV{"sameAs", o.Website})
 }

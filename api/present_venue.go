@@ -49,7 +49,8 @@ func venueJSONLD(r *Request, v *models.Venue) Obj {
 	if v.GeoLat != nil && v.GeoLng != nil {
 		o = append(o, KV{"geo", Obj{{"@type", "GeoCoordinates"}, {"latitude", *v.GeoLat}, {"longitude", *v.GeoLng}}})
 	}
-	return linkedTexts(o, KV{"telephone", v.Phone}, KV{"sameAs", v.Website})
+	// telephone and sameAs are always there, empty when unset (sample 19).
+	return append(o, KV{"telephone", v.Phone}, KV{"sameAs", v.Website})
 }
 
 // linkedHead is the common start of a venue or organizer object: id,

@@ -163,3 +163,33 @@ func topKeys(t *testing.T, body []byte) []string {
 	}
 	return keys
 }
+
+// Issue 15 item 9 (part): json_ld of an event's venue and organizer always
+// has telephone and sameAs, empty when unset, and offers.price is a string
+// ("0" when free), as TEC (samples 18, 19).
+func TestJSONLDShapesOfTEC(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, tt := range []struct {
+			cost, price string
+		}{{"0", "0"}, {"Free", "0"}, {"25", "25"}} {
+			ev := e.createEvent(t, map[string]any{"title": "Jazz " + tt.cost, "start_date": day(3) + " 20:00:00", "end_date": day(3) + " 23:00:00",
+				"cost": tt.cost, "venue": map[string]any{"venue": "Blue Note", "city": "Chicago"},
+				"organizer": []any{map[string]any{"organizer": "Jazz Society"}}})
+			r := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(ev)), nil, "")
+			mustStatus(t, r, http.StatusOK)
+			ld := r.Map(t)["json_ld"].(map[string]any)
+			if got := ld["offers"].(map[string]any)["price"]; got != tt.price {
+				t.Errorf("cost %q: offers.price %#v, want the string %q", tt.cost, got, tt.price)
+			}
+			for _, part := range []string{"location", "organizer"} {
+				obj := ld[part].(map[string]any)
+				for _, k := range []string{"telephone", "sameAs"} {
+					if v, ok := obj[k]; !ok || v != "" {
+						t.Errorf("json_ld.%s.%s = %#v, want \"\"", part, k, v)
+					}
+				}
+			}
+		}
+	})
+}
