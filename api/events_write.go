@@ -421,15 +421,16 @@ func updateEvent(c *fiber.Ctx, r *Request) error {
 }
 
 // deleteEvent answers DELETE on an event: trash (200, then 410), or with
-// force=true delete for good (editors and up), answering as WordPress
-// does: {"deleted": true, "previous": <event>}.
+// force=true delete for good (editors and up), answering the event as it
+// was, the one shape venues, organizers and terms (TEC's term DELETE,
+// sample 63) answer too.
 func deleteEvent(c *fiber.Ctx, r *Request) error {
 	if force, _ := r.Bool("force"); force {
 		e, err := r.Deps.DB.DeleteEvent(r.Ctx, r.User, itemRef(r), r.Lang)
 		if err != nil {
 			return err
 		}
-		return sendJSON(c, http.StatusOK, Obj{{"deleted", true}, {"previous", presentEvent(r, e, false)}})
+		return sendJSON(c, http.StatusOK, presentEvent(r, e, false))
 	}
 	e, err := r.Deps.DB.TrashEvent(r.Ctx, r.User, itemRef(r), r.Lang)
 	if err != nil {

@@ -193,3 +193,29 @@ func TestJSONLDShapesOfTEC(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 10: deleting for good answers the record as it was, for
+// events as for venues, organizers and terms.
+func TestForceDeleteAnswersTheRecordAsItWas(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		ev := e.createEvent(t, map[string]any{"title": "Gone", "start_date": day(3) + " 20:00:00", "end_date": day(3) + " 21:00:00"})
+		created := map[string]float64{"events": float64(eventIDOf(ev))}
+		for kind, body := range map[string]map[string]any{"venues": {"venue": "Hall"}, "organizers": {"organizer": "Org"}, "categories": {"name": "Cat"}, "tags": {"name": "Tag"}} {
+			r := e.do(t, "POST", "/cal/events/v1/"+kind, body, models.RoleEditor)
+			mustStatus(t, r, http.StatusCreated)
+			created[kind] = r.Map(t)["id"].(float64)
+		}
+		for kind, id := range created {
+			r := e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/%s/%d?force=true", kind, int64(id)), nil, models.RoleEditor)
+			mustStatus(t, r, http.StatusOK)
+			m := r.Map(t)
+			if m["id"] != id {
+				t.Errorf("%s: %v, want the record (id %v) as it was", kind, m, id)
+			}
+			if _, ok := m["deleted"]; ok {
+				t.Errorf("%s: a deleted/previous wrapper: %v", kind, m)
+			}
+		}
+	})
+}
