@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	_ "time/tzdata" // --timezone must work on machines without zone files
@@ -105,14 +106,39 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runAppPasswordCreate(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
+		msg := cliMessage(err)
 		if cmd.cfg.LogFormat == "json" {
-			logger.Error("kalends: "+cmd.name+" failed", "err", err.Error())
+			logger.Error("kalends: "+cmd.name+" failed", "err", msg)
 		} else {
-			_, _ = fmt.Fprintf(stderr, "kalends: %s: %v\n", cmd.name, err)
+			_, _ = fmt.Fprintf(stderr, "kalends: %s: %s\n", cmd.name, msg)
+		}
+		// A value the command refused (a role that does not exist, a short
+		// password) is a usage error: exit 2 and say where help is.
+		var ue *usageError
+		if errors.As(err, &ue) {
+			if cmd.cfg.LogFormat != "json" {
+				_, _ = fmt.Fprintf(stderr, "Run 'kalends %s -h' for usage.\n", cmd.name)
+			}
+			return exitUsage
 		}
 		return exitFail
 	}
 	return exitOK
+}
+
+// usageError is a command-line value a command refused; cli exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// packagePrefix matches the "models: " and like prefixes Go errors carry
+// from the packages they passed through.
+var packagePrefix = regexp.MustCompile(`\b(models|api|web|migrations|kalends|sql|bun): `)
+
+// cliMessage is an error as the command line shows it: the sentence, not
+// the packages it came through.
+func cliMessage(err error) string {
+	return packagePrefix.ReplaceAllString(err.Error(), "")
 }
 
 // newLogger builds the one logger of the process.
@@ -145,10 +171,8 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	global.SetOutput(io.Discard)
 	global.Usage = usage(global)
 	s.addFlags(global)
+	// On -h the flag package prints the usage itself (once).
 	if err := global.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			global.Usage()
-		}
 		return nil, err
 	}
 	rest := global.Args()
@@ -193,7 +217,6 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if err := fs.Parse(rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)

@@ -412,9 +412,11 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"unsupported database scheme", []string{"migrate", "--db", "postgres://localhost/x"}, 2, "--db must be sqlite:PATH or mysql://"},
 		{"bad time zone", []string{"migrate", "--timezone", "Mars/Olympus_Mons"}, 2, "--timezone"},
-		{"SQLite file that cannot be created", []string{"migrate", "--db", "sqlite:" + filepath.Join(blocker, "kalends.db")}, 1, "models: open sqlite"},
+		{"SQLite file that cannot be created", []string{"migrate", "--db", "sqlite:" + filepath.Join(blocker, "kalends.db")}, 1, "open sqlite"},
 		{"MySQL server that does not answer", []string{"migrate", "--db", "mysql://kalends@127.0.0.1:1/kalends"}, 1, "connection refused"},
-		{"user create with a bad role", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "a.db"), "--login", "x", "--password", "long-enough", "--role", "king"}, 1, "--role: Must be one of: subscriber, contributor, author, editor, administrator."},
+		{"user create with a bad role", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "a.db"), "--login", "x", "--password", "long-enough", "--role", "king"}, 2, "--role: Must be one of: subscriber, contributor, author, editor, administrator."},
+		{"user create with a short password", []string{"user", "create", "--db", "sqlite:" + filepath.Join(dir, "b.db"), "--login", "x", "--password", "short", "--role", "editor"}, 2, "Run 'kalends user create -h' for usage."},
+		{"missing flag", []string{"user", "create", "--login", "x"}, 2, "missing --password, --role"},
 		{"help", []string{"-h"}, 0, "KALENDS_DEFAULT_LANGUAGE"},
 	}
 	for _, tt := range tests {
@@ -427,7 +429,25 @@ func TestCommandLineErrorsAreClearAndNonZero(t *testing.T) {
 			if strings.Contains(r.stderr, "panic") {
 				t.Errorf("panic:\n%s", r.stderr)
 			}
+			// Errors speak of the problem, not of the Go packages they
+			// passed through (issue 15 item 14).
+			for _, prefix := range []string{"models: ", "api: ", "invalid input"} {
+				if strings.Contains(r.stderr, prefix) {
+					t.Errorf("stderr shows %q:\n%s", prefix, r.stderr)
+				}
+			}
 		})
+	}
+}
+
+// -h prints the usage once, for the program and for a command.
+func TestHelpIsPrintedOnce(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"user", "create", "-h"}, {"seed", "--help"}} {
+		r := kalends(t, args...)
+		if n := strings.Count(r.stderr, "Usage:"); r.code != 0 || n != 1 {
+			t.Errorf("%v: exit %d, usage printed %d times", args, r.code, n)
+		}
 	}
 }
 

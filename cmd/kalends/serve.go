@@ -213,7 +213,7 @@ func explainInvalid(err error, flags map[string]string) error {
 		}
 		parts[i] = name + ": " + b.T("en", f.Reason, f.Data)
 	}
-	return fmt.Errorf("%s (%w)", strings.Join(parts, "; "), models.ErrInvalid)
+	return &usageError{msg: strings.Join(parts, "; ")}
 }
 
 // runAppPasswordCreate creates an application password and prints it,
