@@ -219,3 +219,29 @@ func TestForceDeleteAnswersTheRecordAsItWas(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 7: East Asian cost ranges read as ranges, through the
+// API, on both dialects.
+func TestCJKCostRanges(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, tt := range []struct {
+			cost, symbol, position, text string
+			values                       []any
+		}{
+			{"¥1,000～¥3,000", "¥", "prefix", "¥1,000 – ¥3,000", []any{"1000", "3000"}},
+			{"1000〜3000円", "円", "postfix", "1000円 – 3000円", []any{"1000", "3000"}},
+			{"100元至500元", "元", "postfix", "100元 – 500元", []any{"100", "500"}},
+			{"₩10,000~₩20,000", "₩", "prefix", "₩10,000 – ₩20,000", []any{"10000", "20000"}},
+		} {
+			ev := e.createEvent(t, map[string]any{"title": "Cost " + tt.cost, "start_date": day(3) + " 20:00:00", "end_date": day(3) + " 21:00:00", "cost": tt.cost})
+			d := ev["cost_details"].(map[string]any)
+			if d["currency_symbol"] != tt.symbol || d["currency_position"] != tt.position || fmt.Sprint(d["values"]) != fmt.Sprint(tt.values) {
+				t.Errorf("%s: cost_details %v", tt.cost, d)
+			}
+			if ev["cost"] != tt.text {
+				t.Errorf("%s: cost %q, want %q", tt.cost, ev["cost"], tt.text)
+			}
+		}
+	})
+}

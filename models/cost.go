@@ -6,11 +6,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/width"
 )
 
 // costNumber matches the numeric parts of a cost item, with "," or "." as
 // separators ("1,000.50", "10,5"), as TEC's cost regex does.
 var costNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// costRangeMarks are what joins two prices of a range in the four
+// languages' usage ("10-20", "10–20", "1000〜3000円", "100元至500元",
+// "₩10,000~₩20,000"): they are neither numbers nor currency symbols.
+var costRangeMarks = regexp.MustCompile(`[-–—~〜至]|\bto\b`)
+
+// normalizeCost folds the full-width forms East Asian keyboards type
+// ("１，０００", "～", "￥") to their ASCII and common forms, so a cost
+// reads the same whichever width it was typed in.
+func normalizeCost(s string) string {
+	return strings.ReplaceAll(width.Fold.String(s), "〜", "~")
+}
 
 // CostItems decodes a stored cost (the JSON of what was sent: a string or
 // a list) into its items. "" and values that are neither yield nil.
@@ -81,6 +95,7 @@ func parseCosts(items []string) []costValue {
 	seen := map[string]bool{}
 	var out []costValue
 	for _, it := range items {
+		it = normalizeCost(it)
 		nums := costNumber.FindAllString(it, -1)
 		if len(nums) == 0 {
 			t := strings.TrimSpace(it)
@@ -152,14 +167,27 @@ func CostValues(items []string) []string {
 // disagree yield "", "".
 func DetectCurrency(items []string) (symbol, position string) {
 	for _, it := range items {
+		it = normalizeCost(it)
 		loc := costNumber.FindStringIndex(it)
 		if loc == nil {
 			continue
 		}
-		rest := strings.TrimSpace(costNumber.ReplaceAllString(it, " "))
-		rest = strings.Trim(rest, " -–,.")
+		// What is left once the numbers and the range marks are gone is
+		// the symbol, written once or next to each number ("¥1,000~¥3,000",
+		// "100元至500元"): one symbol if every piece is the same.
+		rest := ""
+		for _, piece := range strings.Fields(costRangeMarks.ReplaceAllString(costNumber.ReplaceAllString(it, " "), " ")) {
+			piece = strings.Trim(piece, ",.")
+			switch {
+			case piece == "":
+			case rest == "":
+				rest = piece
+			case piece != rest:
+				return "", ""
+			}
+		}
 		pos := "postfix"
-		if strings.TrimSpace(it[:loc[0]]) != "" {
+		if strings.Trim(strings.TrimSpace(it[:loc[0]]), ",.") != "" {
 			pos = "prefix"
 		}
 		if rest == "" {

@@ -30,6 +30,17 @@ func TestCostTextAndValuesFollowTEC(t *testing.T) {
 		{"number in list", []any{float64(15)}, "", "", "$15", []string{"15"}},
 		{"nothing", "", "", "", "", []string{}},
 		{"mixed symbols give none", []any{"10$", "€20"}, "", "", "$10 – $20", []string{"10", "20"}},
+		// East Asian ranges and widths (issue 15 item 7).
+		{"yen range with a full-width tilde", "¥1,000～¥3,000", "¥", "prefix", "¥1,000 – ¥3,000", []string{"1000", "3000"}},
+		{"full-width yen and digits", "￥１，０００～￥３，０００", "¥", "prefix", "¥1,000 – ¥3,000", []string{"1000", "3000"}},
+		{"yen postfix with a wave dash", "1000〜3000円", "円", "postfix", "1000円 – 3000円", []string{"1000", "3000"}},
+		{"yuan with 至", "100元至500元", "元", "postfix", "100元 – 500元", []string{"100", "500"}},
+		{"won range with a tilde", "₩10,000~₩20,000", "₩", "prefix", "₩10,000 – ₩20,000", []string{"10000", "20000"}},
+		{"won postfix", "10,000원~20,000원", "원", "postfix", "10,000원 – 20,000원", []string{"10000", "20000"}},
+		{"dollar range with a hyphen", "$10-$20", "$", "prefix", "$10 – $20", []string{"10", "20"}},
+		{"euro range with to", "€10 to €20", "€", "prefix", "€10 – €20", []string{"10", "20"}},
+		{"pound with an en dash", "£5–£8", "£", "prefix", "£5 – £8", []string{"5", "8"}},
+		{"free in Japanese stays text", "無料", "", "", "無料", []string{"無料"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
