@@ -13,6 +13,11 @@ import (
 const (
 	// BodyLimit is the largest request body the server reads (SPEC §11).
 	BodyLimit = 1 << 20
+	// DrainLimit is how much of a body over BodyLimit the server still
+	// reads before answering 413, so clients that send the whole body
+	// before reading (curl, net/http, urllib) get the answer instead of a
+	// reset connection. Larger bodies are refused on their announced length.
+	DrainLimit = 4 << 20
 	// ReadBufferSize must hold the request line and headers, else fasthttp
 	// answers a plain-text 431 before routing: fasthttp's 4 KiB does not
 	// hold a list argument at its 1,000-item limit (include=…).

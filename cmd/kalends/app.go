@@ -35,7 +35,8 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
-		BodyLimit:      api.BodyLimit,
+		BodyLimit: api.DrainLimit, // api.BodyLimit is enforced below, once the body is read
+
 		ReadBufferSize: api.ReadBufferSize,
 		// Fiber reuses request buffers; Immutable copies every string it
 		// hands out so nothing kept after a handler can change under us.
@@ -57,7 +58,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	}
 	proxyConfig(&fcfg, cfg.TrustedProxies)
 	app := fiber.New(fcfg)
-	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders)
+	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit)
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)
@@ -174,5 +175,15 @@ func securityHeaders(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderXFrameOptions, "DENY")
 	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
+	return c.Next()
+}
+
+// bodyLimit refuses a body over api.BodyLimit with 413 (each surface in its
+// shape). fasthttp has read it whole (up to api.DrainLimit), so the answer
+// reaches clients that write the body before they read.
+func bodyLimit(c *fiber.Ctx) error {
+	if len(c.Request().Body()) > api.BodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
 	return c.Next()
 }
