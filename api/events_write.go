@@ -57,6 +57,9 @@ func eventWriteArgs(create bool) []Arg {
 		image,
 		cost,
 		website,
+		a("currency_symbol", "string", KString),
+		a("currency_code", "string", KString),
+		a("currency_position", "string", KString),
 		a("show_map", "boolean", KBool),
 		a("show_map_link", "boolean", KBool),
 		a("hide_from_listings", "boolean", KBool),
@@ -356,6 +359,7 @@ func eventInput(r *Request) (models.EventInput, error) {
 	in.AllDay = flag("all_day")
 	in.StartDate, in.EndDate = str("start_date"), str("end_date")
 	in.ImageURL, in.Website = str("image"), str("website")
+	in.CurrencySymbol, in.CurrencyCode, in.CurrencyPosition = str("currency_symbol"), str("currency_code"), str("currency_position")
 	if r.Has("cost") {
 		c := models.EncodeCost(r.Args["cost"])
 		in.Cost = &c

@@ -245,3 +245,49 @@ func TestCJKCostRanges(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 8: per-event currency (TEC's event meta) wins over what the
+// cost text shows, which wins over the site's; the code goes to
+// json_ld.offers.priceCurrency; a later cost keeps an explicit symbol.
+func TestEventCurrencyPrecedence(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		ev := func(body map[string]any) map[string]any {
+			t.Helper()
+			body["start_date"], body["end_date"] = day(3)+" 20:00:00", day(3)+" 21:00:00"
+			created := e.createEvent(t, body)
+			r := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(created)), nil, "")
+			mustStatus(t, r, http.StatusOK)
+			return r.Map(t)
+		}
+		offer := func(m map[string]any) any {
+			return m["json_ld"].(map[string]any)["offers"].(map[string]any)["priceCurrency"]
+		}
+		site := ev(map[string]any{"title": "Site", "cost": "1000"})
+		if site["cost"] != "$1000" || offer(site) != "USD" {
+			t.Errorf("site currency: %v, %v", site["cost"], offer(site))
+		}
+		text := ev(map[string]any{"title": "Text", "cost": "1000円"})
+		if text["cost"] != "1000円" || offer(text) != "USD" {
+			t.Errorf("text currency: %v, %v", text["cost"], offer(text))
+		}
+		own := ev(map[string]any{"title": "Own", "cost": "1000円", "currency_symbol": "¥", "currency_code": "jpy", "currency_position": "prefix"})
+		d := own["cost_details"].(map[string]any)
+		if own["cost"] != "¥1000" || offer(own) != "JPY" || d["currency_code"] != "JPY" || d["currency_symbol"] != "¥" || d["currency_position"] != "prefix" {
+			t.Errorf("own currency: %v, %v, %v", own["cost"], offer(own), d)
+		}
+		r := e.do(t, "POST", fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(own)), map[string]any{"cost": "2000円"}, models.RoleEditor)
+		mustStatus(t, r, http.StatusOK)
+		if got := r.Map(t)["cost"]; got != "¥2000" {
+			t.Errorf("a new cost text replaced the event's own symbol: %v", got)
+		}
+		for field, bad := range map[string]string{"currency_code": "JP", "currency_position": "left"} {
+			r := e.do(t, "POST", "/cal/events/v1/events", map[string]any{"title": "Bad", "start_date": day(3) + " 20:00:00",
+				"end_date": day(3) + " 21:00:00", field: bad}, models.RoleEditor)
+			mustStatus(t, r, http.StatusBadRequest)
+			if params, _ := r.Map(t)["data"].(map[string]any)["params"].(map[string]any); params[field] == nil {
+				t.Errorf("%s=%s: params %v", field, bad, params)
+			}
+		}
+	})
+}

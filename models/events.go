@@ -28,6 +28,9 @@ type EventInput struct {
 	ImageURL    *string
 	Cost        *string // stored JSON text of what was sent ("" for none), see EncodeCost
 	Website     *string
+	// The event's own currency (TEC's event meta): it wins over what the
+	// cost text shows and over the site's; "" clears it.
+	CurrencySymbol, CurrencyCode, CurrencyPosition *string
 
 	ShowMap, ShowMapLink, HideFromListings, Sticky, Featured *bool
 
@@ -40,6 +43,9 @@ type EventInput struct {
 
 	Lang string // request language: source language on create, translation language otherwise
 }
+
+// currencyCode is an ISO 4217 code (upper-cased before the check).
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 
 // check applies the rules that need no data (SPEC §2 order: these come
 // before the permission checks and the checks that read the database).
@@ -57,6 +63,17 @@ func (in *EventInput) check(create bool) error {
 	c.text("description", in.Description, MaxLongTextLen)
 	c.text("excerpt", in.Excerpt, MaxLongTextLen)
 	c.text("slug", in.Slug, MaxNameLen)
+	c.text("currency_symbol", in.CurrencySymbol, 16)
+	if in.CurrencyCode != nil {
+		code := strings.ToUpper(strings.TrimSpace(*in.CurrencyCode))
+		if code != "" && !currencyCode.MatchString(code) {
+			c.add("currency_code", "reason.events.currency_code", nil)
+		}
+		in.CurrencyCode = &code
+	}
+	if in.CurrencyPosition != nil && *in.CurrencyPosition != "" && *in.CurrencyPosition != "prefix" && *in.CurrencyPosition != "postfix" {
+		c.add("currency_position", "reason.events.currency_position", nil)
+	}
 	if in.Timezone != nil && *in.Timezone != "" && !ValidTimezone(*in.Timezone) {
 		c.add("timezone", "reason.invalid_timezone", nil)
 	}
@@ -275,8 +292,24 @@ func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
 		e.ImageURL = clean(*in.ImageURL)
 	}
 	if in.Cost != nil {
+		// The symbol and position follow the cost text unless the event
+		// set its own (what is stored then differs from what the old text
+		// shows).
+		oldSym, oldPos := DetectCurrency(CostItems(e.Cost))
+		detected := old == nil || (e.CurrencySymbol == oldSym && e.CurrencyPosition == oldPos)
 		e.Cost = clean(*in.Cost)
-		e.CurrencySymbol, e.CurrencyPosition = DetectCurrency(CostItems(e.Cost))
+		if detected {
+			e.CurrencySymbol, e.CurrencyPosition = DetectCurrency(CostItems(e.Cost))
+		}
+	}
+	if in.CurrencySymbol != nil {
+		e.CurrencySymbol = strings.TrimSpace(clean(*in.CurrencySymbol))
+	}
+	if in.CurrencyPosition != nil {
+		e.CurrencyPosition = *in.CurrencyPosition
+	}
+	if in.CurrencyCode != nil {
+		e.CurrencyCode = *in.CurrencyCode
 	}
 	if in.Website != nil {
 		w := clean(*in.Website)

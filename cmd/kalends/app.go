@@ -74,9 +74,9 @@ func siteOf(cfg *Config) *models.Site {
 		Location:         cfg.Location,
 		DefaultLanguage:  cfg.DefaultLanguage,
 		MaxPerPage:       cfg.MaxPerPage,
-		CurrencySymbol:   "$",
-		CurrencyPosition: "prefix",
-		CurrencyCode:     "USD",
+		CurrencySymbol:   cfg.CurrencySymbol,
+		CurrencyPosition: cfg.CurrencyPosition,
+		CurrencyCode:     cfg.CurrencyCode,
 	}
 }
 

@@ -30,10 +30,12 @@ type Config struct {
 	Location        *time.Location // loaded from Timezone by Validate
 	DefaultLanguage string
 	MaxPerPage      int
-	AdminLogin      string
-	AdminPassword   string
-	CORSOrigins     []string
-	LogFormat       string
+	// The site's currency: for costs whose event and text name none.
+	CurrencySymbol, CurrencyCode, CurrencyPosition string
+	AdminLogin                                     string
+	AdminPassword                                  string
+	CORSOrigins                                    []string
+	LogFormat                                      string
 	// CacheSize is the byte bound of the API's response cache (0: none);
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
@@ -78,6 +80,15 @@ var options = []option{
 		set: func(c *Config, v string) error { c.Timezone = v; return nil }},
 	{name: "default-language", def: i18n.Source, usage: "language of content without a translation: " + strings.Join(i18n.Codes, ", "),
 		set: func(c *Config, v string) error { c.DefaultLanguage = strings.ToLower(v); return nil }},
+	{name: "currency-symbol", def: "$", usage: "currency symbol of costs that show none (¥, €, 원…)",
+		set: func(c *Config, v string) error { c.CurrencySymbol = strings.TrimSpace(v); return nil }},
+	{name: "currency-code", def: "USD", usage: "ISO 4217 code of that currency (JPY, EUR, KRW…), used in JSON-LD offers",
+		set: func(c *Config, v string) error { c.CurrencyCode = strings.ToUpper(strings.TrimSpace(v)); return nil }},
+	{name: "currency-position", def: "prefix", usage: "where that symbol goes: prefix (¥1,000) or postfix (1,000円)",
+		set: func(c *Config, v string) error {
+			c.CurrencyPosition = strings.ToLower(strings.TrimSpace(v))
+			return nil
+		}},
 	{name: "max-per-page", def: "500", usage: "largest page size of a list (larger values are clamped)",
 		set: func(c *Config, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -258,6 +269,12 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxPerPage < 1 {
 		bad("--max-per-page must be at least 1, not %d", c.MaxPerPage)
+	}
+	if len(c.CurrencyCode) != 3 || strings.Trim(c.CurrencyCode, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		bad("--currency-code %q must be a three-letter ISO 4217 code such as JPY", c.CurrencyCode)
+	}
+	if c.CurrencyPosition != "prefix" && c.CurrencyPosition != "postfix" {
+		bad("--currency-position %q must be prefix or postfix", c.CurrencyPosition)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		bad("--log-format %q must be text or json", c.LogFormat)
