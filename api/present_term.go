@@ -3,6 +3,7 @@ package api
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/kalends/kalends/models"
 )
@@ -88,5 +89,45 @@ func presentTerm(r *Request, t *models.Term) Obj {
 		KV{"urls", termURLs(r, t)},
 		KV{"lang", t.Lang},
 		KV{"translations", termTranslations(t)},
+	)
+}
+
+// presentTermSingle is a single term (GET, create, update): presentTerm
+// with WordPress's _links after urls (samples 03, 04, 25, 27, 31; lists
+// carry none), pointing at Kalends' own routes.
+func presentTermSingle(r *Request, t *models.Term) Obj {
+	o := presentTerm(r, t)
+	out := make(Obj, 0, len(o)+1)
+	for _, kv := range o {
+		out = append(out, kv)
+		if kv.K == "urls" {
+			out = append(out, KV{"_links", termLinks(r, t)})
+		}
+	}
+	return out
+}
+
+// termLinks are a term's _links: self (with the methods the caller may
+// use), collection, about (the namespace index), up for a subcategory, the
+// events of the term, and WordPress's curies.
+func termLinks(r *Request, t *models.Term) Obj {
+	_, coll, _ := termWire(t)
+	id := strconv.FormatInt(t.ID, 10)
+	allow := []string{"GET"}
+	if models.TermAccess(r.User, t.Taxonomy).Edit {
+		allow = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+	}
+	href := func(u string) Obj { return Obj{{"href", u}} }
+	links := Obj{
+		{"self", []Obj{{{"href", r.Deps.APIURL(r, coll+"/"+id)}, {"targetHints", Obj{{"allow", allow}}}}}},
+		{"collection", []Obj{href(r.Deps.APIURL(r, coll))}},
+		{"about", []Obj{href(r.Deps.APIURL(r, "/"))}},
+	}
+	if t.ParentID != 0 {
+		links = append(links, KV{"up", []Obj{{{"href", r.Deps.APIURL(r, coll+"/"+strconv.FormatInt(t.ParentID, 10))}, {"embeddable", true}}}})
+	}
+	return append(links,
+		KV{"wp:post_type", []Obj{href(r.Deps.APIURL(r, "/events?"+strings.TrimPrefix(coll, "/")+"="+id))}},
+		KV{"curies", []Obj{{{"name", "wp"}, {"href", "https://api.w.org/{rel}"}, {"templated", true}}}},
 	)
 }

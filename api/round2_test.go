@@ -291,3 +291,48 @@ func TestEventCurrencyPrecedence(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 9: a single term carries WordPress's _links (samples 03,
+// 25, 27, 31) pointing at Kalends' routes, self's allow naming what the
+// caller may do, up for a subcategory; lists carry none (sample 24).
+func TestSingleTermLinks(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		r := e.do(t, "POST", "/cal/events/v1/categories", map[string]any{"name": "Music"}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		parent := int64(r.Map(t)["id"].(float64))
+		r = e.do(t, "POST", "/cal/events/v1/categories", map[string]any{"name": "Jazz", "parent": parent}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		child := r.Map(t)
+		links := child["_links"].(map[string]any)
+		var keys []string
+		for _, k := range []string{"self", "collection", "about", "up", "wp:post_type", "curies"} {
+			if _, ok := links[k]; ok {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) != 6 {
+			t.Errorf("_links keys %v", links)
+		}
+		self := links["self"].([]any)[0].(map[string]any)
+		if fmt.Sprint(self["targetHints"]) != "map[allow:[GET POST PUT PATCH DELETE]]" {
+			t.Errorf("editor's allow %v", self["targetHints"])
+		}
+		up := links["up"].([]any)[0].(map[string]any)["href"]
+		if up != fmt.Sprintf("http://example.test/cal/events/v1/categories/%d", parent) {
+			t.Errorf("up %v", up)
+		}
+		r = e.do(t, "GET", fmt.Sprintf("/cal/events/v1/categories/%d", int64(child["id"].(float64))), nil, "")
+		mustStatus(t, r, http.StatusOK)
+		self = r.Map(t)["_links"].(map[string]any)["self"].([]any)[0].(map[string]any)
+		if fmt.Sprint(self["targetHints"]) != "map[allow:[GET]]" {
+			t.Errorf("anonymous allow %v", self["targetHints"])
+		}
+		r = e.do(t, "GET", "/cal/events/v1/categories", nil, "")
+		for _, it := range r.Map(t)["categories"].([]any) {
+			if _, ok := it.(map[string]any)["_links"]; ok {
+				t.Errorf("a list item carries _links")
+			}
+		}
+	})
+}

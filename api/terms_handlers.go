@@ -117,7 +117,7 @@ func (h *termHandler) get(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, presentTerm(r, t))
+	return sendJSON(c, http.StatusOK, presentTermSingle(r, t))
 }
 
 // create answers POST /categories and /tags: 201, the term, and a Location
@@ -128,7 +128,7 @@ func (h *termHandler) create(c *fiber.Ctx, r *Request) error {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, r.Deps.APIURL(r, h.coll+"/"+strconv.FormatInt(t.ID, 10)))
-	return sendJSON(c, http.StatusCreated, presentTerm(r, t))
+	return sendJSON(c, http.StatusCreated, presentTermSingle(r, t))
 }
 
 // update answers POST/PUT/PATCH on an item: only the fields sent change.
@@ -137,7 +137,7 @@ func (h *termHandler) update(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, presentTerm(r, t))
+	return sendJSON(c, http.StatusOK, presentTermSingle(r, t))
 }
 
 // delete answers DELETE on an item: the term goes for good and comes back

@@ -79,7 +79,7 @@ func TestTermCreateReadShapes(t *testing.T) {
 		if got, want := res.Header.Get("Location"), fmt.Sprintf("http://example.test%s/categories/%d", ns, id); got != want {
 			t.Errorf("Location = %q, want %q", got, want)
 		}
-		wantKeys := []string{"id", "count", "description", "name", "slug", "taxonomy", "parent", "meta", "url", "urls", "lang", "translations"}
+		wantKeys := []string{"id", "count", "description", "name", "slug", "taxonomy", "parent", "meta", "url", "urls", "_links", "lang", "translations"}
 		if got := res.Keys(t); !reflect.DeepEqual(got, wantKeys) {
 			t.Errorf("keys = %v, want %v", got, wantKeys)
 		}
@@ -92,13 +92,13 @@ func TestTermCreateReadShapes(t *testing.T) {
 		if urls["self"] != fmt.Sprintf("http://example.test%s/categories/%d", ns, id) || urls["collection"] != "http://example.test"+ns+"/categories" {
 			t.Errorf("urls = %v", urls)
 		}
-		got := e.do(t, "GET", fmt.Sprintf("%s/categories/%d", ns, id), nil, "")
+		got := e.do(t, "GET", fmt.Sprintf("%s/categories/%d", ns, id), nil, models.RoleAuthor)
 		if got.Status != 200 || string(got.Body) != string(res.Body) {
 			t.Errorf("read = %d %s, want the created body", got.Status, got.Body)
 		}
 
 		tag := e.do(t, "POST", ns+"/tags", map[string]any{"name": "featured-talk"}, models.RoleEditor)
-		wantTagKeys := []string{"id", "count", "description", "name", "slug", "taxonomy", "meta", "url", "urls", "lang", "translations"}
+		wantTagKeys := []string{"id", "count", "description", "name", "slug", "taxonomy", "meta", "url", "urls", "_links", "lang", "translations"}
 		if tag.Status != 201 || !reflect.DeepEqual(tag.Keys(t), wantTagKeys) {
 			t.Fatalf("tag create: %d %s", tag.Status, tag.Body)
 		}
