@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kalends/kalends/models"
 )
@@ -335,4 +336,57 @@ func TestSingleTermLinks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 15 item 1: every date field of every kind survives GET → PUT → GET
+// unchanged, with site and event zones with and without DST (the
+// publication date is read and written in the site zone).
+func TestDatesRoundTripThroughPUT(t *testing.T) {
+	t.Parallel()
+	fields := []string{"date", "date_utc", "start_date", "end_date", "utc_start_date", "utc_end_date", "all_day", "timezone"}
+	for _, siteZone := range []string{"UTC", "America/New_York", "Asia/Tokyo"} {
+		t.Run(siteZone, func(t *testing.T) {
+			t.Parallel()
+			eachEnv(t, func(t *testing.T, e *testEnv) {
+				loc, err := time.LoadLocation(siteZone)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.Deps.Site.Location = loc
+				var paths []string
+				for _, ev := range []map[string]any{
+					{"title": "Berlin", "timezone": "Europe/Berlin", "start_date": "2027-03-28 01:30:00", "end_date": "2027-03-28 04:00:00", "date": "2026-10-25 02:30:00"},
+					{"title": "Seoul", "timezone": "Asia/Seoul", "start_date": "2027-06-01 19:00:00", "end_date": "2027-06-01 21:00:00", "date": "2027-03-14 03:30:00"},
+					{"title": "All day", "timezone": "America/New_York", "all_day": true, "start_date": "2027-11-07", "end_date": "2027-11-08", "date_utc": "2026-11-01 06:30:00"},
+				} {
+					paths = append(paths, fmt.Sprintf("/cal/events/v1/events/%d", eventIDOf(e.createEvent(t, ev))))
+				}
+				for kind, body := range map[string]map[string]any{"venues": {"venue": "Hall", "date": "2027-03-14 02:30:00"}, "organizers": {"organizer": "Org", "date": "2026-11-01 01:30:00"}} {
+					r := e.do(t, "POST", "/cal/events/v1/"+kind, body, models.RoleEditor)
+					mustStatus(t, r, http.StatusCreated)
+					paths = append(paths, fmt.Sprintf("/cal/events/v1/%s/%d", kind, int64(r.Map(t)["id"].(float64))))
+				}
+				for _, p := range paths {
+					before := e.do(t, "GET", p, nil, models.RoleEditor).Map(t)
+					for _, send := range []string{"date", "date_utc"} {
+						put := map[string]any{send: before[send]}
+						for _, f := range fields[2:] {
+							if v, ok := before[f]; ok && send == "date" {
+								put[f] = v
+							}
+						}
+						delete(put, "utc_start_date")
+						delete(put, "utc_end_date")
+						mustStatus(t, e.do(t, "PUT", p, put, models.RoleEditor), http.StatusOK)
+						after := e.do(t, "GET", p, nil, models.RoleEditor).Map(t)
+						for _, f := range fields {
+							if fmt.Sprint(after[f]) != fmt.Sprint(before[f]) {
+								t.Errorf("%s, sending %s back: %s %v -> %v", p, send, f, before[f], after[f])
+							}
+						}
+					}
+				}
+			})
+		})
+	}
 }

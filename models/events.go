@@ -16,7 +16,7 @@ import (
 // means "not sent": on update the stored value is kept (a true partial
 // update, SPEC §9); on create the default applies.
 type EventInput struct {
-	PostInput   // author, publication date (wall clock of the event zone), status
+	PostInput   // author, publication date (wall clock of the site zone), status
 	Title       *string
 	Description *string
 	Excerpt     *string
@@ -279,8 +279,13 @@ func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
 	}
 	e.StartAt, e.EndAt = Sec(start), Sec(end)
 
-	// Publication date: date_utc wins over date (read in the event zone).
-	published, err := in.publishedAt(loc, now)
+	// Publication date: date_utc wins over date, which is read in the site
+	// zone, the zone it is shown in (saving what was read keeps it).
+	var stored *time.Time
+	if old != nil {
+		stored = &old.PublishedAt
+	}
+	published, err := in.publishedAt(site.Zone(), now, stored)
 	if err != nil {
 		return err
 	}

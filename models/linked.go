@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -19,8 +20,8 @@ import (
 // field was not sent: create uses the default, update keeps the value.
 type PostInput struct {
 	AuthorID *int64
-	// Date is the publication date as sent: wall-clock time of the event's
-	// zone for events, of the site zone for venues and organizers.
+	// Date is the publication date as sent: wall-clock time of the site
+	// zone, the zone every record's date is shown in.
 	Date *string
 	// DateUTC is the publication date in UTC; it wins over Date.
 	DateUTC *string
@@ -29,14 +30,21 @@ type PostInput struct {
 }
 
 // publishedAt parses the publication date of in (nil when neither date was
-// sent): DateUTC in UTC, else Date in loc.
-func (in *PostInput) publishedAt(loc *time.Location, now time.Time) (*time.Time, error) {
+// sent): DateUTC in UTC, else Date in loc. A Date that reads exactly as the
+// stored one (old, nil on create) keeps it: a wall-clock time the site zone
+// shows twice (the hour a DST change repeats) would otherwise move to its
+// first occurrence when saved back.
+func (in *PostInput) publishedAt(loc *time.Location, now time.Time, old *time.Time) (*time.Time, error) {
 	field, s, zone := "date", in.Date, loc
 	if in.DateUTC != nil {
 		field, s, zone = "date_utc", in.DateUTC, time.UTC
 	}
 	if s == nil {
 		return nil, nil
+	}
+	if old != nil && field == "date" && strings.TrimSpace(*s) == old.In(loc).Format(time.DateTime) {
+		kept := *old
+		return &kept, nil
 	}
 	t, _, err := ParseDate(*s, now, zone)
 	if err != nil {
@@ -131,7 +139,7 @@ func (k *linkedKind[T, In]) create(ctx context.Context, s *Store, u *User, in In
 		return nil, false, err
 	}
 	now := s.site.Now()
-	published, err := base.publishedAt(s.site.Zone(), now)
+	published, err := base.publishedAt(s.site.Zone(), now, nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -259,7 +267,7 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 		if err := mayAssignAuthor(u, kind, base.AuthorID); err != nil {
 			return err
 		}
-		published, err := base.publishedAt(tx.site.Zone(), tx.site.Now())
+		published, err := base.publishedAt(tx.site.Zone(), tx.site.Now(), &p.PublishedAt)
 		if err != nil {
 			return err
 		}
