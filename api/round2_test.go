@@ -390,3 +390,22 @@ func TestDatesRoundTripThroughPUT(t *testing.T) {
 		})
 	}
 }
+
+// Issue 15 item 2, through the API: a start a spring-forward night skips
+// moves forward by the gap; a time a fall-back night repeats is its first
+// occurrence.
+func TestDSTGapAndOverlapThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		for _, tt := range []struct{ start, wantUTC string }{
+			{"2027-03-14 02:30:00", "2027-03-14 07:30:00"},
+			{"2027-11-07 01:30:00", "2027-11-07 05:30:00"},
+		} {
+			ev := e.createEvent(t, map[string]any{"title": "DST " + tt.start, "timezone": "America/New_York",
+				"start_date": tt.start, "end_date": "2027-12-01 00:00:00"})
+			if ev["utc_start_date"] != tt.wantUTC {
+				t.Errorf("%s New York: utc_start_date %v, want %s", tt.start, ev["utc_start_date"], tt.wantUTC)
+			}
+		}
+	})
+}
