@@ -250,7 +250,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.status = ?", StatusPublish)
 	}
 
-	if cond, args := SearchCondition(KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
+	if cond, args := SearchCondition(s.dialect, KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
 		q.Where(cond, args...)
 	}
 	linked := func(table, col string, ids []int64) {

@@ -84,11 +84,11 @@ func statusCondition(alias string, statuses []string, vis Visibility) (string, [
 // applyLinkedFilter adds the WHERE conditions of f to q (a select on the
 // spec's table under its alias). The same conditions serve the page and the
 // count, so total always agrees with the rows.
-func applyLinkedFilter(q *bun.SelectQuery, sp linkedSpec, f LinkedFilter, vis Visibility, now time.Time) *bun.SelectQuery {
+func applyLinkedFilter(d Dialect, q *bun.SelectQuery, sp linkedSpec, f LinkedFilter, vis Visibility, now time.Time) *bun.SelectQuery {
 	a := sp.alias
 	cond, args := statusCondition(a, f.Statuses, vis)
 	q = q.Where(cond, args...)
-	if cond, args := SearchCondition(sp.kind, a, "id", sp.search, f.Lang, f.Words); cond != "" {
+	if cond, args := SearchCondition(d, sp.kind, a, "id", sp.search, f.Lang, f.Words); cond != "" {
 		q = q.Where(cond, args...)
 	}
 	if f.EventID != 0 {
@@ -120,7 +120,7 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, v
 	if f.PerPage < 1 {
 		f.PerPage = 1
 	}
-	n, err := applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).Count(ctx)
+	n, err := applyLinkedFilter(s.dialect, s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).Count(ctx)
 	total := int(n)
 	if err != nil {
 		return 0, fmt.Errorf("models: count %s: %w", sp.table, mapErr(err))
@@ -129,7 +129,7 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, v
 	if total == 0 || offset >= total {
 		return total, nil
 	}
-	err = applyLinkedFilter(s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).
+	err = applyLinkedFilter(s.dialect, s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).
 		OrderExpr(fmt.Sprintf("%s.published_at DESC, %s.id DESC", sp.alias, sp.alias)).
 		Limit(int64(f.PerPage)).Offset(int64(offset)).Scan(ctx)
 	if err != nil {

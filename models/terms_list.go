@@ -44,7 +44,7 @@ func (s *Store) ListTerms(ctx context.Context, _ *User, f TermFilter) (*Page[Ter
 	if err := s.checkTermFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	where, args := termConditions(f)
+	where, args := s.termConditions(f)
 	var total int
 	err := s.db.NewRaw("SELECT COUNT(*) FROM terms tm WHERE "+where, args...).Scan(ctx, &total)
 	if err != nil {
@@ -138,7 +138,7 @@ func joinIDs(ids []int64) string {
 // termPageQuery is the SQL of one page of a term list (also EXPLAINed by
 // the index tests).
 func (s *Store) termPageQuery(f TermFilter, offset int64) (string, []any) {
-	where, args := termConditions(f)
+	where, args := s.termConditions(f)
 	order := s.termOrder(f)
 	return "SELECT " + termRowColumns + " FROM terms tm WHERE " + where +
 		" ORDER BY " + order + fmt.Sprintf(" LIMIT %d OFFSET %d", f.PerPage, offset), args
@@ -146,13 +146,13 @@ func (s *Store) termPageQuery(f TermFilter, offset int64) (string, []any) {
 
 // termConditions builds the WHERE clause of a term list. The terms table
 // is aliased tm: SearchCondition names its translation table t.
-func termConditions(f TermFilter) (string, []any) {
+func (s *Store) termConditions(f TermFilter) (string, []any) {
 	conds := []string{"tm.taxonomy = ?"}
 	args := []any{f.Taxonomy}
 	if f.Search != "" {
 		// name_key is lower-cased in Go, so a search ignores case beyond
 		// ASCII on SQLite too (its LOWER only folds A-Z).
-		c, a := SearchCondition(TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "name_key", "slug"}, f.Lang, []string{f.Search})
+		c, a := SearchCondition(s.dialect, TaxonomyKind(f.Taxonomy), "tm", "id", []string{"name", "name_key", "slug"}, f.Lang, []string{f.Search})
 		conds = append(conds, c)
 		args = append(args, a...)
 	}

@@ -78,7 +78,7 @@ func (s *Store) saveTranslation(ctx context.Context, k Kind, id int64, lang stri
 // which also works for Chinese, Japanese and Korean, where words are not
 // separated by spaces) in one of fields of the record, or in one of the lang
 // translations of those fields. It returns "" when words is empty.
-func SearchCondition(k Kind, alias, idCol string, fields []string, lang string, words []string) (string, []any) {
+func SearchCondition(d Dialect, k Kind, alias, idCol string, fields []string, lang string, words []string) (string, []any) {
 	if len(words) == 0 {
 		return "", nil
 	}
@@ -89,18 +89,26 @@ func SearchCondition(k Kind, alias, idCol string, fields []string, lang string, 
 	}
 	var conds []string
 	var args []any
+	// The stored text is folded by the database, the words here, the same
+	// way on both dialects (FoldSearch): MySQL's collation folds case,
+	// width, kana and accents by itself; SQLite gets kfold, which does what
+	// FoldSearch does.
+	fold := "LOWER(%s)"
+	if d == SQLite {
+		fold = "kfold(%s)"
+	}
 	for _, w := range words {
-		pat := "%" + EscapeLike(strings.ToLower(w)) + "%"
+		pat := "%" + EscapeLike(FoldSearch(w)) + "%"
 		var ors []string
 		for _, f := range fields {
-			ors = append(ors, fmt.Sprintf("LOWER(%s.%s) LIKE ? ESCAPE '!'", alias, f))
+			ors = append(ors, fmt.Sprintf(fold+" LIKE ? ESCAPE '!'", alias+"."+f))
 			args = append(args, pat)
 		}
 		var tors []string
 		var targs []any
 		for _, f := range fields {
 			if translated[f] {
-				tors = append(tors, fmt.Sprintf("LOWER(t.%s) LIKE ? ESCAPE '!'", f))
+				tors = append(tors, fmt.Sprintf(fold+" LIKE ? ESCAPE '!'", "t."+f))
 				targs = append(targs, pat)
 			}
 		}
