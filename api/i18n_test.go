@@ -50,7 +50,7 @@ func stripTexts(v any, path string, texts map[string]string) any {
 	case map[string]any:
 		out := map[string]any{}
 		for k, val := range x {
-			if s, ok := val.(string); ok && (k == "description" || k == "title" || k == "message") {
+			if s, ok := val.(string); ok && (k == "description" || k == "title" || k == "message" || k == "summary") {
 				texts[path+"/"+k] = s
 				continue
 			}

@@ -32,7 +32,7 @@ func stripDescriptions(v any) any {
 	case map[string]any:
 		out := map[string]any{}
 		for k, vv := range x {
-			if _, isText := vv.(string); k != "description" || !isText {
+			if _, isText := vv.(string); (k != "description" && k != "summary") || !isText {
 				out[k] = stripDescriptions(vv)
 			}
 		}
@@ -194,7 +194,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		if doc.OpenAPI != "3.0.0" || doc.Info.Version != "1.0.0" || doc.Info.Title == "" {
 			t.Errorf("info %+v", doc.Info)
 		}
-		if got := doc.Servers[0].URL; got != "http://example.test/"+lang+"/cal/events/v1/" {
+		// No trailing slash: paths start with one (issue 15 item 12).
+		if got := doc.Servers[0].URL; got != "http://example.test/"+lang+"/cal/events/v1" {
 			t.Errorf("server %s", got)
 		}
 		for _, name := range []string{"Event", "Venue", "Organizer", "Term", "Image", "ImageSize", "DateDetails", "CostDetails"} {
@@ -209,10 +210,26 @@ func TestOpenAPIDocument(t *testing.T) {
 		if typ := doc.Components.Schemas["DateDetails"].Value.Properties["year"].Value.Type; !typ.Is("string") {
 			t.Errorf("date details typed %v", typ)
 		}
+		ids := map[string]bool{}
 		for _, rt := range Routes() {
 			if rt.DocPath != "" && doc.Paths.Find(rt.DocPath) == nil {
 				t.Errorf("path %s missing", rt.DocPath)
 			}
+			if rt.DocPath == "" {
+				continue
+			}
+			for method, op := range doc.Paths.Find(rt.DocPath).Operations() {
+				if op.OperationID == "" || op.Summary == "" || ids[op.OperationID] {
+					t.Errorf("%s %s: operationId %q (unique) and summary %q wanted", method, rt.DocPath, op.OperationID, op.Summary)
+				}
+				ids[op.OperationID] = true
+				if op.Security == nil || len(*op.Security) == 0 {
+					t.Errorf("%s %s: no security requirement", method, rt.DocPath)
+				}
+			}
+		}
+		if len(doc.Components.SecuritySchemes) != 3 {
+			t.Errorf("security schemes %v", doc.Components.SecuritySchemes)
 		}
 		m := res.Map(t)
 		checkDescriptions(t, lang, m)

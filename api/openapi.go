@@ -46,8 +46,8 @@ func openAPIDoc(r *Request, table []Route) Obj {
 	return Obj{
 		{"openapi", "3.0.0"},
 		{"info", Obj{{"version", "1.0.0"}, {"title", r.T("doc.info.title", nil)}, {"description", r.T("doc.info.description", nil)}}},
-		{"components", Obj{{"schemas", docSchemas(r)}}},
-		{"servers", []Obj{{{"url", r.Deps.APIURL(r, "/")}}}},
+		{"components", Obj{{"schemas", docSchemas(r)}, {"securitySchemes", securitySchemes(r)}}},
+		{"servers", []Obj{{{"url", r.Deps.APIURL(r, "")}}}},
 		{"paths", paths},
 	}
 }
@@ -115,7 +115,9 @@ func operation(r *Request, rt *Route, ep *Endpoint, method string, pathParams ma
 			}
 		}
 	}
-	op := Obj{{"parameters", params}}
+	id := operationID(method, rt.DocPath)
+	op := Obj{{"operationId", id}, {"summary", operationSummary(r, method, rt.DocPath)}, {"parameters", params}}
+	op = append(op, KV{"security", operationSecurity(write || method == "DELETE")})
 	if write && len(props) > 0 {
 		schema := Obj{{"type", "object"}, {"properties", props}}
 		if len(required) > 0 {
@@ -275,4 +277,84 @@ func listSchema(r *Request, res docResource) Obj {
 		props = append(append(append(Obj{links[0]}, totals...), items), links[1:]...)
 	}
 	return object(props)
+}
+
+// securitySchemes are the two ways to call as a user (SPEC §7): HTTP Basic
+// with an application password, or the admin's session cookie with its
+// X-WP-Nonce (both together).
+func securitySchemes(r *Request) Obj {
+	return Obj{
+		{"applicationPassword", Obj{{"type", "http"}, {"scheme", "basic"}, {"description", r.T("doc.security.basic", nil)}}},
+		{"sessionCookie", Obj{{"type", "apiKey"}, {"in", "cookie"}, {"name", "kalends_session"}, {"description", r.T("doc.security.cookie", nil)}}},
+		{"nonce", Obj{{"type", "apiKey"}, {"in", "header"}, {"name", "X-WP-Nonce"}, {"description", r.T("doc.security.nonce", nil)}}},
+	}
+}
+
+// operationSecurity: writes need a user; reads take one optionally (a user
+// may see more), the empty requirement standing for an anonymous call.
+func operationSecurity(needsUser bool) []Obj {
+	user := []Obj{{{"applicationPassword", []string{}}}, {{"sessionCookie", []string{}}, {"nonce", []string{}}}}
+	if needsUser {
+		return user
+	}
+	return append([]Obj{{}}, user...)
+}
+
+// operationID names an operation after its method and path, unique in the
+// document: GET /events is listEvents, GET /events/{id} getEvent,
+// GET /events/by-slug/{slug} getEventBySlug, PUT /venues/{id} putVenue.
+func operationID(method, docPath string) string {
+	segs := strings.Split(strings.Trim(docPath, "/"), "/")
+	res := segs[0]
+	if res == "" {
+		res = "index"
+	}
+	title := func(s string) string {
+		var b strings.Builder
+		for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' }) {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+		return b.String()
+	}
+	var one string
+	switch {
+	case strings.HasSuffix(res, "ies"):
+		one = strings.TrimSuffix(res, "ies") + "y"
+	case strings.HasSuffix(res, "s"):
+		one = strings.TrimSuffix(res, "s")
+	default:
+		one = res
+	}
+	m := strings.ToLower(method)
+	switch {
+	case len(segs) == 1 && m == "get":
+		return "list" + title(res)
+	case len(segs) == 1 && m == "post":
+		return "create" + title(one)
+	case len(segs) == 1:
+		return m + title(res)
+	case len(segs) == 3:
+		return m + title(one) + "BySlug"
+	}
+	return m + title(one)
+}
+
+// operationSummary is an operation's one line, in the request language.
+func operationSummary(r *Request, method, docPath string) string {
+	segs := strings.Split(strings.Trim(docPath, "/"), "/")
+	res := segs[0]
+	if res == "" || res == "doc" {
+		return r.T("doc.summary."+map[bool]string{true: "index", false: "doc"}[res == ""], nil)
+	}
+	kind := r.T("doc.kind."+res, nil)
+	action := map[string]string{"GET": "get", "POST": "update", "PUT": "replace", "PATCH": "update", "DELETE": "delete"}[method]
+	switch {
+	case len(segs) == 1 && method == "GET":
+		action = "list"
+	case len(segs) == 1:
+		action = "create"
+	case len(segs) == 3:
+		action += "_by_slug"
+	}
+	return r.T("doc.summary."+action, map[string]any{"Kind": kind})
 }
