@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint bench bench-go assets generate build screenshots clean
+.PHONY: run test lint bench bench-go assets generate apiclient build screenshots clean
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -40,6 +40,12 @@ assets:
 ## generate: regenerate the templ components (commit the *_templ.go files)
 generate:
 	$(GO) tool templ generate
+
+## apiclient: refresh internal/apiclient (the typed client oapi-codegen
+## generates from /doc) after the API's description changed
+apiclient:
+	KALENDS_UPDATE_APICLIENT=1 $(GO) test ./api -run TestGeneratedClientListsAndCreatesEvents -count=1
+	cd internal/apiclient && $(GO) generate .
 
 ## screenshots: PNGs of the admin's main pages (English and Japanese, desktop
 ## and phone, light and dark) into docs/screenshots/; needs Chromium and a CJK
