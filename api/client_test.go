@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,7 +65,17 @@ func TestGeneratedClientListsAndCreatesEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	title, start, end := "Generated", day(2)+" 10:00:00", day(2)+" 12:00:00"
-	created, err := c.CreateEventWithResponse(ctx, nil, apiclient.CreateEventJSONRequestBody{Title: title, StartDate: start, EndDate: end})
+	// The shapes /doc describes for terms and costs: a category by name,
+	// a cost as text.
+	var cats apiclient.CreateEventJSONBody_Categories
+	var cost apiclient.CreateEventJSONBody_Cost
+	var costText apiclient.CreateEventJSONBodyCost0
+	if err := errors.Join(cats.FromCreateEventJSONBodyCategories2("Music"), costText.FromCreateEventJSONBodyCost00("¥1,000～¥3,000"),
+		cost.FromCreateEventJSONBodyCost0(costText)); err != nil {
+		t.Fatal(err)
+	}
+	created, err := c.CreateEventWithResponse(ctx, nil, apiclient.CreateEventJSONRequestBody{Title: title, StartDate: start, EndDate: end,
+		Categories: &cats, Cost: &cost})
 	if err != nil || created.StatusCode() != http.StatusCreated || created.JSON201 == nil || created.JSON201.Title == nil || *created.JSON201.Title != title {
 		t.Fatalf("create through the generated client: %v %d %s", err, created.StatusCode(), created.Body)
 	}
@@ -72,7 +83,8 @@ func TestGeneratedClientListsAndCreatesEvents(t *testing.T) {
 	if err != nil || list.StatusCode() != http.StatusOK || list.JSON200 == nil || list.JSON200.Events == nil || len(*list.JSON200.Events) != 1 {
 		t.Fatalf("list through the generated client: %v %d %.300s", err, list.StatusCode(), list.Body)
 	}
-	if got := (*list.JSON200.Events)[0].Title; got == nil || *got != title {
-		t.Errorf("listed title %v", got)
+	ev := (*list.JSON200.Events)[0]
+	if ev.Title == nil || *ev.Title != title || ev.Categories == nil || len(*ev.Categories) != 1 || ev.Cost == nil || *ev.Cost != "¥1,000 – ¥3,000" {
+		t.Errorf("listed event: title %v, categories %v, cost %v", ev.Title, ev.Categories, ev.Cost)
 	}
 }

@@ -33,12 +33,16 @@ func eventWriteArgs(create bool) []Arg {
 	image := a("image", "string", KString)
 	image.MaxLen, image.Validate = 255, validateImage
 	cost := a("cost", "", KRaw)
-	cost.Validate = validateCost
+	cost.Validate, cost.Accepts = validateCost, "cost"
 	website := a("website", "", KURL)
 	website.Default, website.HasDefault, website.MaxLen = nil, true, 255
 	link := func(name string, v func(r *Request, v any) *Reason) Arg {
 		l := a(name, "array", KRaw)
 		l.Items, l.Default, l.HasDefault, l.Validate = "integer", nil, true, v
+		l.Accepts = map[string]string{"categories": "terms", "tags": "terms"}[name]
+		if l.Accepts == "" {
+			l.Accepts = name
+		}
 		return l
 	}
 	return []Arg{

@@ -108,6 +108,9 @@ func operation(r *Request, rt *Route, ep *Endpoint, method string, pathParams ma
 			params = append(params, parameter(r, a, "query"))
 		default:
 			s := argSchema(a)
+			if a.Accepts != "" {
+				s = acceptsSchema(a.Accepts)
+			}
 			s = append(s, KV{"description", r.T(a.Desc, nil)})
 			props = append(props, KV{a.Name, s})
 			if a.Required {
@@ -357,4 +360,32 @@ func operationSummary(r *Request, method, docPath string) string {
 		action += "_by_slug"
 	}
 	return r.T("doc.summary."+action, map[string]any{"Kind": kind})
+}
+
+// acceptsSchema describes a body argument that takes several shapes, as
+// the argument pipeline accepts them: terms by id, slug or name, one or a
+// list, or as {"id"} / {"name"} objects; a venue or organizers by id or as
+// objects of their fields (created inline); a cost as text, a number or a
+// list of them. Built here beside the pipeline, not in a component that
+// could drift from it.
+func acceptsSchema(kind string) Obj {
+	str, num := Obj{{"type", "string"}}, Obj{{"type", "integer"}}
+	anyOf := func(alts ...Obj) Obj { return Obj{{"anyOf", alts}} }
+	list := func(item Obj) Obj { return Obj{{"type", "array"}, {"items", item}} }
+	switch kind {
+	case "terms":
+		ref := anyOf(num, str, Obj{{"type", "object"}, {"properties", Obj{{"id", num}, {"name", str}}}})
+		return anyOf(list(ref), num, str)
+	case "venue", "organizer":
+		name := "venue"
+		if kind == "organizer" {
+			name = "organizer"
+		}
+		ref := anyOf(num, Obj{{"type", "object"}, {"properties", Obj{{"id", num}, {name, str}}}})
+		return anyOf(list(ref), ref)
+	case "cost":
+		item := anyOf(str, Obj{{"type", "number"}})
+		return anyOf(item, list(item))
+	}
+	return Obj{}
 }

@@ -58,6 +58,9 @@ type Arg struct {
 	// database: it runs before authorization, and checks that read data
 	// belong to the models operation, after its permission checks (SPEC §2).
 	Validate func(r *Request, v any) *Reason
+	// Accepts, for a body argument that takes several shapes, names them
+	// for /doc (see acceptsSchema): "terms", "venue", "organizer", "cost".
+	Accepts string
 }
 
 // HandlerFunc answers a request whose arguments passed the pipeline and whose

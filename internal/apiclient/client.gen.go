@@ -2347,10 +2347,10 @@ type CreateEventJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *CreateEventJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *CreateEventJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -2386,7 +2386,7 @@ type CreateEventJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *CreateEventJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -2407,7 +2407,7 @@ type CreateEventJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *CreateEventJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -2416,7 +2416,7 @@ type CreateEventJSONBody struct {
 	Title string `json:"title"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *CreateEventJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -2431,10 +2431,10 @@ type CreateEventFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *CreateEventFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *CreateEventFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -2470,7 +2470,7 @@ type CreateEventFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *CreateEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -2491,7 +2491,7 @@ type CreateEventFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *CreateEventFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -2500,7 +2500,7 @@ type CreateEventFormdataBody struct {
 	Title string `form:"title" json:"title"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *CreateEventFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -2514,6 +2514,334 @@ type CreateEventParams struct {
 
 // CreateEventParamsMlLanguage defines parameters for CreateEvent.
 type CreateEventParamsMlLanguage string
+
+// CreateEventJSONBodyCategories0 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories0 = []CreateEventJSONBody_Categories_0_Item
+
+// CreateEventJSONBodyCategories00 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories00 = int
+
+// CreateEventJSONBodyCategories01 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories01 = string
+
+// CreateEventJSONBodyCategories02 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// CreateEventJSONBody_Categories_0_Item defines parameters for CreateEvent.
+type CreateEventJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyCategories1 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories1 = int
+
+// CreateEventJSONBodyCategories2 defines parameters for CreateEvent.
+type CreateEventJSONBodyCategories2 = string
+
+// CreateEventJSONBody_Categories defines parameters for CreateEvent.
+type CreateEventJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyCost0 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyCost00 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost00 = string
+
+// CreateEventJSONBodyCost01 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost01 = float32
+
+// CreateEventJSONBodyCost1 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost1 = []CreateEventJSONBody_Cost_1_Item
+
+// CreateEventJSONBodyCost10 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost10 = string
+
+// CreateEventJSONBodyCost11 defines parameters for CreateEvent.
+type CreateEventJSONBodyCost11 = float32
+
+// CreateEventJSONBody_Cost_1_Item defines parameters for CreateEvent.
+type CreateEventJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBody_Cost defines parameters for CreateEvent.
+type CreateEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyOrganizer0 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer0 = []CreateEventJSONBody_Organizer_0_Item
+
+// CreateEventJSONBodyOrganizer00 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer00 = int
+
+// CreateEventJSONBodyOrganizer01 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// CreateEventJSONBody_Organizer_0_Item defines parameters for CreateEvent.
+type CreateEventJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyOrganizer1 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyOrganizer10 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer10 = int
+
+// CreateEventJSONBodyOrganizer11 defines parameters for CreateEvent.
+type CreateEventJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// CreateEventJSONBody_Organizer defines parameters for CreateEvent.
+type CreateEventJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyTags0 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags0 = []CreateEventJSONBody_Tags_0_Item
+
+// CreateEventJSONBodyTags00 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags00 = int
+
+// CreateEventJSONBodyTags01 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags01 = string
+
+// CreateEventJSONBodyTags02 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// CreateEventJSONBody_Tags_0_Item defines parameters for CreateEvent.
+type CreateEventJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyTags1 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags1 = int
+
+// CreateEventJSONBodyTags2 defines parameters for CreateEvent.
+type CreateEventJSONBodyTags2 = string
+
+// CreateEventJSONBody_Tags defines parameters for CreateEvent.
+type CreateEventJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyVenue0 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue0 = []CreateEventJSONBody_Venue_0_Item
+
+// CreateEventJSONBodyVenue00 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue00 = int
+
+// CreateEventJSONBodyVenue01 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// CreateEventJSONBody_Venue_0_Item defines parameters for CreateEvent.
+type CreateEventJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyVenue1 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyVenue10 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue10 = int
+
+// CreateEventJSONBodyVenue11 defines parameters for CreateEvent.
+type CreateEventJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// CreateEventJSONBody_Venue defines parameters for CreateEvent.
+type CreateEventJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyCategories0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories0 = []CreateEventFormdataBody_Categories_0_Item
+
+// CreateEventFormdataBodyCategories00 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories00 = int
+
+// CreateEventFormdataBodyCategories01 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories01 = string
+
+// CreateEventFormdataBodyCategories02 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// CreateEventFormdataBody_Categories_0_Item defines parameters for CreateEvent.
+type CreateEventFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyCategories1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories1 = int
+
+// CreateEventFormdataBodyCategories2 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCategories2 = string
+
+// CreateEventFormdataBody_Categories defines parameters for CreateEvent.
+type CreateEventFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyCost0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyCost00 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost00 = string
+
+// CreateEventFormdataBodyCost01 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost01 = float32
+
+// CreateEventFormdataBodyCost1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost1 = []CreateEventFormdataBody_Cost_1_Item
+
+// CreateEventFormdataBodyCost10 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost10 = string
+
+// CreateEventFormdataBodyCost11 defines parameters for CreateEvent.
+type CreateEventFormdataBodyCost11 = float32
+
+// CreateEventFormdataBody_Cost_1_Item defines parameters for CreateEvent.
+type CreateEventFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBody_Cost defines parameters for CreateEvent.
+type CreateEventFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyOrganizer0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer0 = []CreateEventFormdataBody_Organizer_0_Item
+
+// CreateEventFormdataBodyOrganizer00 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer00 = int
+
+// CreateEventFormdataBodyOrganizer01 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// CreateEventFormdataBody_Organizer_0_Item defines parameters for CreateEvent.
+type CreateEventFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyOrganizer1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyOrganizer10 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer10 = int
+
+// CreateEventFormdataBodyOrganizer11 defines parameters for CreateEvent.
+type CreateEventFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// CreateEventFormdataBody_Organizer defines parameters for CreateEvent.
+type CreateEventFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyTags0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags0 = []CreateEventFormdataBody_Tags_0_Item
+
+// CreateEventFormdataBodyTags00 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags00 = int
+
+// CreateEventFormdataBodyTags01 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags01 = string
+
+// CreateEventFormdataBodyTags02 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// CreateEventFormdataBody_Tags_0_Item defines parameters for CreateEvent.
+type CreateEventFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyTags1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags1 = int
+
+// CreateEventFormdataBodyTags2 defines parameters for CreateEvent.
+type CreateEventFormdataBodyTags2 = string
+
+// CreateEventFormdataBody_Tags defines parameters for CreateEvent.
+type CreateEventFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyVenue0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue0 = []CreateEventFormdataBody_Venue_0_Item
+
+// CreateEventFormdataBodyVenue00 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue00 = int
+
+// CreateEventFormdataBodyVenue01 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// CreateEventFormdataBody_Venue_0_Item defines parameters for CreateEvent.
+type CreateEventFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyVenue1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyVenue10 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue10 = int
+
+// CreateEventFormdataBodyVenue11 defines parameters for CreateEvent.
+type CreateEventFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// CreateEventFormdataBody_Venue defines parameters for CreateEvent.
+type CreateEventFormdataBody_Venue struct {
+	union json.RawMessage
+}
 
 // DeleteEventBySlugParams defines parameters for DeleteEventBySlug.
 type DeleteEventBySlugParams struct {
@@ -2545,10 +2873,10 @@ type PatchEventBySlugJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PatchEventBySlugJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PatchEventBySlugJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -2584,7 +2912,7 @@ type PatchEventBySlugJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PatchEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -2602,7 +2930,7 @@ type PatchEventBySlugJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PatchEventBySlugJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -2611,7 +2939,7 @@ type PatchEventBySlugJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PatchEventBySlugJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -2626,10 +2954,10 @@ type PatchEventBySlugFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PatchEventBySlugFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PatchEventBySlugFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -2665,7 +2993,7 @@ type PatchEventBySlugFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PatchEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -2683,7 +3011,7 @@ type PatchEventBySlugFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PatchEventBySlugFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -2692,7 +3020,7 @@ type PatchEventBySlugFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PatchEventBySlugFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -2707,6 +3035,334 @@ type PatchEventBySlugParams struct {
 // PatchEventBySlugParamsMlLanguage defines parameters for PatchEventBySlug.
 type PatchEventBySlugParamsMlLanguage string
 
+// PatchEventBySlugJSONBodyCategories0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories0 = []PatchEventBySlugJSONBody_Categories_0_Item
+
+// PatchEventBySlugJSONBodyCategories00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories00 = int
+
+// PatchEventBySlugJSONBodyCategories01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories01 = string
+
+// PatchEventBySlugJSONBodyCategories02 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Categories_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyCategories1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories1 = int
+
+// PatchEventBySlugJSONBodyCategories2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCategories2 = string
+
+// PatchEventBySlugJSONBody_Categories defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyCost0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyCost00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost00 = string
+
+// PatchEventBySlugJSONBodyCost01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost01 = float32
+
+// PatchEventBySlugJSONBodyCost1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost1 = []PatchEventBySlugJSONBody_Cost_1_Item
+
+// PatchEventBySlugJSONBodyCost10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost10 = string
+
+// PatchEventBySlugJSONBodyCost11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyCost11 = float32
+
+// PatchEventBySlugJSONBody_Cost_1_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBody_Cost defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyOrganizer0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer0 = []PatchEventBySlugJSONBody_Organizer_0_Item
+
+// PatchEventBySlugJSONBodyOrganizer00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer00 = int
+
+// PatchEventBySlugJSONBodyOrganizer01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Organizer_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyOrganizer1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyOrganizer10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer10 = int
+
+// PatchEventBySlugJSONBodyOrganizer11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Organizer defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyTags0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags0 = []PatchEventBySlugJSONBody_Tags_0_Item
+
+// PatchEventBySlugJSONBodyTags00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags00 = int
+
+// PatchEventBySlugJSONBodyTags01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags01 = string
+
+// PatchEventBySlugJSONBodyTags02 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Tags_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyTags1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags1 = int
+
+// PatchEventBySlugJSONBodyTags2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyTags2 = string
+
+// PatchEventBySlugJSONBody_Tags defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyVenue0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue0 = []PatchEventBySlugJSONBody_Venue_0_Item
+
+// PatchEventBySlugJSONBodyVenue00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue00 = int
+
+// PatchEventBySlugJSONBodyVenue01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Venue_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyVenue1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyVenue10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue10 = int
+
+// PatchEventBySlugJSONBodyVenue11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventBySlugJSONBody_Venue defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyCategories0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories0 = []PatchEventBySlugFormdataBody_Categories_0_Item
+
+// PatchEventBySlugFormdataBodyCategories00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories00 = int
+
+// PatchEventBySlugFormdataBodyCategories01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories01 = string
+
+// PatchEventBySlugFormdataBodyCategories02 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Categories_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyCategories1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories1 = int
+
+// PatchEventBySlugFormdataBodyCategories2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCategories2 = string
+
+// PatchEventBySlugFormdataBody_Categories defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyCost0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyCost00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost00 = string
+
+// PatchEventBySlugFormdataBodyCost01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost01 = float32
+
+// PatchEventBySlugFormdataBodyCost1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost1 = []PatchEventBySlugFormdataBody_Cost_1_Item
+
+// PatchEventBySlugFormdataBodyCost10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost10 = string
+
+// PatchEventBySlugFormdataBodyCost11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyCost11 = float32
+
+// PatchEventBySlugFormdataBody_Cost_1_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBody_Cost defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyOrganizer0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer0 = []PatchEventBySlugFormdataBody_Organizer_0_Item
+
+// PatchEventBySlugFormdataBodyOrganizer00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer00 = int
+
+// PatchEventBySlugFormdataBodyOrganizer01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Organizer_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyOrganizer1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyOrganizer10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer10 = int
+
+// PatchEventBySlugFormdataBodyOrganizer11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Organizer defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyTags0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags0 = []PatchEventBySlugFormdataBody_Tags_0_Item
+
+// PatchEventBySlugFormdataBodyTags00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags00 = int
+
+// PatchEventBySlugFormdataBodyTags01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags01 = string
+
+// PatchEventBySlugFormdataBodyTags02 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Tags_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyTags1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags1 = int
+
+// PatchEventBySlugFormdataBodyTags2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyTags2 = string
+
+// PatchEventBySlugFormdataBody_Tags defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyVenue0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue0 = []PatchEventBySlugFormdataBody_Venue_0_Item
+
+// PatchEventBySlugFormdataBodyVenue00 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue00 = int
+
+// PatchEventBySlugFormdataBodyVenue01 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Venue_0_Item defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyVenue1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyVenue10 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue10 = int
+
+// PatchEventBySlugFormdataBodyVenue11 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventBySlugFormdataBody_Venue defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Venue struct {
+	union json.RawMessage
+}
+
 // PostEventBySlugJSONBody defines parameters for PostEventBySlug.
 type PostEventBySlugJSONBody struct {
 	// AllDay Whether the event lasts all day; its start moves to 00:00:00 and its end to 23:59:59.
@@ -2716,10 +3372,10 @@ type PostEventBySlugJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PostEventBySlugJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PostEventBySlugJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -2755,7 +3411,7 @@ type PostEventBySlugJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PostEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -2773,7 +3429,7 @@ type PostEventBySlugJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PostEventBySlugJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -2782,7 +3438,7 @@ type PostEventBySlugJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PostEventBySlugJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -2797,10 +3453,10 @@ type PostEventBySlugFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PostEventBySlugFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PostEventBySlugFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -2836,7 +3492,7 @@ type PostEventBySlugFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PostEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -2854,7 +3510,7 @@ type PostEventBySlugFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PostEventBySlugFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -2863,7 +3519,7 @@ type PostEventBySlugFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PostEventBySlugFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -2878,6 +3534,334 @@ type PostEventBySlugParams struct {
 // PostEventBySlugParamsMlLanguage defines parameters for PostEventBySlug.
 type PostEventBySlugParamsMlLanguage string
 
+// PostEventBySlugJSONBodyCategories0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories0 = []PostEventBySlugJSONBody_Categories_0_Item
+
+// PostEventBySlugJSONBodyCategories00 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories00 = int
+
+// PostEventBySlugJSONBodyCategories01 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories01 = string
+
+// PostEventBySlugJSONBodyCategories02 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Categories_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyCategories1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories1 = int
+
+// PostEventBySlugJSONBodyCategories2 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCategories2 = string
+
+// PostEventBySlugJSONBody_Categories defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyCost0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyCost00 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost00 = string
+
+// PostEventBySlugJSONBodyCost01 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost01 = float32
+
+// PostEventBySlugJSONBodyCost1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost1 = []PostEventBySlugJSONBody_Cost_1_Item
+
+// PostEventBySlugJSONBodyCost10 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost10 = string
+
+// PostEventBySlugJSONBodyCost11 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyCost11 = float32
+
+// PostEventBySlugJSONBody_Cost_1_Item defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBody_Cost defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyOrganizer0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer0 = []PostEventBySlugJSONBody_Organizer_0_Item
+
+// PostEventBySlugJSONBodyOrganizer00 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer00 = int
+
+// PostEventBySlugJSONBodyOrganizer01 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Organizer_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyOrganizer1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyOrganizer10 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer10 = int
+
+// PostEventBySlugJSONBodyOrganizer11 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Organizer defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyTags0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags0 = []PostEventBySlugJSONBody_Tags_0_Item
+
+// PostEventBySlugJSONBodyTags00 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags00 = int
+
+// PostEventBySlugJSONBodyTags01 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags01 = string
+
+// PostEventBySlugJSONBodyTags02 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Tags_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyTags1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags1 = int
+
+// PostEventBySlugJSONBodyTags2 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyTags2 = string
+
+// PostEventBySlugJSONBody_Tags defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyVenue0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue0 = []PostEventBySlugJSONBody_Venue_0_Item
+
+// PostEventBySlugJSONBodyVenue00 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue00 = int
+
+// PostEventBySlugJSONBodyVenue01 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Venue_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyVenue1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyVenue10 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue10 = int
+
+// PostEventBySlugJSONBodyVenue11 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventBySlugJSONBody_Venue defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyCategories0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories0 = []PostEventBySlugFormdataBody_Categories_0_Item
+
+// PostEventBySlugFormdataBodyCategories00 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories00 = int
+
+// PostEventBySlugFormdataBodyCategories01 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories01 = string
+
+// PostEventBySlugFormdataBodyCategories02 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Categories_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyCategories1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories1 = int
+
+// PostEventBySlugFormdataBodyCategories2 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCategories2 = string
+
+// PostEventBySlugFormdataBody_Categories defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyCost0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyCost00 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost00 = string
+
+// PostEventBySlugFormdataBodyCost01 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost01 = float32
+
+// PostEventBySlugFormdataBodyCost1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost1 = []PostEventBySlugFormdataBody_Cost_1_Item
+
+// PostEventBySlugFormdataBodyCost10 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost10 = string
+
+// PostEventBySlugFormdataBodyCost11 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyCost11 = float32
+
+// PostEventBySlugFormdataBody_Cost_1_Item defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBody_Cost defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyOrganizer0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer0 = []PostEventBySlugFormdataBody_Organizer_0_Item
+
+// PostEventBySlugFormdataBodyOrganizer00 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer00 = int
+
+// PostEventBySlugFormdataBodyOrganizer01 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Organizer_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyOrganizer1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyOrganizer10 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer10 = int
+
+// PostEventBySlugFormdataBodyOrganizer11 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Organizer defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyTags0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags0 = []PostEventBySlugFormdataBody_Tags_0_Item
+
+// PostEventBySlugFormdataBodyTags00 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags00 = int
+
+// PostEventBySlugFormdataBodyTags01 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags01 = string
+
+// PostEventBySlugFormdataBodyTags02 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Tags_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyTags1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags1 = int
+
+// PostEventBySlugFormdataBodyTags2 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyTags2 = string
+
+// PostEventBySlugFormdataBody_Tags defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyVenue0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue0 = []PostEventBySlugFormdataBody_Venue_0_Item
+
+// PostEventBySlugFormdataBodyVenue00 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue00 = int
+
+// PostEventBySlugFormdataBodyVenue01 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Venue_0_Item defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyVenue1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyVenue10 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue10 = int
+
+// PostEventBySlugFormdataBodyVenue11 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventBySlugFormdataBody_Venue defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Venue struct {
+	union json.RawMessage
+}
+
 // PutEventBySlugJSONBody defines parameters for PutEventBySlug.
 type PutEventBySlugJSONBody struct {
 	// AllDay Whether the event lasts all day; its start moves to 00:00:00 and its end to 23:59:59.
@@ -2887,10 +3871,10 @@ type PutEventBySlugJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PutEventBySlugJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PutEventBySlugJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -2926,7 +3910,7 @@ type PutEventBySlugJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PutEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -2944,7 +3928,7 @@ type PutEventBySlugJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PutEventBySlugJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -2953,7 +3937,7 @@ type PutEventBySlugJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PutEventBySlugJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -2968,10 +3952,10 @@ type PutEventBySlugFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PutEventBySlugFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PutEventBySlugFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -3007,7 +3991,7 @@ type PutEventBySlugFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PutEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -3025,7 +4009,7 @@ type PutEventBySlugFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PutEventBySlugFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -3034,7 +4018,7 @@ type PutEventBySlugFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PutEventBySlugFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -3048,6 +4032,334 @@ type PutEventBySlugParams struct {
 
 // PutEventBySlugParamsMlLanguage defines parameters for PutEventBySlug.
 type PutEventBySlugParamsMlLanguage string
+
+// PutEventBySlugJSONBodyCategories0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories0 = []PutEventBySlugJSONBody_Categories_0_Item
+
+// PutEventBySlugJSONBodyCategories00 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories00 = int
+
+// PutEventBySlugJSONBodyCategories01 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories01 = string
+
+// PutEventBySlugJSONBodyCategories02 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Categories_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyCategories1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories1 = int
+
+// PutEventBySlugJSONBodyCategories2 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCategories2 = string
+
+// PutEventBySlugJSONBody_Categories defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyCost0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyCost00 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost00 = string
+
+// PutEventBySlugJSONBodyCost01 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost01 = float32
+
+// PutEventBySlugJSONBodyCost1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost1 = []PutEventBySlugJSONBody_Cost_1_Item
+
+// PutEventBySlugJSONBodyCost10 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost10 = string
+
+// PutEventBySlugJSONBodyCost11 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyCost11 = float32
+
+// PutEventBySlugJSONBody_Cost_1_Item defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBody_Cost defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyOrganizer0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer0 = []PutEventBySlugJSONBody_Organizer_0_Item
+
+// PutEventBySlugJSONBodyOrganizer00 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer00 = int
+
+// PutEventBySlugJSONBodyOrganizer01 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Organizer_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyOrganizer1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyOrganizer10 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer10 = int
+
+// PutEventBySlugJSONBodyOrganizer11 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Organizer defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyTags0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags0 = []PutEventBySlugJSONBody_Tags_0_Item
+
+// PutEventBySlugJSONBodyTags00 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags00 = int
+
+// PutEventBySlugJSONBodyTags01 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags01 = string
+
+// PutEventBySlugJSONBodyTags02 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Tags_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyTags1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags1 = int
+
+// PutEventBySlugJSONBodyTags2 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyTags2 = string
+
+// PutEventBySlugJSONBody_Tags defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyVenue0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue0 = []PutEventBySlugJSONBody_Venue_0_Item
+
+// PutEventBySlugJSONBodyVenue00 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue00 = int
+
+// PutEventBySlugJSONBodyVenue01 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Venue_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyVenue1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyVenue10 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue10 = int
+
+// PutEventBySlugJSONBodyVenue11 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventBySlugJSONBody_Venue defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyCategories0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories0 = []PutEventBySlugFormdataBody_Categories_0_Item
+
+// PutEventBySlugFormdataBodyCategories00 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories00 = int
+
+// PutEventBySlugFormdataBodyCategories01 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories01 = string
+
+// PutEventBySlugFormdataBodyCategories02 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Categories_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyCategories1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories1 = int
+
+// PutEventBySlugFormdataBodyCategories2 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCategories2 = string
+
+// PutEventBySlugFormdataBody_Categories defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyCost0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyCost00 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost00 = string
+
+// PutEventBySlugFormdataBodyCost01 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost01 = float32
+
+// PutEventBySlugFormdataBodyCost1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost1 = []PutEventBySlugFormdataBody_Cost_1_Item
+
+// PutEventBySlugFormdataBodyCost10 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost10 = string
+
+// PutEventBySlugFormdataBodyCost11 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyCost11 = float32
+
+// PutEventBySlugFormdataBody_Cost_1_Item defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBody_Cost defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyOrganizer0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer0 = []PutEventBySlugFormdataBody_Organizer_0_Item
+
+// PutEventBySlugFormdataBodyOrganizer00 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer00 = int
+
+// PutEventBySlugFormdataBodyOrganizer01 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Organizer_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyOrganizer1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyOrganizer10 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer10 = int
+
+// PutEventBySlugFormdataBodyOrganizer11 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Organizer defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyTags0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags0 = []PutEventBySlugFormdataBody_Tags_0_Item
+
+// PutEventBySlugFormdataBodyTags00 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags00 = int
+
+// PutEventBySlugFormdataBodyTags01 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags01 = string
+
+// PutEventBySlugFormdataBodyTags02 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Tags_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyTags1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags1 = int
+
+// PutEventBySlugFormdataBodyTags2 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyTags2 = string
+
+// PutEventBySlugFormdataBody_Tags defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyVenue0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue0 = []PutEventBySlugFormdataBody_Venue_0_Item
+
+// PutEventBySlugFormdataBodyVenue00 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue00 = int
+
+// PutEventBySlugFormdataBodyVenue01 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Venue_0_Item defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyVenue1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyVenue10 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue10 = int
+
+// PutEventBySlugFormdataBodyVenue11 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventBySlugFormdataBody_Venue defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Venue struct {
+	union json.RawMessage
+}
 
 // DeleteEventParams defines parameters for DeleteEvent.
 type DeleteEventParams struct {
@@ -3079,10 +4391,10 @@ type PatchEventJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PatchEventJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PatchEventJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -3118,7 +4430,7 @@ type PatchEventJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PatchEventJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -3139,7 +4451,7 @@ type PatchEventJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PatchEventJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -3148,7 +4460,7 @@ type PatchEventJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PatchEventJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -3163,10 +4475,10 @@ type PatchEventFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PatchEventFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PatchEventFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -3202,7 +4514,7 @@ type PatchEventFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PatchEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -3223,7 +4535,7 @@ type PatchEventFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PatchEventFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -3232,7 +4544,7 @@ type PatchEventFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PatchEventFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -3247,6 +4559,334 @@ type PatchEventParams struct {
 // PatchEventParamsMlLanguage defines parameters for PatchEvent.
 type PatchEventParamsMlLanguage string
 
+// PatchEventJSONBodyCategories0 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories0 = []PatchEventJSONBody_Categories_0_Item
+
+// PatchEventJSONBodyCategories00 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories00 = int
+
+// PatchEventJSONBodyCategories01 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories01 = string
+
+// PatchEventJSONBodyCategories02 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventJSONBody_Categories_0_Item defines parameters for PatchEvent.
+type PatchEventJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyCategories1 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories1 = int
+
+// PatchEventJSONBodyCategories2 defines parameters for PatchEvent.
+type PatchEventJSONBodyCategories2 = string
+
+// PatchEventJSONBody_Categories defines parameters for PatchEvent.
+type PatchEventJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyCost0 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyCost00 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost00 = string
+
+// PatchEventJSONBodyCost01 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost01 = float32
+
+// PatchEventJSONBodyCost1 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost1 = []PatchEventJSONBody_Cost_1_Item
+
+// PatchEventJSONBodyCost10 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost10 = string
+
+// PatchEventJSONBodyCost11 defines parameters for PatchEvent.
+type PatchEventJSONBodyCost11 = float32
+
+// PatchEventJSONBody_Cost_1_Item defines parameters for PatchEvent.
+type PatchEventJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBody_Cost defines parameters for PatchEvent.
+type PatchEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyOrganizer0 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer0 = []PatchEventJSONBody_Organizer_0_Item
+
+// PatchEventJSONBodyOrganizer00 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer00 = int
+
+// PatchEventJSONBodyOrganizer01 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventJSONBody_Organizer_0_Item defines parameters for PatchEvent.
+type PatchEventJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyOrganizer1 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyOrganizer10 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer10 = int
+
+// PatchEventJSONBodyOrganizer11 defines parameters for PatchEvent.
+type PatchEventJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventJSONBody_Organizer defines parameters for PatchEvent.
+type PatchEventJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyTags0 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags0 = []PatchEventJSONBody_Tags_0_Item
+
+// PatchEventJSONBodyTags00 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags00 = int
+
+// PatchEventJSONBodyTags01 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags01 = string
+
+// PatchEventJSONBodyTags02 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventJSONBody_Tags_0_Item defines parameters for PatchEvent.
+type PatchEventJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyTags1 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags1 = int
+
+// PatchEventJSONBodyTags2 defines parameters for PatchEvent.
+type PatchEventJSONBodyTags2 = string
+
+// PatchEventJSONBody_Tags defines parameters for PatchEvent.
+type PatchEventJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyVenue0 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue0 = []PatchEventJSONBody_Venue_0_Item
+
+// PatchEventJSONBodyVenue00 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue00 = int
+
+// PatchEventJSONBodyVenue01 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventJSONBody_Venue_0_Item defines parameters for PatchEvent.
+type PatchEventJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyVenue1 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyVenue10 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue10 = int
+
+// PatchEventJSONBodyVenue11 defines parameters for PatchEvent.
+type PatchEventJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventJSONBody_Venue defines parameters for PatchEvent.
+type PatchEventJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyCategories0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories0 = []PatchEventFormdataBody_Categories_0_Item
+
+// PatchEventFormdataBodyCategories00 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories00 = int
+
+// PatchEventFormdataBodyCategories01 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories01 = string
+
+// PatchEventFormdataBodyCategories02 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventFormdataBody_Categories_0_Item defines parameters for PatchEvent.
+type PatchEventFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyCategories1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories1 = int
+
+// PatchEventFormdataBodyCategories2 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCategories2 = string
+
+// PatchEventFormdataBody_Categories defines parameters for PatchEvent.
+type PatchEventFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyCost0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyCost00 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost00 = string
+
+// PatchEventFormdataBodyCost01 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost01 = float32
+
+// PatchEventFormdataBodyCost1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost1 = []PatchEventFormdataBody_Cost_1_Item
+
+// PatchEventFormdataBodyCost10 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost10 = string
+
+// PatchEventFormdataBodyCost11 defines parameters for PatchEvent.
+type PatchEventFormdataBodyCost11 = float32
+
+// PatchEventFormdataBody_Cost_1_Item defines parameters for PatchEvent.
+type PatchEventFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBody_Cost defines parameters for PatchEvent.
+type PatchEventFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyOrganizer0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer0 = []PatchEventFormdataBody_Organizer_0_Item
+
+// PatchEventFormdataBodyOrganizer00 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer00 = int
+
+// PatchEventFormdataBodyOrganizer01 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventFormdataBody_Organizer_0_Item defines parameters for PatchEvent.
+type PatchEventFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyOrganizer1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyOrganizer10 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer10 = int
+
+// PatchEventFormdataBodyOrganizer11 defines parameters for PatchEvent.
+type PatchEventFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PatchEventFormdataBody_Organizer defines parameters for PatchEvent.
+type PatchEventFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyTags0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags0 = []PatchEventFormdataBody_Tags_0_Item
+
+// PatchEventFormdataBodyTags00 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags00 = int
+
+// PatchEventFormdataBodyTags01 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags01 = string
+
+// PatchEventFormdataBodyTags02 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PatchEventFormdataBody_Tags_0_Item defines parameters for PatchEvent.
+type PatchEventFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyTags1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags1 = int
+
+// PatchEventFormdataBodyTags2 defines parameters for PatchEvent.
+type PatchEventFormdataBodyTags2 = string
+
+// PatchEventFormdataBody_Tags defines parameters for PatchEvent.
+type PatchEventFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyVenue0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue0 = []PatchEventFormdataBody_Venue_0_Item
+
+// PatchEventFormdataBodyVenue00 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue00 = int
+
+// PatchEventFormdataBodyVenue01 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventFormdataBody_Venue_0_Item defines parameters for PatchEvent.
+type PatchEventFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyVenue1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyVenue10 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue10 = int
+
+// PatchEventFormdataBodyVenue11 defines parameters for PatchEvent.
+type PatchEventFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PatchEventFormdataBody_Venue defines parameters for PatchEvent.
+type PatchEventFormdataBody_Venue struct {
+	union json.RawMessage
+}
+
 // PostEventJSONBody defines parameters for PostEvent.
 type PostEventJSONBody struct {
 	// AllDay Whether the event lasts all day; its start moves to 00:00:00 and its end to 23:59:59.
@@ -3256,10 +4896,10 @@ type PostEventJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PostEventJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PostEventJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -3295,7 +4935,7 @@ type PostEventJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PostEventJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -3316,7 +4956,7 @@ type PostEventJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PostEventJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -3325,7 +4965,7 @@ type PostEventJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PostEventJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -3340,10 +4980,10 @@ type PostEventFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PostEventFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PostEventFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -3379,7 +5019,7 @@ type PostEventFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PostEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -3400,7 +5040,7 @@ type PostEventFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PostEventFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -3409,7 +5049,7 @@ type PostEventFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PostEventFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -3424,6 +5064,334 @@ type PostEventParams struct {
 // PostEventParamsMlLanguage defines parameters for PostEvent.
 type PostEventParamsMlLanguage string
 
+// PostEventJSONBodyCategories0 defines parameters for PostEvent.
+type PostEventJSONBodyCategories0 = []PostEventJSONBody_Categories_0_Item
+
+// PostEventJSONBodyCategories00 defines parameters for PostEvent.
+type PostEventJSONBodyCategories00 = int
+
+// PostEventJSONBodyCategories01 defines parameters for PostEvent.
+type PostEventJSONBodyCategories01 = string
+
+// PostEventJSONBodyCategories02 defines parameters for PostEvent.
+type PostEventJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventJSONBody_Categories_0_Item defines parameters for PostEvent.
+type PostEventJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyCategories1 defines parameters for PostEvent.
+type PostEventJSONBodyCategories1 = int
+
+// PostEventJSONBodyCategories2 defines parameters for PostEvent.
+type PostEventJSONBodyCategories2 = string
+
+// PostEventJSONBody_Categories defines parameters for PostEvent.
+type PostEventJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyCost0 defines parameters for PostEvent.
+type PostEventJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyCost00 defines parameters for PostEvent.
+type PostEventJSONBodyCost00 = string
+
+// PostEventJSONBodyCost01 defines parameters for PostEvent.
+type PostEventJSONBodyCost01 = float32
+
+// PostEventJSONBodyCost1 defines parameters for PostEvent.
+type PostEventJSONBodyCost1 = []PostEventJSONBody_Cost_1_Item
+
+// PostEventJSONBodyCost10 defines parameters for PostEvent.
+type PostEventJSONBodyCost10 = string
+
+// PostEventJSONBodyCost11 defines parameters for PostEvent.
+type PostEventJSONBodyCost11 = float32
+
+// PostEventJSONBody_Cost_1_Item defines parameters for PostEvent.
+type PostEventJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBody_Cost defines parameters for PostEvent.
+type PostEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyOrganizer0 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer0 = []PostEventJSONBody_Organizer_0_Item
+
+// PostEventJSONBodyOrganizer00 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer00 = int
+
+// PostEventJSONBodyOrganizer01 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventJSONBody_Organizer_0_Item defines parameters for PostEvent.
+type PostEventJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyOrganizer1 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyOrganizer10 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer10 = int
+
+// PostEventJSONBodyOrganizer11 defines parameters for PostEvent.
+type PostEventJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventJSONBody_Organizer defines parameters for PostEvent.
+type PostEventJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyTags0 defines parameters for PostEvent.
+type PostEventJSONBodyTags0 = []PostEventJSONBody_Tags_0_Item
+
+// PostEventJSONBodyTags00 defines parameters for PostEvent.
+type PostEventJSONBodyTags00 = int
+
+// PostEventJSONBodyTags01 defines parameters for PostEvent.
+type PostEventJSONBodyTags01 = string
+
+// PostEventJSONBodyTags02 defines parameters for PostEvent.
+type PostEventJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventJSONBody_Tags_0_Item defines parameters for PostEvent.
+type PostEventJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyTags1 defines parameters for PostEvent.
+type PostEventJSONBodyTags1 = int
+
+// PostEventJSONBodyTags2 defines parameters for PostEvent.
+type PostEventJSONBodyTags2 = string
+
+// PostEventJSONBody_Tags defines parameters for PostEvent.
+type PostEventJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyVenue0 defines parameters for PostEvent.
+type PostEventJSONBodyVenue0 = []PostEventJSONBody_Venue_0_Item
+
+// PostEventJSONBodyVenue00 defines parameters for PostEvent.
+type PostEventJSONBodyVenue00 = int
+
+// PostEventJSONBodyVenue01 defines parameters for PostEvent.
+type PostEventJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventJSONBody_Venue_0_Item defines parameters for PostEvent.
+type PostEventJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyVenue1 defines parameters for PostEvent.
+type PostEventJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyVenue10 defines parameters for PostEvent.
+type PostEventJSONBodyVenue10 = int
+
+// PostEventJSONBodyVenue11 defines parameters for PostEvent.
+type PostEventJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventJSONBody_Venue defines parameters for PostEvent.
+type PostEventJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyCategories0 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories0 = []PostEventFormdataBody_Categories_0_Item
+
+// PostEventFormdataBodyCategories00 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories00 = int
+
+// PostEventFormdataBodyCategories01 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories01 = string
+
+// PostEventFormdataBodyCategories02 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventFormdataBody_Categories_0_Item defines parameters for PostEvent.
+type PostEventFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyCategories1 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories1 = int
+
+// PostEventFormdataBodyCategories2 defines parameters for PostEvent.
+type PostEventFormdataBodyCategories2 = string
+
+// PostEventFormdataBody_Categories defines parameters for PostEvent.
+type PostEventFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyCost0 defines parameters for PostEvent.
+type PostEventFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyCost00 defines parameters for PostEvent.
+type PostEventFormdataBodyCost00 = string
+
+// PostEventFormdataBodyCost01 defines parameters for PostEvent.
+type PostEventFormdataBodyCost01 = float32
+
+// PostEventFormdataBodyCost1 defines parameters for PostEvent.
+type PostEventFormdataBodyCost1 = []PostEventFormdataBody_Cost_1_Item
+
+// PostEventFormdataBodyCost10 defines parameters for PostEvent.
+type PostEventFormdataBodyCost10 = string
+
+// PostEventFormdataBodyCost11 defines parameters for PostEvent.
+type PostEventFormdataBodyCost11 = float32
+
+// PostEventFormdataBody_Cost_1_Item defines parameters for PostEvent.
+type PostEventFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBody_Cost defines parameters for PostEvent.
+type PostEventFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyOrganizer0 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer0 = []PostEventFormdataBody_Organizer_0_Item
+
+// PostEventFormdataBodyOrganizer00 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer00 = int
+
+// PostEventFormdataBodyOrganizer01 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventFormdataBody_Organizer_0_Item defines parameters for PostEvent.
+type PostEventFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyOrganizer1 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyOrganizer10 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer10 = int
+
+// PostEventFormdataBodyOrganizer11 defines parameters for PostEvent.
+type PostEventFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PostEventFormdataBody_Organizer defines parameters for PostEvent.
+type PostEventFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyTags0 defines parameters for PostEvent.
+type PostEventFormdataBodyTags0 = []PostEventFormdataBody_Tags_0_Item
+
+// PostEventFormdataBodyTags00 defines parameters for PostEvent.
+type PostEventFormdataBodyTags00 = int
+
+// PostEventFormdataBodyTags01 defines parameters for PostEvent.
+type PostEventFormdataBodyTags01 = string
+
+// PostEventFormdataBodyTags02 defines parameters for PostEvent.
+type PostEventFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PostEventFormdataBody_Tags_0_Item defines parameters for PostEvent.
+type PostEventFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyTags1 defines parameters for PostEvent.
+type PostEventFormdataBodyTags1 = int
+
+// PostEventFormdataBodyTags2 defines parameters for PostEvent.
+type PostEventFormdataBodyTags2 = string
+
+// PostEventFormdataBody_Tags defines parameters for PostEvent.
+type PostEventFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyVenue0 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue0 = []PostEventFormdataBody_Venue_0_Item
+
+// PostEventFormdataBodyVenue00 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue00 = int
+
+// PostEventFormdataBodyVenue01 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventFormdataBody_Venue_0_Item defines parameters for PostEvent.
+type PostEventFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyVenue1 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyVenue10 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue10 = int
+
+// PostEventFormdataBodyVenue11 defines parameters for PostEvent.
+type PostEventFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PostEventFormdataBody_Venue defines parameters for PostEvent.
+type PostEventFormdataBody_Venue struct {
+	union json.RawMessage
+}
+
 // PutEventJSONBody defines parameters for PutEvent.
 type PutEventJSONBody struct {
 	// AllDay Whether the event lasts all day; its start moves to 00:00:00 and its end to 23:59:59.
@@ -3433,10 +5401,10 @@ type PutEventJSONBody struct {
 	Author *int `json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `json:"categories,omitempty"`
+	Categories *PutEventJSONBody_Categories `json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `json:"cost,omitempty"`
+	Cost *PutEventJSONBody_Cost `json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `json:"currency_code,omitempty"`
@@ -3472,7 +5440,7 @@ type PutEventJSONBody struct {
 	Image *string `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `json:"organizer,omitempty"`
+	Organizer *PutEventJSONBody_Organizer `json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -3493,7 +5461,7 @@ type PutEventJSONBody struct {
 	Sticky *bool `json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `json:"tags,omitempty"`
+	Tags *PutEventJSONBody_Tags `json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `json:"timezone,omitempty"`
@@ -3502,7 +5470,7 @@ type PutEventJSONBody struct {
 	Title *string `json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `json:"venue,omitempty"`
+	Venue *PutEventJSONBody_Venue `json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `json:"website,omitempty"`
@@ -3517,10 +5485,10 @@ type PutEventFormdataBody struct {
 	Author *int `form:"author,omitempty" json:"author,omitempty"`
 
 	// Categories Event categories by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create categories when you may manage them. An empty value removes all.
-	Categories *[]int `form:"categories,omitempty" json:"categories,omitempty"`
+	Categories *PutEventFormdataBody_Categories `form:"categories,omitempty" json:"categories,omitempty"`
 
 	// Cost Cost as text ("20$", "10 - 20") or a list of values; 0 is shown as free.
-	Cost interface{} `form:"cost,omitempty" json:"cost,omitempty"`
+	Cost *PutEventFormdataBody_Cost `form:"cost,omitempty" json:"cost,omitempty"`
 
 	// CurrencyCode The event's ISO 4217 currency code (JPY, EUR, KRW…), used in json_ld.offers. Without it the site's code is used.
 	CurrencyCode *string `form:"currency_code,omitempty" json:"currency_code,omitempty"`
@@ -3556,7 +5524,7 @@ type PutEventFormdataBody struct {
 	Image *string `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
-	Organizer *[]int `form:"organizer,omitempty" json:"organizer,omitempty"`
+	Organizer *PutEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -3577,7 +5545,7 @@ type PutEventFormdataBody struct {
 	Sticky *bool `form:"sticky,omitempty" json:"sticky,omitempty"`
 
 	// Tags Tags by ID, slug or name, or as {"id": N} or {"name": "…"} objects. Unknown names create tags when you may manage them. An empty value removes all.
-	Tags *[]int `form:"tags,omitempty" json:"tags,omitempty"`
+	Tags *PutEventFormdataBody_Tags `form:"tags,omitempty" json:"tags,omitempty"`
 
 	// Timezone Time zone of the event: an IANA name such as Asia/Tokyo, or an offset such as UTC+9. Empty means the site time zone.
 	Timezone *string `form:"timezone,omitempty" json:"timezone,omitempty"`
@@ -3586,7 +5554,7 @@ type PutEventFormdataBody struct {
 	Title *string `form:"title,omitempty" json:"title,omitempty"`
 
 	// Venue Venue by ID, as {"id": N}, or as an object of venue fields (a new venue is created, or an identical one reused); a list for several. An empty value removes the venue.
-	Venue *[]int `form:"venue,omitempty" json:"venue,omitempty"`
+	Venue *PutEventFormdataBody_Venue `form:"venue,omitempty" json:"venue,omitempty"`
 
 	// Website Website of the event; when never set, the event's own page is shown.
 	Website *string `form:"website,omitempty" json:"website,omitempty"`
@@ -3600,6 +5568,334 @@ type PutEventParams struct {
 
 // PutEventParamsMlLanguage defines parameters for PutEvent.
 type PutEventParamsMlLanguage string
+
+// PutEventJSONBodyCategories0 defines parameters for PutEvent.
+type PutEventJSONBodyCategories0 = []PutEventJSONBody_Categories_0_Item
+
+// PutEventJSONBodyCategories00 defines parameters for PutEvent.
+type PutEventJSONBodyCategories00 = int
+
+// PutEventJSONBodyCategories01 defines parameters for PutEvent.
+type PutEventJSONBodyCategories01 = string
+
+// PutEventJSONBodyCategories02 defines parameters for PutEvent.
+type PutEventJSONBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventJSONBody_Categories_0_Item defines parameters for PutEvent.
+type PutEventJSONBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyCategories1 defines parameters for PutEvent.
+type PutEventJSONBodyCategories1 = int
+
+// PutEventJSONBodyCategories2 defines parameters for PutEvent.
+type PutEventJSONBodyCategories2 = string
+
+// PutEventJSONBody_Categories defines parameters for PutEvent.
+type PutEventJSONBody_Categories struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyCost0 defines parameters for PutEvent.
+type PutEventJSONBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyCost00 defines parameters for PutEvent.
+type PutEventJSONBodyCost00 = string
+
+// PutEventJSONBodyCost01 defines parameters for PutEvent.
+type PutEventJSONBodyCost01 = float32
+
+// PutEventJSONBodyCost1 defines parameters for PutEvent.
+type PutEventJSONBodyCost1 = []PutEventJSONBody_Cost_1_Item
+
+// PutEventJSONBodyCost10 defines parameters for PutEvent.
+type PutEventJSONBodyCost10 = string
+
+// PutEventJSONBodyCost11 defines parameters for PutEvent.
+type PutEventJSONBodyCost11 = float32
+
+// PutEventJSONBody_Cost_1_Item defines parameters for PutEvent.
+type PutEventJSONBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBody_Cost defines parameters for PutEvent.
+type PutEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyOrganizer0 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer0 = []PutEventJSONBody_Organizer_0_Item
+
+// PutEventJSONBodyOrganizer00 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer00 = int
+
+// PutEventJSONBodyOrganizer01 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventJSONBody_Organizer_0_Item defines parameters for PutEvent.
+type PutEventJSONBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyOrganizer1 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyOrganizer10 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer10 = int
+
+// PutEventJSONBodyOrganizer11 defines parameters for PutEvent.
+type PutEventJSONBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventJSONBody_Organizer defines parameters for PutEvent.
+type PutEventJSONBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyTags0 defines parameters for PutEvent.
+type PutEventJSONBodyTags0 = []PutEventJSONBody_Tags_0_Item
+
+// PutEventJSONBodyTags00 defines parameters for PutEvent.
+type PutEventJSONBodyTags00 = int
+
+// PutEventJSONBodyTags01 defines parameters for PutEvent.
+type PutEventJSONBodyTags01 = string
+
+// PutEventJSONBodyTags02 defines parameters for PutEvent.
+type PutEventJSONBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventJSONBody_Tags_0_Item defines parameters for PutEvent.
+type PutEventJSONBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyTags1 defines parameters for PutEvent.
+type PutEventJSONBodyTags1 = int
+
+// PutEventJSONBodyTags2 defines parameters for PutEvent.
+type PutEventJSONBodyTags2 = string
+
+// PutEventJSONBody_Tags defines parameters for PutEvent.
+type PutEventJSONBody_Tags struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyVenue0 defines parameters for PutEvent.
+type PutEventJSONBodyVenue0 = []PutEventJSONBody_Venue_0_Item
+
+// PutEventJSONBodyVenue00 defines parameters for PutEvent.
+type PutEventJSONBodyVenue00 = int
+
+// PutEventJSONBodyVenue01 defines parameters for PutEvent.
+type PutEventJSONBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventJSONBody_Venue_0_Item defines parameters for PutEvent.
+type PutEventJSONBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyVenue1 defines parameters for PutEvent.
+type PutEventJSONBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyVenue10 defines parameters for PutEvent.
+type PutEventJSONBodyVenue10 = int
+
+// PutEventJSONBodyVenue11 defines parameters for PutEvent.
+type PutEventJSONBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventJSONBody_Venue defines parameters for PutEvent.
+type PutEventJSONBody_Venue struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyCategories0 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories0 = []PutEventFormdataBody_Categories_0_Item
+
+// PutEventFormdataBodyCategories00 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories00 = int
+
+// PutEventFormdataBodyCategories01 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories01 = string
+
+// PutEventFormdataBodyCategories02 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventFormdataBody_Categories_0_Item defines parameters for PutEvent.
+type PutEventFormdataBody_Categories_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyCategories1 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories1 = int
+
+// PutEventFormdataBodyCategories2 defines parameters for PutEvent.
+type PutEventFormdataBodyCategories2 = string
+
+// PutEventFormdataBody_Categories defines parameters for PutEvent.
+type PutEventFormdataBody_Categories struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyCost0 defines parameters for PutEvent.
+type PutEventFormdataBodyCost0 struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyCost00 defines parameters for PutEvent.
+type PutEventFormdataBodyCost00 = string
+
+// PutEventFormdataBodyCost01 defines parameters for PutEvent.
+type PutEventFormdataBodyCost01 = float32
+
+// PutEventFormdataBodyCost1 defines parameters for PutEvent.
+type PutEventFormdataBodyCost1 = []PutEventFormdataBody_Cost_1_Item
+
+// PutEventFormdataBodyCost10 defines parameters for PutEvent.
+type PutEventFormdataBodyCost10 = string
+
+// PutEventFormdataBodyCost11 defines parameters for PutEvent.
+type PutEventFormdataBodyCost11 = float32
+
+// PutEventFormdataBody_Cost_1_Item defines parameters for PutEvent.
+type PutEventFormdataBody_Cost_1_Item struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBody_Cost defines parameters for PutEvent.
+type PutEventFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyOrganizer0 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer0 = []PutEventFormdataBody_Organizer_0_Item
+
+// PutEventFormdataBodyOrganizer00 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer00 = int
+
+// PutEventFormdataBodyOrganizer01 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer01 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventFormdataBody_Organizer_0_Item defines parameters for PutEvent.
+type PutEventFormdataBody_Organizer_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyOrganizer1 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer1 struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyOrganizer10 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer10 = int
+
+// PutEventFormdataBodyOrganizer11 defines parameters for PutEvent.
+type PutEventFormdataBodyOrganizer11 struct {
+	Id        *int    `json:"id,omitempty"`
+	Organizer *string `json:"organizer,omitempty"`
+}
+
+// PutEventFormdataBody_Organizer defines parameters for PutEvent.
+type PutEventFormdataBody_Organizer struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyTags0 defines parameters for PutEvent.
+type PutEventFormdataBodyTags0 = []PutEventFormdataBody_Tags_0_Item
+
+// PutEventFormdataBodyTags00 defines parameters for PutEvent.
+type PutEventFormdataBodyTags00 = int
+
+// PutEventFormdataBodyTags01 defines parameters for PutEvent.
+type PutEventFormdataBodyTags01 = string
+
+// PutEventFormdataBodyTags02 defines parameters for PutEvent.
+type PutEventFormdataBodyTags02 struct {
+	Id   *int    `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+// PutEventFormdataBody_Tags_0_Item defines parameters for PutEvent.
+type PutEventFormdataBody_Tags_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyTags1 defines parameters for PutEvent.
+type PutEventFormdataBodyTags1 = int
+
+// PutEventFormdataBodyTags2 defines parameters for PutEvent.
+type PutEventFormdataBodyTags2 = string
+
+// PutEventFormdataBody_Tags defines parameters for PutEvent.
+type PutEventFormdataBody_Tags struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyVenue0 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue0 = []PutEventFormdataBody_Venue_0_Item
+
+// PutEventFormdataBodyVenue00 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue00 = int
+
+// PutEventFormdataBodyVenue01 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue01 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventFormdataBody_Venue_0_Item defines parameters for PutEvent.
+type PutEventFormdataBody_Venue_0_Item struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyVenue1 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue1 struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyVenue10 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue10 = int
+
+// PutEventFormdataBodyVenue11 defines parameters for PutEvent.
+type PutEventFormdataBodyVenue11 struct {
+	Id    *int    `json:"id,omitempty"`
+	Venue *string `json:"venue,omitempty"`
+}
+
+// PutEventFormdataBody_Venue defines parameters for PutEvent.
+type PutEventFormdataBody_Venue struct {
+	union json.RawMessage
+}
 
 // ListOrganizersParams defines parameters for ListOrganizers.
 type ListOrganizersParams struct {
@@ -5834,6 +8130,12746 @@ func (t Venue_Image) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Venue_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyCategories00 returns the union data inside the CreateEventJSONBody_Categories_0_Item as a CreateEventJSONBodyCategories00
+func (t CreateEventJSONBody_Categories_0_Item) AsCreateEventJSONBodyCategories00() (CreateEventJSONBodyCategories00, error) {
+	var body CreateEventJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories00 overwrites any union data inside the CreateEventJSONBody_Categories_0_Item as the provided CreateEventJSONBodyCategories00
+func (t *CreateEventJSONBody_Categories_0_Item) FromCreateEventJSONBodyCategories00(v CreateEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories00 performs a merge with any union data inside the CreateEventJSONBody_Categories_0_Item, using the provided CreateEventJSONBodyCategories00
+func (t *CreateEventJSONBody_Categories_0_Item) MergeCreateEventJSONBodyCategories00(v CreateEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCategories01 returns the union data inside the CreateEventJSONBody_Categories_0_Item as a CreateEventJSONBodyCategories01
+func (t CreateEventJSONBody_Categories_0_Item) AsCreateEventJSONBodyCategories01() (CreateEventJSONBodyCategories01, error) {
+	var body CreateEventJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories01 overwrites any union data inside the CreateEventJSONBody_Categories_0_Item as the provided CreateEventJSONBodyCategories01
+func (t *CreateEventJSONBody_Categories_0_Item) FromCreateEventJSONBodyCategories01(v CreateEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories01 performs a merge with any union data inside the CreateEventJSONBody_Categories_0_Item, using the provided CreateEventJSONBodyCategories01
+func (t *CreateEventJSONBody_Categories_0_Item) MergeCreateEventJSONBodyCategories01(v CreateEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCategories02 returns the union data inside the CreateEventJSONBody_Categories_0_Item as a CreateEventJSONBodyCategories02
+func (t CreateEventJSONBody_Categories_0_Item) AsCreateEventJSONBodyCategories02() (CreateEventJSONBodyCategories02, error) {
+	var body CreateEventJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories02 overwrites any union data inside the CreateEventJSONBody_Categories_0_Item as the provided CreateEventJSONBodyCategories02
+func (t *CreateEventJSONBody_Categories_0_Item) FromCreateEventJSONBodyCategories02(v CreateEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories02 performs a merge with any union data inside the CreateEventJSONBody_Categories_0_Item, using the provided CreateEventJSONBodyCategories02
+func (t *CreateEventJSONBody_Categories_0_Item) MergeCreateEventJSONBodyCategories02(v CreateEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyCategories0 returns the union data inside the CreateEventJSONBody_Categories as a CreateEventJSONBodyCategories0
+func (t CreateEventJSONBody_Categories) AsCreateEventJSONBodyCategories0() (CreateEventJSONBodyCategories0, error) {
+	var body CreateEventJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories0 overwrites any union data inside the CreateEventJSONBody_Categories as the provided CreateEventJSONBodyCategories0
+func (t *CreateEventJSONBody_Categories) FromCreateEventJSONBodyCategories0(v CreateEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories0 performs a merge with any union data inside the CreateEventJSONBody_Categories, using the provided CreateEventJSONBodyCategories0
+func (t *CreateEventJSONBody_Categories) MergeCreateEventJSONBodyCategories0(v CreateEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCategories1 returns the union data inside the CreateEventJSONBody_Categories as a CreateEventJSONBodyCategories1
+func (t CreateEventJSONBody_Categories) AsCreateEventJSONBodyCategories1() (CreateEventJSONBodyCategories1, error) {
+	var body CreateEventJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories1 overwrites any union data inside the CreateEventJSONBody_Categories as the provided CreateEventJSONBodyCategories1
+func (t *CreateEventJSONBody_Categories) FromCreateEventJSONBodyCategories1(v CreateEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories1 performs a merge with any union data inside the CreateEventJSONBody_Categories, using the provided CreateEventJSONBodyCategories1
+func (t *CreateEventJSONBody_Categories) MergeCreateEventJSONBodyCategories1(v CreateEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCategories2 returns the union data inside the CreateEventJSONBody_Categories as a CreateEventJSONBodyCategories2
+func (t CreateEventJSONBody_Categories) AsCreateEventJSONBodyCategories2() (CreateEventJSONBodyCategories2, error) {
+	var body CreateEventJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCategories2 overwrites any union data inside the CreateEventJSONBody_Categories as the provided CreateEventJSONBodyCategories2
+func (t *CreateEventJSONBody_Categories) FromCreateEventJSONBodyCategories2(v CreateEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCategories2 performs a merge with any union data inside the CreateEventJSONBody_Categories, using the provided CreateEventJSONBodyCategories2
+func (t *CreateEventJSONBody_Categories) MergeCreateEventJSONBodyCategories2(v CreateEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyCost00 returns the union data inside the CreateEventJSONBodyCost0 as a CreateEventJSONBodyCost00
+func (t CreateEventJSONBodyCost0) AsCreateEventJSONBodyCost00() (CreateEventJSONBodyCost00, error) {
+	var body CreateEventJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost00 overwrites any union data inside the CreateEventJSONBodyCost0 as the provided CreateEventJSONBodyCost00
+func (t *CreateEventJSONBodyCost0) FromCreateEventJSONBodyCost00(v CreateEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost00 performs a merge with any union data inside the CreateEventJSONBodyCost0, using the provided CreateEventJSONBodyCost00
+func (t *CreateEventJSONBodyCost0) MergeCreateEventJSONBodyCost00(v CreateEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCost01 returns the union data inside the CreateEventJSONBodyCost0 as a CreateEventJSONBodyCost01
+func (t CreateEventJSONBodyCost0) AsCreateEventJSONBodyCost01() (CreateEventJSONBodyCost01, error) {
+	var body CreateEventJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost01 overwrites any union data inside the CreateEventJSONBodyCost0 as the provided CreateEventJSONBodyCost01
+func (t *CreateEventJSONBodyCost0) FromCreateEventJSONBodyCost01(v CreateEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost01 performs a merge with any union data inside the CreateEventJSONBodyCost0, using the provided CreateEventJSONBodyCost01
+func (t *CreateEventJSONBodyCost0) MergeCreateEventJSONBodyCost01(v CreateEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyCost10 returns the union data inside the CreateEventJSONBody_Cost_1_Item as a CreateEventJSONBodyCost10
+func (t CreateEventJSONBody_Cost_1_Item) AsCreateEventJSONBodyCost10() (CreateEventJSONBodyCost10, error) {
+	var body CreateEventJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost10 overwrites any union data inside the CreateEventJSONBody_Cost_1_Item as the provided CreateEventJSONBodyCost10
+func (t *CreateEventJSONBody_Cost_1_Item) FromCreateEventJSONBodyCost10(v CreateEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost10 performs a merge with any union data inside the CreateEventJSONBody_Cost_1_Item, using the provided CreateEventJSONBodyCost10
+func (t *CreateEventJSONBody_Cost_1_Item) MergeCreateEventJSONBodyCost10(v CreateEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCost11 returns the union data inside the CreateEventJSONBody_Cost_1_Item as a CreateEventJSONBodyCost11
+func (t CreateEventJSONBody_Cost_1_Item) AsCreateEventJSONBodyCost11() (CreateEventJSONBodyCost11, error) {
+	var body CreateEventJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost11 overwrites any union data inside the CreateEventJSONBody_Cost_1_Item as the provided CreateEventJSONBodyCost11
+func (t *CreateEventJSONBody_Cost_1_Item) FromCreateEventJSONBodyCost11(v CreateEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost11 performs a merge with any union data inside the CreateEventJSONBody_Cost_1_Item, using the provided CreateEventJSONBodyCost11
+func (t *CreateEventJSONBody_Cost_1_Item) MergeCreateEventJSONBodyCost11(v CreateEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyCost0 returns the union data inside the CreateEventJSONBody_Cost as a CreateEventJSONBodyCost0
+func (t CreateEventJSONBody_Cost) AsCreateEventJSONBodyCost0() (CreateEventJSONBodyCost0, error) {
+	var body CreateEventJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost0 overwrites any union data inside the CreateEventJSONBody_Cost as the provided CreateEventJSONBodyCost0
+func (t *CreateEventJSONBody_Cost) FromCreateEventJSONBodyCost0(v CreateEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost0 performs a merge with any union data inside the CreateEventJSONBody_Cost, using the provided CreateEventJSONBodyCost0
+func (t *CreateEventJSONBody_Cost) MergeCreateEventJSONBodyCost0(v CreateEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyCost1 returns the union data inside the CreateEventJSONBody_Cost as a CreateEventJSONBodyCost1
+func (t CreateEventJSONBody_Cost) AsCreateEventJSONBodyCost1() (CreateEventJSONBodyCost1, error) {
+	var body CreateEventJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyCost1 overwrites any union data inside the CreateEventJSONBody_Cost as the provided CreateEventJSONBodyCost1
+func (t *CreateEventJSONBody_Cost) FromCreateEventJSONBodyCost1(v CreateEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyCost1 performs a merge with any union data inside the CreateEventJSONBody_Cost, using the provided CreateEventJSONBodyCost1
+func (t *CreateEventJSONBody_Cost) MergeCreateEventJSONBodyCost1(v CreateEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer00 returns the union data inside the CreateEventJSONBody_Organizer_0_Item as a CreateEventJSONBodyOrganizer00
+func (t CreateEventJSONBody_Organizer_0_Item) AsCreateEventJSONBodyOrganizer00() (CreateEventJSONBodyOrganizer00, error) {
+	var body CreateEventJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer00 overwrites any union data inside the CreateEventJSONBody_Organizer_0_Item as the provided CreateEventJSONBodyOrganizer00
+func (t *CreateEventJSONBody_Organizer_0_Item) FromCreateEventJSONBodyOrganizer00(v CreateEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer00 performs a merge with any union data inside the CreateEventJSONBody_Organizer_0_Item, using the provided CreateEventJSONBodyOrganizer00
+func (t *CreateEventJSONBody_Organizer_0_Item) MergeCreateEventJSONBodyOrganizer00(v CreateEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer01 returns the union data inside the CreateEventJSONBody_Organizer_0_Item as a CreateEventJSONBodyOrganizer01
+func (t CreateEventJSONBody_Organizer_0_Item) AsCreateEventJSONBodyOrganizer01() (CreateEventJSONBodyOrganizer01, error) {
+	var body CreateEventJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer01 overwrites any union data inside the CreateEventJSONBody_Organizer_0_Item as the provided CreateEventJSONBodyOrganizer01
+func (t *CreateEventJSONBody_Organizer_0_Item) FromCreateEventJSONBodyOrganizer01(v CreateEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer01 performs a merge with any union data inside the CreateEventJSONBody_Organizer_0_Item, using the provided CreateEventJSONBodyOrganizer01
+func (t *CreateEventJSONBody_Organizer_0_Item) MergeCreateEventJSONBodyOrganizer01(v CreateEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer10 returns the union data inside the CreateEventJSONBodyOrganizer1 as a CreateEventJSONBodyOrganizer10
+func (t CreateEventJSONBodyOrganizer1) AsCreateEventJSONBodyOrganizer10() (CreateEventJSONBodyOrganizer10, error) {
+	var body CreateEventJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer10 overwrites any union data inside the CreateEventJSONBodyOrganizer1 as the provided CreateEventJSONBodyOrganizer10
+func (t *CreateEventJSONBodyOrganizer1) FromCreateEventJSONBodyOrganizer10(v CreateEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer10 performs a merge with any union data inside the CreateEventJSONBodyOrganizer1, using the provided CreateEventJSONBodyOrganizer10
+func (t *CreateEventJSONBodyOrganizer1) MergeCreateEventJSONBodyOrganizer10(v CreateEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer11 returns the union data inside the CreateEventJSONBodyOrganizer1 as a CreateEventJSONBodyOrganizer11
+func (t CreateEventJSONBodyOrganizer1) AsCreateEventJSONBodyOrganizer11() (CreateEventJSONBodyOrganizer11, error) {
+	var body CreateEventJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer11 overwrites any union data inside the CreateEventJSONBodyOrganizer1 as the provided CreateEventJSONBodyOrganizer11
+func (t *CreateEventJSONBodyOrganizer1) FromCreateEventJSONBodyOrganizer11(v CreateEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer11 performs a merge with any union data inside the CreateEventJSONBodyOrganizer1, using the provided CreateEventJSONBodyOrganizer11
+func (t *CreateEventJSONBodyOrganizer1) MergeCreateEventJSONBodyOrganizer11(v CreateEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer0 returns the union data inside the CreateEventJSONBody_Organizer as a CreateEventJSONBodyOrganizer0
+func (t CreateEventJSONBody_Organizer) AsCreateEventJSONBodyOrganizer0() (CreateEventJSONBodyOrganizer0, error) {
+	var body CreateEventJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer0 overwrites any union data inside the CreateEventJSONBody_Organizer as the provided CreateEventJSONBodyOrganizer0
+func (t *CreateEventJSONBody_Organizer) FromCreateEventJSONBodyOrganizer0(v CreateEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer0 performs a merge with any union data inside the CreateEventJSONBody_Organizer, using the provided CreateEventJSONBodyOrganizer0
+func (t *CreateEventJSONBody_Organizer) MergeCreateEventJSONBodyOrganizer0(v CreateEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyOrganizer1 returns the union data inside the CreateEventJSONBody_Organizer as a CreateEventJSONBodyOrganizer1
+func (t CreateEventJSONBody_Organizer) AsCreateEventJSONBodyOrganizer1() (CreateEventJSONBodyOrganizer1, error) {
+	var body CreateEventJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyOrganizer1 overwrites any union data inside the CreateEventJSONBody_Organizer as the provided CreateEventJSONBodyOrganizer1
+func (t *CreateEventJSONBody_Organizer) FromCreateEventJSONBodyOrganizer1(v CreateEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyOrganizer1 performs a merge with any union data inside the CreateEventJSONBody_Organizer, using the provided CreateEventJSONBodyOrganizer1
+func (t *CreateEventJSONBody_Organizer) MergeCreateEventJSONBodyOrganizer1(v CreateEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyTags00 returns the union data inside the CreateEventJSONBody_Tags_0_Item as a CreateEventJSONBodyTags00
+func (t CreateEventJSONBody_Tags_0_Item) AsCreateEventJSONBodyTags00() (CreateEventJSONBodyTags00, error) {
+	var body CreateEventJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags00 overwrites any union data inside the CreateEventJSONBody_Tags_0_Item as the provided CreateEventJSONBodyTags00
+func (t *CreateEventJSONBody_Tags_0_Item) FromCreateEventJSONBodyTags00(v CreateEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags00 performs a merge with any union data inside the CreateEventJSONBody_Tags_0_Item, using the provided CreateEventJSONBodyTags00
+func (t *CreateEventJSONBody_Tags_0_Item) MergeCreateEventJSONBodyTags00(v CreateEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyTags01 returns the union data inside the CreateEventJSONBody_Tags_0_Item as a CreateEventJSONBodyTags01
+func (t CreateEventJSONBody_Tags_0_Item) AsCreateEventJSONBodyTags01() (CreateEventJSONBodyTags01, error) {
+	var body CreateEventJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags01 overwrites any union data inside the CreateEventJSONBody_Tags_0_Item as the provided CreateEventJSONBodyTags01
+func (t *CreateEventJSONBody_Tags_0_Item) FromCreateEventJSONBodyTags01(v CreateEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags01 performs a merge with any union data inside the CreateEventJSONBody_Tags_0_Item, using the provided CreateEventJSONBodyTags01
+func (t *CreateEventJSONBody_Tags_0_Item) MergeCreateEventJSONBodyTags01(v CreateEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyTags02 returns the union data inside the CreateEventJSONBody_Tags_0_Item as a CreateEventJSONBodyTags02
+func (t CreateEventJSONBody_Tags_0_Item) AsCreateEventJSONBodyTags02() (CreateEventJSONBodyTags02, error) {
+	var body CreateEventJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags02 overwrites any union data inside the CreateEventJSONBody_Tags_0_Item as the provided CreateEventJSONBodyTags02
+func (t *CreateEventJSONBody_Tags_0_Item) FromCreateEventJSONBodyTags02(v CreateEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags02 performs a merge with any union data inside the CreateEventJSONBody_Tags_0_Item, using the provided CreateEventJSONBodyTags02
+func (t *CreateEventJSONBody_Tags_0_Item) MergeCreateEventJSONBodyTags02(v CreateEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyTags0 returns the union data inside the CreateEventJSONBody_Tags as a CreateEventJSONBodyTags0
+func (t CreateEventJSONBody_Tags) AsCreateEventJSONBodyTags0() (CreateEventJSONBodyTags0, error) {
+	var body CreateEventJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags0 overwrites any union data inside the CreateEventJSONBody_Tags as the provided CreateEventJSONBodyTags0
+func (t *CreateEventJSONBody_Tags) FromCreateEventJSONBodyTags0(v CreateEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags0 performs a merge with any union data inside the CreateEventJSONBody_Tags, using the provided CreateEventJSONBodyTags0
+func (t *CreateEventJSONBody_Tags) MergeCreateEventJSONBodyTags0(v CreateEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyTags1 returns the union data inside the CreateEventJSONBody_Tags as a CreateEventJSONBodyTags1
+func (t CreateEventJSONBody_Tags) AsCreateEventJSONBodyTags1() (CreateEventJSONBodyTags1, error) {
+	var body CreateEventJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags1 overwrites any union data inside the CreateEventJSONBody_Tags as the provided CreateEventJSONBodyTags1
+func (t *CreateEventJSONBody_Tags) FromCreateEventJSONBodyTags1(v CreateEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags1 performs a merge with any union data inside the CreateEventJSONBody_Tags, using the provided CreateEventJSONBodyTags1
+func (t *CreateEventJSONBody_Tags) MergeCreateEventJSONBodyTags1(v CreateEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyTags2 returns the union data inside the CreateEventJSONBody_Tags as a CreateEventJSONBodyTags2
+func (t CreateEventJSONBody_Tags) AsCreateEventJSONBodyTags2() (CreateEventJSONBodyTags2, error) {
+	var body CreateEventJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyTags2 overwrites any union data inside the CreateEventJSONBody_Tags as the provided CreateEventJSONBodyTags2
+func (t *CreateEventJSONBody_Tags) FromCreateEventJSONBodyTags2(v CreateEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyTags2 performs a merge with any union data inside the CreateEventJSONBody_Tags, using the provided CreateEventJSONBodyTags2
+func (t *CreateEventJSONBody_Tags) MergeCreateEventJSONBodyTags2(v CreateEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyVenue00 returns the union data inside the CreateEventJSONBody_Venue_0_Item as a CreateEventJSONBodyVenue00
+func (t CreateEventJSONBody_Venue_0_Item) AsCreateEventJSONBodyVenue00() (CreateEventJSONBodyVenue00, error) {
+	var body CreateEventJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue00 overwrites any union data inside the CreateEventJSONBody_Venue_0_Item as the provided CreateEventJSONBodyVenue00
+func (t *CreateEventJSONBody_Venue_0_Item) FromCreateEventJSONBodyVenue00(v CreateEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue00 performs a merge with any union data inside the CreateEventJSONBody_Venue_0_Item, using the provided CreateEventJSONBodyVenue00
+func (t *CreateEventJSONBody_Venue_0_Item) MergeCreateEventJSONBodyVenue00(v CreateEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyVenue01 returns the union data inside the CreateEventJSONBody_Venue_0_Item as a CreateEventJSONBodyVenue01
+func (t CreateEventJSONBody_Venue_0_Item) AsCreateEventJSONBodyVenue01() (CreateEventJSONBodyVenue01, error) {
+	var body CreateEventJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue01 overwrites any union data inside the CreateEventJSONBody_Venue_0_Item as the provided CreateEventJSONBodyVenue01
+func (t *CreateEventJSONBody_Venue_0_Item) FromCreateEventJSONBodyVenue01(v CreateEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue01 performs a merge with any union data inside the CreateEventJSONBody_Venue_0_Item, using the provided CreateEventJSONBodyVenue01
+func (t *CreateEventJSONBody_Venue_0_Item) MergeCreateEventJSONBodyVenue01(v CreateEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyVenue10 returns the union data inside the CreateEventJSONBodyVenue1 as a CreateEventJSONBodyVenue10
+func (t CreateEventJSONBodyVenue1) AsCreateEventJSONBodyVenue10() (CreateEventJSONBodyVenue10, error) {
+	var body CreateEventJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue10 overwrites any union data inside the CreateEventJSONBodyVenue1 as the provided CreateEventJSONBodyVenue10
+func (t *CreateEventJSONBodyVenue1) FromCreateEventJSONBodyVenue10(v CreateEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue10 performs a merge with any union data inside the CreateEventJSONBodyVenue1, using the provided CreateEventJSONBodyVenue10
+func (t *CreateEventJSONBodyVenue1) MergeCreateEventJSONBodyVenue10(v CreateEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyVenue11 returns the union data inside the CreateEventJSONBodyVenue1 as a CreateEventJSONBodyVenue11
+func (t CreateEventJSONBodyVenue1) AsCreateEventJSONBodyVenue11() (CreateEventJSONBodyVenue11, error) {
+	var body CreateEventJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue11 overwrites any union data inside the CreateEventJSONBodyVenue1 as the provided CreateEventJSONBodyVenue11
+func (t *CreateEventJSONBodyVenue1) FromCreateEventJSONBodyVenue11(v CreateEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue11 performs a merge with any union data inside the CreateEventJSONBodyVenue1, using the provided CreateEventJSONBodyVenue11
+func (t *CreateEventJSONBodyVenue1) MergeCreateEventJSONBodyVenue11(v CreateEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyVenue0 returns the union data inside the CreateEventJSONBody_Venue as a CreateEventJSONBodyVenue0
+func (t CreateEventJSONBody_Venue) AsCreateEventJSONBodyVenue0() (CreateEventJSONBodyVenue0, error) {
+	var body CreateEventJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue0 overwrites any union data inside the CreateEventJSONBody_Venue as the provided CreateEventJSONBodyVenue0
+func (t *CreateEventJSONBody_Venue) FromCreateEventJSONBodyVenue0(v CreateEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue0 performs a merge with any union data inside the CreateEventJSONBody_Venue, using the provided CreateEventJSONBodyVenue0
+func (t *CreateEventJSONBody_Venue) MergeCreateEventJSONBodyVenue0(v CreateEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyVenue1 returns the union data inside the CreateEventJSONBody_Venue as a CreateEventJSONBodyVenue1
+func (t CreateEventJSONBody_Venue) AsCreateEventJSONBodyVenue1() (CreateEventJSONBodyVenue1, error) {
+	var body CreateEventJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyVenue1 overwrites any union data inside the CreateEventJSONBody_Venue as the provided CreateEventJSONBodyVenue1
+func (t *CreateEventJSONBody_Venue) FromCreateEventJSONBodyVenue1(v CreateEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyVenue1 performs a merge with any union data inside the CreateEventJSONBody_Venue, using the provided CreateEventJSONBodyVenue1
+func (t *CreateEventJSONBody_Venue) MergeCreateEventJSONBodyVenue1(v CreateEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories00 returns the union data inside the CreateEventFormdataBody_Categories_0_Item as a CreateEventFormdataBodyCategories00
+func (t CreateEventFormdataBody_Categories_0_Item) AsCreateEventFormdataBodyCategories00() (CreateEventFormdataBodyCategories00, error) {
+	var body CreateEventFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories00 overwrites any union data inside the CreateEventFormdataBody_Categories_0_Item as the provided CreateEventFormdataBodyCategories00
+func (t *CreateEventFormdataBody_Categories_0_Item) FromCreateEventFormdataBodyCategories00(v CreateEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories00 performs a merge with any union data inside the CreateEventFormdataBody_Categories_0_Item, using the provided CreateEventFormdataBodyCategories00
+func (t *CreateEventFormdataBody_Categories_0_Item) MergeCreateEventFormdataBodyCategories00(v CreateEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories01 returns the union data inside the CreateEventFormdataBody_Categories_0_Item as a CreateEventFormdataBodyCategories01
+func (t CreateEventFormdataBody_Categories_0_Item) AsCreateEventFormdataBodyCategories01() (CreateEventFormdataBodyCategories01, error) {
+	var body CreateEventFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories01 overwrites any union data inside the CreateEventFormdataBody_Categories_0_Item as the provided CreateEventFormdataBodyCategories01
+func (t *CreateEventFormdataBody_Categories_0_Item) FromCreateEventFormdataBodyCategories01(v CreateEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories01 performs a merge with any union data inside the CreateEventFormdataBody_Categories_0_Item, using the provided CreateEventFormdataBodyCategories01
+func (t *CreateEventFormdataBody_Categories_0_Item) MergeCreateEventFormdataBodyCategories01(v CreateEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories02 returns the union data inside the CreateEventFormdataBody_Categories_0_Item as a CreateEventFormdataBodyCategories02
+func (t CreateEventFormdataBody_Categories_0_Item) AsCreateEventFormdataBodyCategories02() (CreateEventFormdataBodyCategories02, error) {
+	var body CreateEventFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories02 overwrites any union data inside the CreateEventFormdataBody_Categories_0_Item as the provided CreateEventFormdataBodyCategories02
+func (t *CreateEventFormdataBody_Categories_0_Item) FromCreateEventFormdataBodyCategories02(v CreateEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories02 performs a merge with any union data inside the CreateEventFormdataBody_Categories_0_Item, using the provided CreateEventFormdataBodyCategories02
+func (t *CreateEventFormdataBody_Categories_0_Item) MergeCreateEventFormdataBodyCategories02(v CreateEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories0 returns the union data inside the CreateEventFormdataBody_Categories as a CreateEventFormdataBodyCategories0
+func (t CreateEventFormdataBody_Categories) AsCreateEventFormdataBodyCategories0() (CreateEventFormdataBodyCategories0, error) {
+	var body CreateEventFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories0 overwrites any union data inside the CreateEventFormdataBody_Categories as the provided CreateEventFormdataBodyCategories0
+func (t *CreateEventFormdataBody_Categories) FromCreateEventFormdataBodyCategories0(v CreateEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories0 performs a merge with any union data inside the CreateEventFormdataBody_Categories, using the provided CreateEventFormdataBodyCategories0
+func (t *CreateEventFormdataBody_Categories) MergeCreateEventFormdataBodyCategories0(v CreateEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories1 returns the union data inside the CreateEventFormdataBody_Categories as a CreateEventFormdataBodyCategories1
+func (t CreateEventFormdataBody_Categories) AsCreateEventFormdataBodyCategories1() (CreateEventFormdataBodyCategories1, error) {
+	var body CreateEventFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories1 overwrites any union data inside the CreateEventFormdataBody_Categories as the provided CreateEventFormdataBodyCategories1
+func (t *CreateEventFormdataBody_Categories) FromCreateEventFormdataBodyCategories1(v CreateEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories1 performs a merge with any union data inside the CreateEventFormdataBody_Categories, using the provided CreateEventFormdataBodyCategories1
+func (t *CreateEventFormdataBody_Categories) MergeCreateEventFormdataBodyCategories1(v CreateEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCategories2 returns the union data inside the CreateEventFormdataBody_Categories as a CreateEventFormdataBodyCategories2
+func (t CreateEventFormdataBody_Categories) AsCreateEventFormdataBodyCategories2() (CreateEventFormdataBodyCategories2, error) {
+	var body CreateEventFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCategories2 overwrites any union data inside the CreateEventFormdataBody_Categories as the provided CreateEventFormdataBodyCategories2
+func (t *CreateEventFormdataBody_Categories) FromCreateEventFormdataBodyCategories2(v CreateEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCategories2 performs a merge with any union data inside the CreateEventFormdataBody_Categories, using the provided CreateEventFormdataBodyCategories2
+func (t *CreateEventFormdataBody_Categories) MergeCreateEventFormdataBodyCategories2(v CreateEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyCost00 returns the union data inside the CreateEventFormdataBodyCost0 as a CreateEventFormdataBodyCost00
+func (t CreateEventFormdataBodyCost0) AsCreateEventFormdataBodyCost00() (CreateEventFormdataBodyCost00, error) {
+	var body CreateEventFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost00 overwrites any union data inside the CreateEventFormdataBodyCost0 as the provided CreateEventFormdataBodyCost00
+func (t *CreateEventFormdataBodyCost0) FromCreateEventFormdataBodyCost00(v CreateEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost00 performs a merge with any union data inside the CreateEventFormdataBodyCost0, using the provided CreateEventFormdataBodyCost00
+func (t *CreateEventFormdataBodyCost0) MergeCreateEventFormdataBodyCost00(v CreateEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCost01 returns the union data inside the CreateEventFormdataBodyCost0 as a CreateEventFormdataBodyCost01
+func (t CreateEventFormdataBodyCost0) AsCreateEventFormdataBodyCost01() (CreateEventFormdataBodyCost01, error) {
+	var body CreateEventFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost01 overwrites any union data inside the CreateEventFormdataBodyCost0 as the provided CreateEventFormdataBodyCost01
+func (t *CreateEventFormdataBodyCost0) FromCreateEventFormdataBodyCost01(v CreateEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost01 performs a merge with any union data inside the CreateEventFormdataBodyCost0, using the provided CreateEventFormdataBodyCost01
+func (t *CreateEventFormdataBodyCost0) MergeCreateEventFormdataBodyCost01(v CreateEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyCost10 returns the union data inside the CreateEventFormdataBody_Cost_1_Item as a CreateEventFormdataBodyCost10
+func (t CreateEventFormdataBody_Cost_1_Item) AsCreateEventFormdataBodyCost10() (CreateEventFormdataBodyCost10, error) {
+	var body CreateEventFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost10 overwrites any union data inside the CreateEventFormdataBody_Cost_1_Item as the provided CreateEventFormdataBodyCost10
+func (t *CreateEventFormdataBody_Cost_1_Item) FromCreateEventFormdataBodyCost10(v CreateEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost10 performs a merge with any union data inside the CreateEventFormdataBody_Cost_1_Item, using the provided CreateEventFormdataBodyCost10
+func (t *CreateEventFormdataBody_Cost_1_Item) MergeCreateEventFormdataBodyCost10(v CreateEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCost11 returns the union data inside the CreateEventFormdataBody_Cost_1_Item as a CreateEventFormdataBodyCost11
+func (t CreateEventFormdataBody_Cost_1_Item) AsCreateEventFormdataBodyCost11() (CreateEventFormdataBodyCost11, error) {
+	var body CreateEventFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost11 overwrites any union data inside the CreateEventFormdataBody_Cost_1_Item as the provided CreateEventFormdataBodyCost11
+func (t *CreateEventFormdataBody_Cost_1_Item) FromCreateEventFormdataBodyCost11(v CreateEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost11 performs a merge with any union data inside the CreateEventFormdataBody_Cost_1_Item, using the provided CreateEventFormdataBodyCost11
+func (t *CreateEventFormdataBody_Cost_1_Item) MergeCreateEventFormdataBodyCost11(v CreateEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyCost0 returns the union data inside the CreateEventFormdataBody_Cost as a CreateEventFormdataBodyCost0
+func (t CreateEventFormdataBody_Cost) AsCreateEventFormdataBodyCost0() (CreateEventFormdataBodyCost0, error) {
+	var body CreateEventFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost0 overwrites any union data inside the CreateEventFormdataBody_Cost as the provided CreateEventFormdataBodyCost0
+func (t *CreateEventFormdataBody_Cost) FromCreateEventFormdataBodyCost0(v CreateEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost0 performs a merge with any union data inside the CreateEventFormdataBody_Cost, using the provided CreateEventFormdataBodyCost0
+func (t *CreateEventFormdataBody_Cost) MergeCreateEventFormdataBodyCost0(v CreateEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyCost1 returns the union data inside the CreateEventFormdataBody_Cost as a CreateEventFormdataBodyCost1
+func (t CreateEventFormdataBody_Cost) AsCreateEventFormdataBodyCost1() (CreateEventFormdataBodyCost1, error) {
+	var body CreateEventFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyCost1 overwrites any union data inside the CreateEventFormdataBody_Cost as the provided CreateEventFormdataBodyCost1
+func (t *CreateEventFormdataBody_Cost) FromCreateEventFormdataBodyCost1(v CreateEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyCost1 performs a merge with any union data inside the CreateEventFormdataBody_Cost, using the provided CreateEventFormdataBodyCost1
+func (t *CreateEventFormdataBody_Cost) MergeCreateEventFormdataBodyCost1(v CreateEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer00 returns the union data inside the CreateEventFormdataBody_Organizer_0_Item as a CreateEventFormdataBodyOrganizer00
+func (t CreateEventFormdataBody_Organizer_0_Item) AsCreateEventFormdataBodyOrganizer00() (CreateEventFormdataBodyOrganizer00, error) {
+	var body CreateEventFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer00 overwrites any union data inside the CreateEventFormdataBody_Organizer_0_Item as the provided CreateEventFormdataBodyOrganizer00
+func (t *CreateEventFormdataBody_Organizer_0_Item) FromCreateEventFormdataBodyOrganizer00(v CreateEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer00 performs a merge with any union data inside the CreateEventFormdataBody_Organizer_0_Item, using the provided CreateEventFormdataBodyOrganizer00
+func (t *CreateEventFormdataBody_Organizer_0_Item) MergeCreateEventFormdataBodyOrganizer00(v CreateEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer01 returns the union data inside the CreateEventFormdataBody_Organizer_0_Item as a CreateEventFormdataBodyOrganizer01
+func (t CreateEventFormdataBody_Organizer_0_Item) AsCreateEventFormdataBodyOrganizer01() (CreateEventFormdataBodyOrganizer01, error) {
+	var body CreateEventFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer01 overwrites any union data inside the CreateEventFormdataBody_Organizer_0_Item as the provided CreateEventFormdataBodyOrganizer01
+func (t *CreateEventFormdataBody_Organizer_0_Item) FromCreateEventFormdataBodyOrganizer01(v CreateEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer01 performs a merge with any union data inside the CreateEventFormdataBody_Organizer_0_Item, using the provided CreateEventFormdataBodyOrganizer01
+func (t *CreateEventFormdataBody_Organizer_0_Item) MergeCreateEventFormdataBodyOrganizer01(v CreateEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer10 returns the union data inside the CreateEventFormdataBodyOrganizer1 as a CreateEventFormdataBodyOrganizer10
+func (t CreateEventFormdataBodyOrganizer1) AsCreateEventFormdataBodyOrganizer10() (CreateEventFormdataBodyOrganizer10, error) {
+	var body CreateEventFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer10 overwrites any union data inside the CreateEventFormdataBodyOrganizer1 as the provided CreateEventFormdataBodyOrganizer10
+func (t *CreateEventFormdataBodyOrganizer1) FromCreateEventFormdataBodyOrganizer10(v CreateEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer10 performs a merge with any union data inside the CreateEventFormdataBodyOrganizer1, using the provided CreateEventFormdataBodyOrganizer10
+func (t *CreateEventFormdataBodyOrganizer1) MergeCreateEventFormdataBodyOrganizer10(v CreateEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer11 returns the union data inside the CreateEventFormdataBodyOrganizer1 as a CreateEventFormdataBodyOrganizer11
+func (t CreateEventFormdataBodyOrganizer1) AsCreateEventFormdataBodyOrganizer11() (CreateEventFormdataBodyOrganizer11, error) {
+	var body CreateEventFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer11 overwrites any union data inside the CreateEventFormdataBodyOrganizer1 as the provided CreateEventFormdataBodyOrganizer11
+func (t *CreateEventFormdataBodyOrganizer1) FromCreateEventFormdataBodyOrganizer11(v CreateEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer11 performs a merge with any union data inside the CreateEventFormdataBodyOrganizer1, using the provided CreateEventFormdataBodyOrganizer11
+func (t *CreateEventFormdataBodyOrganizer1) MergeCreateEventFormdataBodyOrganizer11(v CreateEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer0 returns the union data inside the CreateEventFormdataBody_Organizer as a CreateEventFormdataBodyOrganizer0
+func (t CreateEventFormdataBody_Organizer) AsCreateEventFormdataBodyOrganizer0() (CreateEventFormdataBodyOrganizer0, error) {
+	var body CreateEventFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer0 overwrites any union data inside the CreateEventFormdataBody_Organizer as the provided CreateEventFormdataBodyOrganizer0
+func (t *CreateEventFormdataBody_Organizer) FromCreateEventFormdataBodyOrganizer0(v CreateEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer0 performs a merge with any union data inside the CreateEventFormdataBody_Organizer, using the provided CreateEventFormdataBodyOrganizer0
+func (t *CreateEventFormdataBody_Organizer) MergeCreateEventFormdataBodyOrganizer0(v CreateEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyOrganizer1 returns the union data inside the CreateEventFormdataBody_Organizer as a CreateEventFormdataBodyOrganizer1
+func (t CreateEventFormdataBody_Organizer) AsCreateEventFormdataBodyOrganizer1() (CreateEventFormdataBodyOrganizer1, error) {
+	var body CreateEventFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyOrganizer1 overwrites any union data inside the CreateEventFormdataBody_Organizer as the provided CreateEventFormdataBodyOrganizer1
+func (t *CreateEventFormdataBody_Organizer) FromCreateEventFormdataBodyOrganizer1(v CreateEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyOrganizer1 performs a merge with any union data inside the CreateEventFormdataBody_Organizer, using the provided CreateEventFormdataBodyOrganizer1
+func (t *CreateEventFormdataBody_Organizer) MergeCreateEventFormdataBodyOrganizer1(v CreateEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyTags00 returns the union data inside the CreateEventFormdataBody_Tags_0_Item as a CreateEventFormdataBodyTags00
+func (t CreateEventFormdataBody_Tags_0_Item) AsCreateEventFormdataBodyTags00() (CreateEventFormdataBodyTags00, error) {
+	var body CreateEventFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags00 overwrites any union data inside the CreateEventFormdataBody_Tags_0_Item as the provided CreateEventFormdataBodyTags00
+func (t *CreateEventFormdataBody_Tags_0_Item) FromCreateEventFormdataBodyTags00(v CreateEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags00 performs a merge with any union data inside the CreateEventFormdataBody_Tags_0_Item, using the provided CreateEventFormdataBodyTags00
+func (t *CreateEventFormdataBody_Tags_0_Item) MergeCreateEventFormdataBodyTags00(v CreateEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyTags01 returns the union data inside the CreateEventFormdataBody_Tags_0_Item as a CreateEventFormdataBodyTags01
+func (t CreateEventFormdataBody_Tags_0_Item) AsCreateEventFormdataBodyTags01() (CreateEventFormdataBodyTags01, error) {
+	var body CreateEventFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags01 overwrites any union data inside the CreateEventFormdataBody_Tags_0_Item as the provided CreateEventFormdataBodyTags01
+func (t *CreateEventFormdataBody_Tags_0_Item) FromCreateEventFormdataBodyTags01(v CreateEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags01 performs a merge with any union data inside the CreateEventFormdataBody_Tags_0_Item, using the provided CreateEventFormdataBodyTags01
+func (t *CreateEventFormdataBody_Tags_0_Item) MergeCreateEventFormdataBodyTags01(v CreateEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyTags02 returns the union data inside the CreateEventFormdataBody_Tags_0_Item as a CreateEventFormdataBodyTags02
+func (t CreateEventFormdataBody_Tags_0_Item) AsCreateEventFormdataBodyTags02() (CreateEventFormdataBodyTags02, error) {
+	var body CreateEventFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags02 overwrites any union data inside the CreateEventFormdataBody_Tags_0_Item as the provided CreateEventFormdataBodyTags02
+func (t *CreateEventFormdataBody_Tags_0_Item) FromCreateEventFormdataBodyTags02(v CreateEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags02 performs a merge with any union data inside the CreateEventFormdataBody_Tags_0_Item, using the provided CreateEventFormdataBodyTags02
+func (t *CreateEventFormdataBody_Tags_0_Item) MergeCreateEventFormdataBodyTags02(v CreateEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyTags0 returns the union data inside the CreateEventFormdataBody_Tags as a CreateEventFormdataBodyTags0
+func (t CreateEventFormdataBody_Tags) AsCreateEventFormdataBodyTags0() (CreateEventFormdataBodyTags0, error) {
+	var body CreateEventFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags0 overwrites any union data inside the CreateEventFormdataBody_Tags as the provided CreateEventFormdataBodyTags0
+func (t *CreateEventFormdataBody_Tags) FromCreateEventFormdataBodyTags0(v CreateEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags0 performs a merge with any union data inside the CreateEventFormdataBody_Tags, using the provided CreateEventFormdataBodyTags0
+func (t *CreateEventFormdataBody_Tags) MergeCreateEventFormdataBodyTags0(v CreateEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyTags1 returns the union data inside the CreateEventFormdataBody_Tags as a CreateEventFormdataBodyTags1
+func (t CreateEventFormdataBody_Tags) AsCreateEventFormdataBodyTags1() (CreateEventFormdataBodyTags1, error) {
+	var body CreateEventFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags1 overwrites any union data inside the CreateEventFormdataBody_Tags as the provided CreateEventFormdataBodyTags1
+func (t *CreateEventFormdataBody_Tags) FromCreateEventFormdataBodyTags1(v CreateEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags1 performs a merge with any union data inside the CreateEventFormdataBody_Tags, using the provided CreateEventFormdataBodyTags1
+func (t *CreateEventFormdataBody_Tags) MergeCreateEventFormdataBodyTags1(v CreateEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyTags2 returns the union data inside the CreateEventFormdataBody_Tags as a CreateEventFormdataBodyTags2
+func (t CreateEventFormdataBody_Tags) AsCreateEventFormdataBodyTags2() (CreateEventFormdataBodyTags2, error) {
+	var body CreateEventFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyTags2 overwrites any union data inside the CreateEventFormdataBody_Tags as the provided CreateEventFormdataBodyTags2
+func (t *CreateEventFormdataBody_Tags) FromCreateEventFormdataBodyTags2(v CreateEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyTags2 performs a merge with any union data inside the CreateEventFormdataBody_Tags, using the provided CreateEventFormdataBodyTags2
+func (t *CreateEventFormdataBody_Tags) MergeCreateEventFormdataBodyTags2(v CreateEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue00 returns the union data inside the CreateEventFormdataBody_Venue_0_Item as a CreateEventFormdataBodyVenue00
+func (t CreateEventFormdataBody_Venue_0_Item) AsCreateEventFormdataBodyVenue00() (CreateEventFormdataBodyVenue00, error) {
+	var body CreateEventFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue00 overwrites any union data inside the CreateEventFormdataBody_Venue_0_Item as the provided CreateEventFormdataBodyVenue00
+func (t *CreateEventFormdataBody_Venue_0_Item) FromCreateEventFormdataBodyVenue00(v CreateEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue00 performs a merge with any union data inside the CreateEventFormdataBody_Venue_0_Item, using the provided CreateEventFormdataBodyVenue00
+func (t *CreateEventFormdataBody_Venue_0_Item) MergeCreateEventFormdataBodyVenue00(v CreateEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue01 returns the union data inside the CreateEventFormdataBody_Venue_0_Item as a CreateEventFormdataBodyVenue01
+func (t CreateEventFormdataBody_Venue_0_Item) AsCreateEventFormdataBodyVenue01() (CreateEventFormdataBodyVenue01, error) {
+	var body CreateEventFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue01 overwrites any union data inside the CreateEventFormdataBody_Venue_0_Item as the provided CreateEventFormdataBodyVenue01
+func (t *CreateEventFormdataBody_Venue_0_Item) FromCreateEventFormdataBodyVenue01(v CreateEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue01 performs a merge with any union data inside the CreateEventFormdataBody_Venue_0_Item, using the provided CreateEventFormdataBodyVenue01
+func (t *CreateEventFormdataBody_Venue_0_Item) MergeCreateEventFormdataBodyVenue01(v CreateEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue10 returns the union data inside the CreateEventFormdataBodyVenue1 as a CreateEventFormdataBodyVenue10
+func (t CreateEventFormdataBodyVenue1) AsCreateEventFormdataBodyVenue10() (CreateEventFormdataBodyVenue10, error) {
+	var body CreateEventFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue10 overwrites any union data inside the CreateEventFormdataBodyVenue1 as the provided CreateEventFormdataBodyVenue10
+func (t *CreateEventFormdataBodyVenue1) FromCreateEventFormdataBodyVenue10(v CreateEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue10 performs a merge with any union data inside the CreateEventFormdataBodyVenue1, using the provided CreateEventFormdataBodyVenue10
+func (t *CreateEventFormdataBodyVenue1) MergeCreateEventFormdataBodyVenue10(v CreateEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue11 returns the union data inside the CreateEventFormdataBodyVenue1 as a CreateEventFormdataBodyVenue11
+func (t CreateEventFormdataBodyVenue1) AsCreateEventFormdataBodyVenue11() (CreateEventFormdataBodyVenue11, error) {
+	var body CreateEventFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue11 overwrites any union data inside the CreateEventFormdataBodyVenue1 as the provided CreateEventFormdataBodyVenue11
+func (t *CreateEventFormdataBodyVenue1) FromCreateEventFormdataBodyVenue11(v CreateEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue11 performs a merge with any union data inside the CreateEventFormdataBodyVenue1, using the provided CreateEventFormdataBodyVenue11
+func (t *CreateEventFormdataBodyVenue1) MergeCreateEventFormdataBodyVenue11(v CreateEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue0 returns the union data inside the CreateEventFormdataBody_Venue as a CreateEventFormdataBodyVenue0
+func (t CreateEventFormdataBody_Venue) AsCreateEventFormdataBodyVenue0() (CreateEventFormdataBodyVenue0, error) {
+	var body CreateEventFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue0 overwrites any union data inside the CreateEventFormdataBody_Venue as the provided CreateEventFormdataBodyVenue0
+func (t *CreateEventFormdataBody_Venue) FromCreateEventFormdataBodyVenue0(v CreateEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue0 performs a merge with any union data inside the CreateEventFormdataBody_Venue, using the provided CreateEventFormdataBodyVenue0
+func (t *CreateEventFormdataBody_Venue) MergeCreateEventFormdataBodyVenue0(v CreateEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyVenue1 returns the union data inside the CreateEventFormdataBody_Venue as a CreateEventFormdataBodyVenue1
+func (t CreateEventFormdataBody_Venue) AsCreateEventFormdataBodyVenue1() (CreateEventFormdataBodyVenue1, error) {
+	var body CreateEventFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyVenue1 overwrites any union data inside the CreateEventFormdataBody_Venue as the provided CreateEventFormdataBodyVenue1
+func (t *CreateEventFormdataBody_Venue) FromCreateEventFormdataBodyVenue1(v CreateEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyVenue1 performs a merge with any union data inside the CreateEventFormdataBody_Venue, using the provided CreateEventFormdataBodyVenue1
+func (t *CreateEventFormdataBody_Venue) MergeCreateEventFormdataBodyVenue1(v CreateEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories00 returns the union data inside the PatchEventBySlugJSONBody_Categories_0_Item as a PatchEventBySlugJSONBodyCategories00
+func (t PatchEventBySlugJSONBody_Categories_0_Item) AsPatchEventBySlugJSONBodyCategories00() (PatchEventBySlugJSONBodyCategories00, error) {
+	var body PatchEventBySlugJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories00 overwrites any union data inside the PatchEventBySlugJSONBody_Categories_0_Item as the provided PatchEventBySlugJSONBodyCategories00
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) FromPatchEventBySlugJSONBodyCategories00(v PatchEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories00 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories_0_Item, using the provided PatchEventBySlugJSONBodyCategories00
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) MergePatchEventBySlugJSONBodyCategories00(v PatchEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories01 returns the union data inside the PatchEventBySlugJSONBody_Categories_0_Item as a PatchEventBySlugJSONBodyCategories01
+func (t PatchEventBySlugJSONBody_Categories_0_Item) AsPatchEventBySlugJSONBodyCategories01() (PatchEventBySlugJSONBodyCategories01, error) {
+	var body PatchEventBySlugJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories01 overwrites any union data inside the PatchEventBySlugJSONBody_Categories_0_Item as the provided PatchEventBySlugJSONBodyCategories01
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) FromPatchEventBySlugJSONBodyCategories01(v PatchEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories01 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories_0_Item, using the provided PatchEventBySlugJSONBodyCategories01
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) MergePatchEventBySlugJSONBodyCategories01(v PatchEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories02 returns the union data inside the PatchEventBySlugJSONBody_Categories_0_Item as a PatchEventBySlugJSONBodyCategories02
+func (t PatchEventBySlugJSONBody_Categories_0_Item) AsPatchEventBySlugJSONBodyCategories02() (PatchEventBySlugJSONBodyCategories02, error) {
+	var body PatchEventBySlugJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories02 overwrites any union data inside the PatchEventBySlugJSONBody_Categories_0_Item as the provided PatchEventBySlugJSONBodyCategories02
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) FromPatchEventBySlugJSONBodyCategories02(v PatchEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories02 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories_0_Item, using the provided PatchEventBySlugJSONBodyCategories02
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) MergePatchEventBySlugJSONBodyCategories02(v PatchEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories0 returns the union data inside the PatchEventBySlugJSONBody_Categories as a PatchEventBySlugJSONBodyCategories0
+func (t PatchEventBySlugJSONBody_Categories) AsPatchEventBySlugJSONBodyCategories0() (PatchEventBySlugJSONBodyCategories0, error) {
+	var body PatchEventBySlugJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories0 overwrites any union data inside the PatchEventBySlugJSONBody_Categories as the provided PatchEventBySlugJSONBodyCategories0
+func (t *PatchEventBySlugJSONBody_Categories) FromPatchEventBySlugJSONBodyCategories0(v PatchEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories, using the provided PatchEventBySlugJSONBodyCategories0
+func (t *PatchEventBySlugJSONBody_Categories) MergePatchEventBySlugJSONBodyCategories0(v PatchEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories1 returns the union data inside the PatchEventBySlugJSONBody_Categories as a PatchEventBySlugJSONBodyCategories1
+func (t PatchEventBySlugJSONBody_Categories) AsPatchEventBySlugJSONBodyCategories1() (PatchEventBySlugJSONBodyCategories1, error) {
+	var body PatchEventBySlugJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories1 overwrites any union data inside the PatchEventBySlugJSONBody_Categories as the provided PatchEventBySlugJSONBodyCategories1
+func (t *PatchEventBySlugJSONBody_Categories) FromPatchEventBySlugJSONBodyCategories1(v PatchEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories, using the provided PatchEventBySlugJSONBodyCategories1
+func (t *PatchEventBySlugJSONBody_Categories) MergePatchEventBySlugJSONBodyCategories1(v PatchEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCategories2 returns the union data inside the PatchEventBySlugJSONBody_Categories as a PatchEventBySlugJSONBodyCategories2
+func (t PatchEventBySlugJSONBody_Categories) AsPatchEventBySlugJSONBodyCategories2() (PatchEventBySlugJSONBodyCategories2, error) {
+	var body PatchEventBySlugJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCategories2 overwrites any union data inside the PatchEventBySlugJSONBody_Categories as the provided PatchEventBySlugJSONBodyCategories2
+func (t *PatchEventBySlugJSONBody_Categories) FromPatchEventBySlugJSONBodyCategories2(v PatchEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCategories2 performs a merge with any union data inside the PatchEventBySlugJSONBody_Categories, using the provided PatchEventBySlugJSONBodyCategories2
+func (t *PatchEventBySlugJSONBody_Categories) MergePatchEventBySlugJSONBodyCategories2(v PatchEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost00 returns the union data inside the PatchEventBySlugJSONBodyCost0 as a PatchEventBySlugJSONBodyCost00
+func (t PatchEventBySlugJSONBodyCost0) AsPatchEventBySlugJSONBodyCost00() (PatchEventBySlugJSONBodyCost00, error) {
+	var body PatchEventBySlugJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost00 overwrites any union data inside the PatchEventBySlugJSONBodyCost0 as the provided PatchEventBySlugJSONBodyCost00
+func (t *PatchEventBySlugJSONBodyCost0) FromPatchEventBySlugJSONBodyCost00(v PatchEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost00 performs a merge with any union data inside the PatchEventBySlugJSONBodyCost0, using the provided PatchEventBySlugJSONBodyCost00
+func (t *PatchEventBySlugJSONBodyCost0) MergePatchEventBySlugJSONBodyCost00(v PatchEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost01 returns the union data inside the PatchEventBySlugJSONBodyCost0 as a PatchEventBySlugJSONBodyCost01
+func (t PatchEventBySlugJSONBodyCost0) AsPatchEventBySlugJSONBodyCost01() (PatchEventBySlugJSONBodyCost01, error) {
+	var body PatchEventBySlugJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost01 overwrites any union data inside the PatchEventBySlugJSONBodyCost0 as the provided PatchEventBySlugJSONBodyCost01
+func (t *PatchEventBySlugJSONBodyCost0) FromPatchEventBySlugJSONBodyCost01(v PatchEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost01 performs a merge with any union data inside the PatchEventBySlugJSONBodyCost0, using the provided PatchEventBySlugJSONBodyCost01
+func (t *PatchEventBySlugJSONBodyCost0) MergePatchEventBySlugJSONBodyCost01(v PatchEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost10 returns the union data inside the PatchEventBySlugJSONBody_Cost_1_Item as a PatchEventBySlugJSONBodyCost10
+func (t PatchEventBySlugJSONBody_Cost_1_Item) AsPatchEventBySlugJSONBodyCost10() (PatchEventBySlugJSONBodyCost10, error) {
+	var body PatchEventBySlugJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost10 overwrites any union data inside the PatchEventBySlugJSONBody_Cost_1_Item as the provided PatchEventBySlugJSONBodyCost10
+func (t *PatchEventBySlugJSONBody_Cost_1_Item) FromPatchEventBySlugJSONBodyCost10(v PatchEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost10 performs a merge with any union data inside the PatchEventBySlugJSONBody_Cost_1_Item, using the provided PatchEventBySlugJSONBodyCost10
+func (t *PatchEventBySlugJSONBody_Cost_1_Item) MergePatchEventBySlugJSONBodyCost10(v PatchEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost11 returns the union data inside the PatchEventBySlugJSONBody_Cost_1_Item as a PatchEventBySlugJSONBodyCost11
+func (t PatchEventBySlugJSONBody_Cost_1_Item) AsPatchEventBySlugJSONBodyCost11() (PatchEventBySlugJSONBodyCost11, error) {
+	var body PatchEventBySlugJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost11 overwrites any union data inside the PatchEventBySlugJSONBody_Cost_1_Item as the provided PatchEventBySlugJSONBodyCost11
+func (t *PatchEventBySlugJSONBody_Cost_1_Item) FromPatchEventBySlugJSONBodyCost11(v PatchEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost11 performs a merge with any union data inside the PatchEventBySlugJSONBody_Cost_1_Item, using the provided PatchEventBySlugJSONBodyCost11
+func (t *PatchEventBySlugJSONBody_Cost_1_Item) MergePatchEventBySlugJSONBodyCost11(v PatchEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost0 returns the union data inside the PatchEventBySlugJSONBody_Cost as a PatchEventBySlugJSONBodyCost0
+func (t PatchEventBySlugJSONBody_Cost) AsPatchEventBySlugJSONBodyCost0() (PatchEventBySlugJSONBodyCost0, error) {
+	var body PatchEventBySlugJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost0 overwrites any union data inside the PatchEventBySlugJSONBody_Cost as the provided PatchEventBySlugJSONBodyCost0
+func (t *PatchEventBySlugJSONBody_Cost) FromPatchEventBySlugJSONBodyCost0(v PatchEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Cost, using the provided PatchEventBySlugJSONBodyCost0
+func (t *PatchEventBySlugJSONBody_Cost) MergePatchEventBySlugJSONBodyCost0(v PatchEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyCost1 returns the union data inside the PatchEventBySlugJSONBody_Cost as a PatchEventBySlugJSONBodyCost1
+func (t PatchEventBySlugJSONBody_Cost) AsPatchEventBySlugJSONBodyCost1() (PatchEventBySlugJSONBodyCost1, error) {
+	var body PatchEventBySlugJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyCost1 overwrites any union data inside the PatchEventBySlugJSONBody_Cost as the provided PatchEventBySlugJSONBodyCost1
+func (t *PatchEventBySlugJSONBody_Cost) FromPatchEventBySlugJSONBodyCost1(v PatchEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyCost1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Cost, using the provided PatchEventBySlugJSONBodyCost1
+func (t *PatchEventBySlugJSONBody_Cost) MergePatchEventBySlugJSONBodyCost1(v PatchEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer00 returns the union data inside the PatchEventBySlugJSONBody_Organizer_0_Item as a PatchEventBySlugJSONBodyOrganizer00
+func (t PatchEventBySlugJSONBody_Organizer_0_Item) AsPatchEventBySlugJSONBodyOrganizer00() (PatchEventBySlugJSONBodyOrganizer00, error) {
+	var body PatchEventBySlugJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer00 overwrites any union data inside the PatchEventBySlugJSONBody_Organizer_0_Item as the provided PatchEventBySlugJSONBodyOrganizer00
+func (t *PatchEventBySlugJSONBody_Organizer_0_Item) FromPatchEventBySlugJSONBodyOrganizer00(v PatchEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer00 performs a merge with any union data inside the PatchEventBySlugJSONBody_Organizer_0_Item, using the provided PatchEventBySlugJSONBodyOrganizer00
+func (t *PatchEventBySlugJSONBody_Organizer_0_Item) MergePatchEventBySlugJSONBodyOrganizer00(v PatchEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer01 returns the union data inside the PatchEventBySlugJSONBody_Organizer_0_Item as a PatchEventBySlugJSONBodyOrganizer01
+func (t PatchEventBySlugJSONBody_Organizer_0_Item) AsPatchEventBySlugJSONBodyOrganizer01() (PatchEventBySlugJSONBodyOrganizer01, error) {
+	var body PatchEventBySlugJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer01 overwrites any union data inside the PatchEventBySlugJSONBody_Organizer_0_Item as the provided PatchEventBySlugJSONBodyOrganizer01
+func (t *PatchEventBySlugJSONBody_Organizer_0_Item) FromPatchEventBySlugJSONBodyOrganizer01(v PatchEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer01 performs a merge with any union data inside the PatchEventBySlugJSONBody_Organizer_0_Item, using the provided PatchEventBySlugJSONBodyOrganizer01
+func (t *PatchEventBySlugJSONBody_Organizer_0_Item) MergePatchEventBySlugJSONBodyOrganizer01(v PatchEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer10 returns the union data inside the PatchEventBySlugJSONBodyOrganizer1 as a PatchEventBySlugJSONBodyOrganizer10
+func (t PatchEventBySlugJSONBodyOrganizer1) AsPatchEventBySlugJSONBodyOrganizer10() (PatchEventBySlugJSONBodyOrganizer10, error) {
+	var body PatchEventBySlugJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer10 overwrites any union data inside the PatchEventBySlugJSONBodyOrganizer1 as the provided PatchEventBySlugJSONBodyOrganizer10
+func (t *PatchEventBySlugJSONBodyOrganizer1) FromPatchEventBySlugJSONBodyOrganizer10(v PatchEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer10 performs a merge with any union data inside the PatchEventBySlugJSONBodyOrganizer1, using the provided PatchEventBySlugJSONBodyOrganizer10
+func (t *PatchEventBySlugJSONBodyOrganizer1) MergePatchEventBySlugJSONBodyOrganizer10(v PatchEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer11 returns the union data inside the PatchEventBySlugJSONBodyOrganizer1 as a PatchEventBySlugJSONBodyOrganizer11
+func (t PatchEventBySlugJSONBodyOrganizer1) AsPatchEventBySlugJSONBodyOrganizer11() (PatchEventBySlugJSONBodyOrganizer11, error) {
+	var body PatchEventBySlugJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer11 overwrites any union data inside the PatchEventBySlugJSONBodyOrganizer1 as the provided PatchEventBySlugJSONBodyOrganizer11
+func (t *PatchEventBySlugJSONBodyOrganizer1) FromPatchEventBySlugJSONBodyOrganizer11(v PatchEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer11 performs a merge with any union data inside the PatchEventBySlugJSONBodyOrganizer1, using the provided PatchEventBySlugJSONBodyOrganizer11
+func (t *PatchEventBySlugJSONBodyOrganizer1) MergePatchEventBySlugJSONBodyOrganizer11(v PatchEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer0 returns the union data inside the PatchEventBySlugJSONBody_Organizer as a PatchEventBySlugJSONBodyOrganizer0
+func (t PatchEventBySlugJSONBody_Organizer) AsPatchEventBySlugJSONBodyOrganizer0() (PatchEventBySlugJSONBodyOrganizer0, error) {
+	var body PatchEventBySlugJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer0 overwrites any union data inside the PatchEventBySlugJSONBody_Organizer as the provided PatchEventBySlugJSONBodyOrganizer0
+func (t *PatchEventBySlugJSONBody_Organizer) FromPatchEventBySlugJSONBodyOrganizer0(v PatchEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Organizer, using the provided PatchEventBySlugJSONBodyOrganizer0
+func (t *PatchEventBySlugJSONBody_Organizer) MergePatchEventBySlugJSONBodyOrganizer0(v PatchEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyOrganizer1 returns the union data inside the PatchEventBySlugJSONBody_Organizer as a PatchEventBySlugJSONBodyOrganizer1
+func (t PatchEventBySlugJSONBody_Organizer) AsPatchEventBySlugJSONBodyOrganizer1() (PatchEventBySlugJSONBodyOrganizer1, error) {
+	var body PatchEventBySlugJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyOrganizer1 overwrites any union data inside the PatchEventBySlugJSONBody_Organizer as the provided PatchEventBySlugJSONBodyOrganizer1
+func (t *PatchEventBySlugJSONBody_Organizer) FromPatchEventBySlugJSONBodyOrganizer1(v PatchEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyOrganizer1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Organizer, using the provided PatchEventBySlugJSONBodyOrganizer1
+func (t *PatchEventBySlugJSONBody_Organizer) MergePatchEventBySlugJSONBodyOrganizer1(v PatchEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags00 returns the union data inside the PatchEventBySlugJSONBody_Tags_0_Item as a PatchEventBySlugJSONBodyTags00
+func (t PatchEventBySlugJSONBody_Tags_0_Item) AsPatchEventBySlugJSONBodyTags00() (PatchEventBySlugJSONBodyTags00, error) {
+	var body PatchEventBySlugJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags00 overwrites any union data inside the PatchEventBySlugJSONBody_Tags_0_Item as the provided PatchEventBySlugJSONBodyTags00
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) FromPatchEventBySlugJSONBodyTags00(v PatchEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags00 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags_0_Item, using the provided PatchEventBySlugJSONBodyTags00
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) MergePatchEventBySlugJSONBodyTags00(v PatchEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags01 returns the union data inside the PatchEventBySlugJSONBody_Tags_0_Item as a PatchEventBySlugJSONBodyTags01
+func (t PatchEventBySlugJSONBody_Tags_0_Item) AsPatchEventBySlugJSONBodyTags01() (PatchEventBySlugJSONBodyTags01, error) {
+	var body PatchEventBySlugJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags01 overwrites any union data inside the PatchEventBySlugJSONBody_Tags_0_Item as the provided PatchEventBySlugJSONBodyTags01
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) FromPatchEventBySlugJSONBodyTags01(v PatchEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags01 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags_0_Item, using the provided PatchEventBySlugJSONBodyTags01
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) MergePatchEventBySlugJSONBodyTags01(v PatchEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags02 returns the union data inside the PatchEventBySlugJSONBody_Tags_0_Item as a PatchEventBySlugJSONBodyTags02
+func (t PatchEventBySlugJSONBody_Tags_0_Item) AsPatchEventBySlugJSONBodyTags02() (PatchEventBySlugJSONBodyTags02, error) {
+	var body PatchEventBySlugJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags02 overwrites any union data inside the PatchEventBySlugJSONBody_Tags_0_Item as the provided PatchEventBySlugJSONBodyTags02
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) FromPatchEventBySlugJSONBodyTags02(v PatchEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags02 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags_0_Item, using the provided PatchEventBySlugJSONBodyTags02
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) MergePatchEventBySlugJSONBodyTags02(v PatchEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags0 returns the union data inside the PatchEventBySlugJSONBody_Tags as a PatchEventBySlugJSONBodyTags0
+func (t PatchEventBySlugJSONBody_Tags) AsPatchEventBySlugJSONBodyTags0() (PatchEventBySlugJSONBodyTags0, error) {
+	var body PatchEventBySlugJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags0 overwrites any union data inside the PatchEventBySlugJSONBody_Tags as the provided PatchEventBySlugJSONBodyTags0
+func (t *PatchEventBySlugJSONBody_Tags) FromPatchEventBySlugJSONBodyTags0(v PatchEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags, using the provided PatchEventBySlugJSONBodyTags0
+func (t *PatchEventBySlugJSONBody_Tags) MergePatchEventBySlugJSONBodyTags0(v PatchEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags1 returns the union data inside the PatchEventBySlugJSONBody_Tags as a PatchEventBySlugJSONBodyTags1
+func (t PatchEventBySlugJSONBody_Tags) AsPatchEventBySlugJSONBodyTags1() (PatchEventBySlugJSONBodyTags1, error) {
+	var body PatchEventBySlugJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags1 overwrites any union data inside the PatchEventBySlugJSONBody_Tags as the provided PatchEventBySlugJSONBodyTags1
+func (t *PatchEventBySlugJSONBody_Tags) FromPatchEventBySlugJSONBodyTags1(v PatchEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags, using the provided PatchEventBySlugJSONBodyTags1
+func (t *PatchEventBySlugJSONBody_Tags) MergePatchEventBySlugJSONBodyTags1(v PatchEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyTags2 returns the union data inside the PatchEventBySlugJSONBody_Tags as a PatchEventBySlugJSONBodyTags2
+func (t PatchEventBySlugJSONBody_Tags) AsPatchEventBySlugJSONBodyTags2() (PatchEventBySlugJSONBodyTags2, error) {
+	var body PatchEventBySlugJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyTags2 overwrites any union data inside the PatchEventBySlugJSONBody_Tags as the provided PatchEventBySlugJSONBodyTags2
+func (t *PatchEventBySlugJSONBody_Tags) FromPatchEventBySlugJSONBodyTags2(v PatchEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyTags2 performs a merge with any union data inside the PatchEventBySlugJSONBody_Tags, using the provided PatchEventBySlugJSONBodyTags2
+func (t *PatchEventBySlugJSONBody_Tags) MergePatchEventBySlugJSONBodyTags2(v PatchEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue00 returns the union data inside the PatchEventBySlugJSONBody_Venue_0_Item as a PatchEventBySlugJSONBodyVenue00
+func (t PatchEventBySlugJSONBody_Venue_0_Item) AsPatchEventBySlugJSONBodyVenue00() (PatchEventBySlugJSONBodyVenue00, error) {
+	var body PatchEventBySlugJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue00 overwrites any union data inside the PatchEventBySlugJSONBody_Venue_0_Item as the provided PatchEventBySlugJSONBodyVenue00
+func (t *PatchEventBySlugJSONBody_Venue_0_Item) FromPatchEventBySlugJSONBodyVenue00(v PatchEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue00 performs a merge with any union data inside the PatchEventBySlugJSONBody_Venue_0_Item, using the provided PatchEventBySlugJSONBodyVenue00
+func (t *PatchEventBySlugJSONBody_Venue_0_Item) MergePatchEventBySlugJSONBodyVenue00(v PatchEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue01 returns the union data inside the PatchEventBySlugJSONBody_Venue_0_Item as a PatchEventBySlugJSONBodyVenue01
+func (t PatchEventBySlugJSONBody_Venue_0_Item) AsPatchEventBySlugJSONBodyVenue01() (PatchEventBySlugJSONBodyVenue01, error) {
+	var body PatchEventBySlugJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue01 overwrites any union data inside the PatchEventBySlugJSONBody_Venue_0_Item as the provided PatchEventBySlugJSONBodyVenue01
+func (t *PatchEventBySlugJSONBody_Venue_0_Item) FromPatchEventBySlugJSONBodyVenue01(v PatchEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue01 performs a merge with any union data inside the PatchEventBySlugJSONBody_Venue_0_Item, using the provided PatchEventBySlugJSONBodyVenue01
+func (t *PatchEventBySlugJSONBody_Venue_0_Item) MergePatchEventBySlugJSONBodyVenue01(v PatchEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue10 returns the union data inside the PatchEventBySlugJSONBodyVenue1 as a PatchEventBySlugJSONBodyVenue10
+func (t PatchEventBySlugJSONBodyVenue1) AsPatchEventBySlugJSONBodyVenue10() (PatchEventBySlugJSONBodyVenue10, error) {
+	var body PatchEventBySlugJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue10 overwrites any union data inside the PatchEventBySlugJSONBodyVenue1 as the provided PatchEventBySlugJSONBodyVenue10
+func (t *PatchEventBySlugJSONBodyVenue1) FromPatchEventBySlugJSONBodyVenue10(v PatchEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue10 performs a merge with any union data inside the PatchEventBySlugJSONBodyVenue1, using the provided PatchEventBySlugJSONBodyVenue10
+func (t *PatchEventBySlugJSONBodyVenue1) MergePatchEventBySlugJSONBodyVenue10(v PatchEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue11 returns the union data inside the PatchEventBySlugJSONBodyVenue1 as a PatchEventBySlugJSONBodyVenue11
+func (t PatchEventBySlugJSONBodyVenue1) AsPatchEventBySlugJSONBodyVenue11() (PatchEventBySlugJSONBodyVenue11, error) {
+	var body PatchEventBySlugJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue11 overwrites any union data inside the PatchEventBySlugJSONBodyVenue1 as the provided PatchEventBySlugJSONBodyVenue11
+func (t *PatchEventBySlugJSONBodyVenue1) FromPatchEventBySlugJSONBodyVenue11(v PatchEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue11 performs a merge with any union data inside the PatchEventBySlugJSONBodyVenue1, using the provided PatchEventBySlugJSONBodyVenue11
+func (t *PatchEventBySlugJSONBodyVenue1) MergePatchEventBySlugJSONBodyVenue11(v PatchEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue0 returns the union data inside the PatchEventBySlugJSONBody_Venue as a PatchEventBySlugJSONBodyVenue0
+func (t PatchEventBySlugJSONBody_Venue) AsPatchEventBySlugJSONBodyVenue0() (PatchEventBySlugJSONBodyVenue0, error) {
+	var body PatchEventBySlugJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue0 overwrites any union data inside the PatchEventBySlugJSONBody_Venue as the provided PatchEventBySlugJSONBodyVenue0
+func (t *PatchEventBySlugJSONBody_Venue) FromPatchEventBySlugJSONBodyVenue0(v PatchEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Venue, using the provided PatchEventBySlugJSONBodyVenue0
+func (t *PatchEventBySlugJSONBody_Venue) MergePatchEventBySlugJSONBodyVenue0(v PatchEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyVenue1 returns the union data inside the PatchEventBySlugJSONBody_Venue as a PatchEventBySlugJSONBodyVenue1
+func (t PatchEventBySlugJSONBody_Venue) AsPatchEventBySlugJSONBodyVenue1() (PatchEventBySlugJSONBodyVenue1, error) {
+	var body PatchEventBySlugJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyVenue1 overwrites any union data inside the PatchEventBySlugJSONBody_Venue as the provided PatchEventBySlugJSONBodyVenue1
+func (t *PatchEventBySlugJSONBody_Venue) FromPatchEventBySlugJSONBodyVenue1(v PatchEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyVenue1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Venue, using the provided PatchEventBySlugJSONBodyVenue1
+func (t *PatchEventBySlugJSONBody_Venue) MergePatchEventBySlugJSONBodyVenue1(v PatchEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories00 returns the union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as a PatchEventBySlugFormdataBodyCategories00
+func (t PatchEventBySlugFormdataBody_Categories_0_Item) AsPatchEventBySlugFormdataBodyCategories00() (PatchEventBySlugFormdataBodyCategories00, error) {
+	var body PatchEventBySlugFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories00 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as the provided PatchEventBySlugFormdataBodyCategories00
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) FromPatchEventBySlugFormdataBodyCategories00(v PatchEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories00 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item, using the provided PatchEventBySlugFormdataBodyCategories00
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) MergePatchEventBySlugFormdataBodyCategories00(v PatchEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories01 returns the union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as a PatchEventBySlugFormdataBodyCategories01
+func (t PatchEventBySlugFormdataBody_Categories_0_Item) AsPatchEventBySlugFormdataBodyCategories01() (PatchEventBySlugFormdataBodyCategories01, error) {
+	var body PatchEventBySlugFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories01 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as the provided PatchEventBySlugFormdataBodyCategories01
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) FromPatchEventBySlugFormdataBodyCategories01(v PatchEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories01 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item, using the provided PatchEventBySlugFormdataBodyCategories01
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) MergePatchEventBySlugFormdataBodyCategories01(v PatchEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories02 returns the union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as a PatchEventBySlugFormdataBodyCategories02
+func (t PatchEventBySlugFormdataBody_Categories_0_Item) AsPatchEventBySlugFormdataBodyCategories02() (PatchEventBySlugFormdataBodyCategories02, error) {
+	var body PatchEventBySlugFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories02 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item as the provided PatchEventBySlugFormdataBodyCategories02
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) FromPatchEventBySlugFormdataBodyCategories02(v PatchEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories02 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories_0_Item, using the provided PatchEventBySlugFormdataBodyCategories02
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) MergePatchEventBySlugFormdataBodyCategories02(v PatchEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories0 returns the union data inside the PatchEventBySlugFormdataBody_Categories as a PatchEventBySlugFormdataBodyCategories0
+func (t PatchEventBySlugFormdataBody_Categories) AsPatchEventBySlugFormdataBodyCategories0() (PatchEventBySlugFormdataBodyCategories0, error) {
+	var body PatchEventBySlugFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories0 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories as the provided PatchEventBySlugFormdataBodyCategories0
+func (t *PatchEventBySlugFormdataBody_Categories) FromPatchEventBySlugFormdataBodyCategories0(v PatchEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories, using the provided PatchEventBySlugFormdataBodyCategories0
+func (t *PatchEventBySlugFormdataBody_Categories) MergePatchEventBySlugFormdataBodyCategories0(v PatchEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories1 returns the union data inside the PatchEventBySlugFormdataBody_Categories as a PatchEventBySlugFormdataBodyCategories1
+func (t PatchEventBySlugFormdataBody_Categories) AsPatchEventBySlugFormdataBodyCategories1() (PatchEventBySlugFormdataBodyCategories1, error) {
+	var body PatchEventBySlugFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories1 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories as the provided PatchEventBySlugFormdataBodyCategories1
+func (t *PatchEventBySlugFormdataBody_Categories) FromPatchEventBySlugFormdataBodyCategories1(v PatchEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories, using the provided PatchEventBySlugFormdataBodyCategories1
+func (t *PatchEventBySlugFormdataBody_Categories) MergePatchEventBySlugFormdataBodyCategories1(v PatchEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCategories2 returns the union data inside the PatchEventBySlugFormdataBody_Categories as a PatchEventBySlugFormdataBodyCategories2
+func (t PatchEventBySlugFormdataBody_Categories) AsPatchEventBySlugFormdataBodyCategories2() (PatchEventBySlugFormdataBodyCategories2, error) {
+	var body PatchEventBySlugFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCategories2 overwrites any union data inside the PatchEventBySlugFormdataBody_Categories as the provided PatchEventBySlugFormdataBodyCategories2
+func (t *PatchEventBySlugFormdataBody_Categories) FromPatchEventBySlugFormdataBodyCategories2(v PatchEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCategories2 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Categories, using the provided PatchEventBySlugFormdataBodyCategories2
+func (t *PatchEventBySlugFormdataBody_Categories) MergePatchEventBySlugFormdataBodyCategories2(v PatchEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost00 returns the union data inside the PatchEventBySlugFormdataBodyCost0 as a PatchEventBySlugFormdataBodyCost00
+func (t PatchEventBySlugFormdataBodyCost0) AsPatchEventBySlugFormdataBodyCost00() (PatchEventBySlugFormdataBodyCost00, error) {
+	var body PatchEventBySlugFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost00 overwrites any union data inside the PatchEventBySlugFormdataBodyCost0 as the provided PatchEventBySlugFormdataBodyCost00
+func (t *PatchEventBySlugFormdataBodyCost0) FromPatchEventBySlugFormdataBodyCost00(v PatchEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost00 performs a merge with any union data inside the PatchEventBySlugFormdataBodyCost0, using the provided PatchEventBySlugFormdataBodyCost00
+func (t *PatchEventBySlugFormdataBodyCost0) MergePatchEventBySlugFormdataBodyCost00(v PatchEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost01 returns the union data inside the PatchEventBySlugFormdataBodyCost0 as a PatchEventBySlugFormdataBodyCost01
+func (t PatchEventBySlugFormdataBodyCost0) AsPatchEventBySlugFormdataBodyCost01() (PatchEventBySlugFormdataBodyCost01, error) {
+	var body PatchEventBySlugFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost01 overwrites any union data inside the PatchEventBySlugFormdataBodyCost0 as the provided PatchEventBySlugFormdataBodyCost01
+func (t *PatchEventBySlugFormdataBodyCost0) FromPatchEventBySlugFormdataBodyCost01(v PatchEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost01 performs a merge with any union data inside the PatchEventBySlugFormdataBodyCost0, using the provided PatchEventBySlugFormdataBodyCost01
+func (t *PatchEventBySlugFormdataBodyCost0) MergePatchEventBySlugFormdataBodyCost01(v PatchEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost10 returns the union data inside the PatchEventBySlugFormdataBody_Cost_1_Item as a PatchEventBySlugFormdataBodyCost10
+func (t PatchEventBySlugFormdataBody_Cost_1_Item) AsPatchEventBySlugFormdataBodyCost10() (PatchEventBySlugFormdataBodyCost10, error) {
+	var body PatchEventBySlugFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost10 overwrites any union data inside the PatchEventBySlugFormdataBody_Cost_1_Item as the provided PatchEventBySlugFormdataBodyCost10
+func (t *PatchEventBySlugFormdataBody_Cost_1_Item) FromPatchEventBySlugFormdataBodyCost10(v PatchEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost10 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Cost_1_Item, using the provided PatchEventBySlugFormdataBodyCost10
+func (t *PatchEventBySlugFormdataBody_Cost_1_Item) MergePatchEventBySlugFormdataBodyCost10(v PatchEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost11 returns the union data inside the PatchEventBySlugFormdataBody_Cost_1_Item as a PatchEventBySlugFormdataBodyCost11
+func (t PatchEventBySlugFormdataBody_Cost_1_Item) AsPatchEventBySlugFormdataBodyCost11() (PatchEventBySlugFormdataBodyCost11, error) {
+	var body PatchEventBySlugFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost11 overwrites any union data inside the PatchEventBySlugFormdataBody_Cost_1_Item as the provided PatchEventBySlugFormdataBodyCost11
+func (t *PatchEventBySlugFormdataBody_Cost_1_Item) FromPatchEventBySlugFormdataBodyCost11(v PatchEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost11 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Cost_1_Item, using the provided PatchEventBySlugFormdataBodyCost11
+func (t *PatchEventBySlugFormdataBody_Cost_1_Item) MergePatchEventBySlugFormdataBodyCost11(v PatchEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost0 returns the union data inside the PatchEventBySlugFormdataBody_Cost as a PatchEventBySlugFormdataBodyCost0
+func (t PatchEventBySlugFormdataBody_Cost) AsPatchEventBySlugFormdataBodyCost0() (PatchEventBySlugFormdataBodyCost0, error) {
+	var body PatchEventBySlugFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost0 overwrites any union data inside the PatchEventBySlugFormdataBody_Cost as the provided PatchEventBySlugFormdataBodyCost0
+func (t *PatchEventBySlugFormdataBody_Cost) FromPatchEventBySlugFormdataBodyCost0(v PatchEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Cost, using the provided PatchEventBySlugFormdataBodyCost0
+func (t *PatchEventBySlugFormdataBody_Cost) MergePatchEventBySlugFormdataBodyCost0(v PatchEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyCost1 returns the union data inside the PatchEventBySlugFormdataBody_Cost as a PatchEventBySlugFormdataBodyCost1
+func (t PatchEventBySlugFormdataBody_Cost) AsPatchEventBySlugFormdataBodyCost1() (PatchEventBySlugFormdataBodyCost1, error) {
+	var body PatchEventBySlugFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyCost1 overwrites any union data inside the PatchEventBySlugFormdataBody_Cost as the provided PatchEventBySlugFormdataBodyCost1
+func (t *PatchEventBySlugFormdataBody_Cost) FromPatchEventBySlugFormdataBodyCost1(v PatchEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyCost1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Cost, using the provided PatchEventBySlugFormdataBodyCost1
+func (t *PatchEventBySlugFormdataBody_Cost) MergePatchEventBySlugFormdataBodyCost1(v PatchEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer00 returns the union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item as a PatchEventBySlugFormdataBodyOrganizer00
+func (t PatchEventBySlugFormdataBody_Organizer_0_Item) AsPatchEventBySlugFormdataBodyOrganizer00() (PatchEventBySlugFormdataBodyOrganizer00, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer00 overwrites any union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item as the provided PatchEventBySlugFormdataBodyOrganizer00
+func (t *PatchEventBySlugFormdataBody_Organizer_0_Item) FromPatchEventBySlugFormdataBodyOrganizer00(v PatchEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer00 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item, using the provided PatchEventBySlugFormdataBodyOrganizer00
+func (t *PatchEventBySlugFormdataBody_Organizer_0_Item) MergePatchEventBySlugFormdataBodyOrganizer00(v PatchEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer01 returns the union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item as a PatchEventBySlugFormdataBodyOrganizer01
+func (t PatchEventBySlugFormdataBody_Organizer_0_Item) AsPatchEventBySlugFormdataBodyOrganizer01() (PatchEventBySlugFormdataBodyOrganizer01, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer01 overwrites any union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item as the provided PatchEventBySlugFormdataBodyOrganizer01
+func (t *PatchEventBySlugFormdataBody_Organizer_0_Item) FromPatchEventBySlugFormdataBodyOrganizer01(v PatchEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer01 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item, using the provided PatchEventBySlugFormdataBodyOrganizer01
+func (t *PatchEventBySlugFormdataBody_Organizer_0_Item) MergePatchEventBySlugFormdataBodyOrganizer01(v PatchEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer10 returns the union data inside the PatchEventBySlugFormdataBodyOrganizer1 as a PatchEventBySlugFormdataBodyOrganizer10
+func (t PatchEventBySlugFormdataBodyOrganizer1) AsPatchEventBySlugFormdataBodyOrganizer10() (PatchEventBySlugFormdataBodyOrganizer10, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer10 overwrites any union data inside the PatchEventBySlugFormdataBodyOrganizer1 as the provided PatchEventBySlugFormdataBodyOrganizer10
+func (t *PatchEventBySlugFormdataBodyOrganizer1) FromPatchEventBySlugFormdataBodyOrganizer10(v PatchEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer10 performs a merge with any union data inside the PatchEventBySlugFormdataBodyOrganizer1, using the provided PatchEventBySlugFormdataBodyOrganizer10
+func (t *PatchEventBySlugFormdataBodyOrganizer1) MergePatchEventBySlugFormdataBodyOrganizer10(v PatchEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer11 returns the union data inside the PatchEventBySlugFormdataBodyOrganizer1 as a PatchEventBySlugFormdataBodyOrganizer11
+func (t PatchEventBySlugFormdataBodyOrganizer1) AsPatchEventBySlugFormdataBodyOrganizer11() (PatchEventBySlugFormdataBodyOrganizer11, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer11 overwrites any union data inside the PatchEventBySlugFormdataBodyOrganizer1 as the provided PatchEventBySlugFormdataBodyOrganizer11
+func (t *PatchEventBySlugFormdataBodyOrganizer1) FromPatchEventBySlugFormdataBodyOrganizer11(v PatchEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer11 performs a merge with any union data inside the PatchEventBySlugFormdataBodyOrganizer1, using the provided PatchEventBySlugFormdataBodyOrganizer11
+func (t *PatchEventBySlugFormdataBodyOrganizer1) MergePatchEventBySlugFormdataBodyOrganizer11(v PatchEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer0 returns the union data inside the PatchEventBySlugFormdataBody_Organizer as a PatchEventBySlugFormdataBodyOrganizer0
+func (t PatchEventBySlugFormdataBody_Organizer) AsPatchEventBySlugFormdataBodyOrganizer0() (PatchEventBySlugFormdataBodyOrganizer0, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer0 overwrites any union data inside the PatchEventBySlugFormdataBody_Organizer as the provided PatchEventBySlugFormdataBodyOrganizer0
+func (t *PatchEventBySlugFormdataBody_Organizer) FromPatchEventBySlugFormdataBodyOrganizer0(v PatchEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Organizer, using the provided PatchEventBySlugFormdataBodyOrganizer0
+func (t *PatchEventBySlugFormdataBody_Organizer) MergePatchEventBySlugFormdataBodyOrganizer0(v PatchEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyOrganizer1 returns the union data inside the PatchEventBySlugFormdataBody_Organizer as a PatchEventBySlugFormdataBodyOrganizer1
+func (t PatchEventBySlugFormdataBody_Organizer) AsPatchEventBySlugFormdataBodyOrganizer1() (PatchEventBySlugFormdataBodyOrganizer1, error) {
+	var body PatchEventBySlugFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyOrganizer1 overwrites any union data inside the PatchEventBySlugFormdataBody_Organizer as the provided PatchEventBySlugFormdataBodyOrganizer1
+func (t *PatchEventBySlugFormdataBody_Organizer) FromPatchEventBySlugFormdataBodyOrganizer1(v PatchEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyOrganizer1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Organizer, using the provided PatchEventBySlugFormdataBodyOrganizer1
+func (t *PatchEventBySlugFormdataBody_Organizer) MergePatchEventBySlugFormdataBodyOrganizer1(v PatchEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags00 returns the union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as a PatchEventBySlugFormdataBodyTags00
+func (t PatchEventBySlugFormdataBody_Tags_0_Item) AsPatchEventBySlugFormdataBodyTags00() (PatchEventBySlugFormdataBodyTags00, error) {
+	var body PatchEventBySlugFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags00 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as the provided PatchEventBySlugFormdataBodyTags00
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) FromPatchEventBySlugFormdataBodyTags00(v PatchEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags00 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item, using the provided PatchEventBySlugFormdataBodyTags00
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) MergePatchEventBySlugFormdataBodyTags00(v PatchEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags01 returns the union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as a PatchEventBySlugFormdataBodyTags01
+func (t PatchEventBySlugFormdataBody_Tags_0_Item) AsPatchEventBySlugFormdataBodyTags01() (PatchEventBySlugFormdataBodyTags01, error) {
+	var body PatchEventBySlugFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags01 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as the provided PatchEventBySlugFormdataBodyTags01
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) FromPatchEventBySlugFormdataBodyTags01(v PatchEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags01 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item, using the provided PatchEventBySlugFormdataBodyTags01
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) MergePatchEventBySlugFormdataBodyTags01(v PatchEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags02 returns the union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as a PatchEventBySlugFormdataBodyTags02
+func (t PatchEventBySlugFormdataBody_Tags_0_Item) AsPatchEventBySlugFormdataBodyTags02() (PatchEventBySlugFormdataBodyTags02, error) {
+	var body PatchEventBySlugFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags02 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item as the provided PatchEventBySlugFormdataBodyTags02
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) FromPatchEventBySlugFormdataBodyTags02(v PatchEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags02 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags_0_Item, using the provided PatchEventBySlugFormdataBodyTags02
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) MergePatchEventBySlugFormdataBodyTags02(v PatchEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags0 returns the union data inside the PatchEventBySlugFormdataBody_Tags as a PatchEventBySlugFormdataBodyTags0
+func (t PatchEventBySlugFormdataBody_Tags) AsPatchEventBySlugFormdataBodyTags0() (PatchEventBySlugFormdataBodyTags0, error) {
+	var body PatchEventBySlugFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags0 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags as the provided PatchEventBySlugFormdataBodyTags0
+func (t *PatchEventBySlugFormdataBody_Tags) FromPatchEventBySlugFormdataBodyTags0(v PatchEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags, using the provided PatchEventBySlugFormdataBodyTags0
+func (t *PatchEventBySlugFormdataBody_Tags) MergePatchEventBySlugFormdataBodyTags0(v PatchEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags1 returns the union data inside the PatchEventBySlugFormdataBody_Tags as a PatchEventBySlugFormdataBodyTags1
+func (t PatchEventBySlugFormdataBody_Tags) AsPatchEventBySlugFormdataBodyTags1() (PatchEventBySlugFormdataBodyTags1, error) {
+	var body PatchEventBySlugFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags1 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags as the provided PatchEventBySlugFormdataBodyTags1
+func (t *PatchEventBySlugFormdataBody_Tags) FromPatchEventBySlugFormdataBodyTags1(v PatchEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags, using the provided PatchEventBySlugFormdataBodyTags1
+func (t *PatchEventBySlugFormdataBody_Tags) MergePatchEventBySlugFormdataBodyTags1(v PatchEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyTags2 returns the union data inside the PatchEventBySlugFormdataBody_Tags as a PatchEventBySlugFormdataBodyTags2
+func (t PatchEventBySlugFormdataBody_Tags) AsPatchEventBySlugFormdataBodyTags2() (PatchEventBySlugFormdataBodyTags2, error) {
+	var body PatchEventBySlugFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyTags2 overwrites any union data inside the PatchEventBySlugFormdataBody_Tags as the provided PatchEventBySlugFormdataBodyTags2
+func (t *PatchEventBySlugFormdataBody_Tags) FromPatchEventBySlugFormdataBodyTags2(v PatchEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyTags2 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Tags, using the provided PatchEventBySlugFormdataBodyTags2
+func (t *PatchEventBySlugFormdataBody_Tags) MergePatchEventBySlugFormdataBodyTags2(v PatchEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue00 returns the union data inside the PatchEventBySlugFormdataBody_Venue_0_Item as a PatchEventBySlugFormdataBodyVenue00
+func (t PatchEventBySlugFormdataBody_Venue_0_Item) AsPatchEventBySlugFormdataBodyVenue00() (PatchEventBySlugFormdataBodyVenue00, error) {
+	var body PatchEventBySlugFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue00 overwrites any union data inside the PatchEventBySlugFormdataBody_Venue_0_Item as the provided PatchEventBySlugFormdataBodyVenue00
+func (t *PatchEventBySlugFormdataBody_Venue_0_Item) FromPatchEventBySlugFormdataBodyVenue00(v PatchEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue00 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Venue_0_Item, using the provided PatchEventBySlugFormdataBodyVenue00
+func (t *PatchEventBySlugFormdataBody_Venue_0_Item) MergePatchEventBySlugFormdataBodyVenue00(v PatchEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue01 returns the union data inside the PatchEventBySlugFormdataBody_Venue_0_Item as a PatchEventBySlugFormdataBodyVenue01
+func (t PatchEventBySlugFormdataBody_Venue_0_Item) AsPatchEventBySlugFormdataBodyVenue01() (PatchEventBySlugFormdataBodyVenue01, error) {
+	var body PatchEventBySlugFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue01 overwrites any union data inside the PatchEventBySlugFormdataBody_Venue_0_Item as the provided PatchEventBySlugFormdataBodyVenue01
+func (t *PatchEventBySlugFormdataBody_Venue_0_Item) FromPatchEventBySlugFormdataBodyVenue01(v PatchEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue01 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Venue_0_Item, using the provided PatchEventBySlugFormdataBodyVenue01
+func (t *PatchEventBySlugFormdataBody_Venue_0_Item) MergePatchEventBySlugFormdataBodyVenue01(v PatchEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue10 returns the union data inside the PatchEventBySlugFormdataBodyVenue1 as a PatchEventBySlugFormdataBodyVenue10
+func (t PatchEventBySlugFormdataBodyVenue1) AsPatchEventBySlugFormdataBodyVenue10() (PatchEventBySlugFormdataBodyVenue10, error) {
+	var body PatchEventBySlugFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue10 overwrites any union data inside the PatchEventBySlugFormdataBodyVenue1 as the provided PatchEventBySlugFormdataBodyVenue10
+func (t *PatchEventBySlugFormdataBodyVenue1) FromPatchEventBySlugFormdataBodyVenue10(v PatchEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue10 performs a merge with any union data inside the PatchEventBySlugFormdataBodyVenue1, using the provided PatchEventBySlugFormdataBodyVenue10
+func (t *PatchEventBySlugFormdataBodyVenue1) MergePatchEventBySlugFormdataBodyVenue10(v PatchEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue11 returns the union data inside the PatchEventBySlugFormdataBodyVenue1 as a PatchEventBySlugFormdataBodyVenue11
+func (t PatchEventBySlugFormdataBodyVenue1) AsPatchEventBySlugFormdataBodyVenue11() (PatchEventBySlugFormdataBodyVenue11, error) {
+	var body PatchEventBySlugFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue11 overwrites any union data inside the PatchEventBySlugFormdataBodyVenue1 as the provided PatchEventBySlugFormdataBodyVenue11
+func (t *PatchEventBySlugFormdataBodyVenue1) FromPatchEventBySlugFormdataBodyVenue11(v PatchEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue11 performs a merge with any union data inside the PatchEventBySlugFormdataBodyVenue1, using the provided PatchEventBySlugFormdataBodyVenue11
+func (t *PatchEventBySlugFormdataBodyVenue1) MergePatchEventBySlugFormdataBodyVenue11(v PatchEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue0 returns the union data inside the PatchEventBySlugFormdataBody_Venue as a PatchEventBySlugFormdataBodyVenue0
+func (t PatchEventBySlugFormdataBody_Venue) AsPatchEventBySlugFormdataBodyVenue0() (PatchEventBySlugFormdataBodyVenue0, error) {
+	var body PatchEventBySlugFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue0 overwrites any union data inside the PatchEventBySlugFormdataBody_Venue as the provided PatchEventBySlugFormdataBodyVenue0
+func (t *PatchEventBySlugFormdataBody_Venue) FromPatchEventBySlugFormdataBodyVenue0(v PatchEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Venue, using the provided PatchEventBySlugFormdataBodyVenue0
+func (t *PatchEventBySlugFormdataBody_Venue) MergePatchEventBySlugFormdataBodyVenue0(v PatchEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyVenue1 returns the union data inside the PatchEventBySlugFormdataBody_Venue as a PatchEventBySlugFormdataBodyVenue1
+func (t PatchEventBySlugFormdataBody_Venue) AsPatchEventBySlugFormdataBodyVenue1() (PatchEventBySlugFormdataBodyVenue1, error) {
+	var body PatchEventBySlugFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyVenue1 overwrites any union data inside the PatchEventBySlugFormdataBody_Venue as the provided PatchEventBySlugFormdataBodyVenue1
+func (t *PatchEventBySlugFormdataBody_Venue) FromPatchEventBySlugFormdataBodyVenue1(v PatchEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyVenue1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Venue, using the provided PatchEventBySlugFormdataBodyVenue1
+func (t *PatchEventBySlugFormdataBody_Venue) MergePatchEventBySlugFormdataBodyVenue1(v PatchEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories00 returns the union data inside the PostEventBySlugJSONBody_Categories_0_Item as a PostEventBySlugJSONBodyCategories00
+func (t PostEventBySlugJSONBody_Categories_0_Item) AsPostEventBySlugJSONBodyCategories00() (PostEventBySlugJSONBodyCategories00, error) {
+	var body PostEventBySlugJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories00 overwrites any union data inside the PostEventBySlugJSONBody_Categories_0_Item as the provided PostEventBySlugJSONBodyCategories00
+func (t *PostEventBySlugJSONBody_Categories_0_Item) FromPostEventBySlugJSONBodyCategories00(v PostEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories00 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories_0_Item, using the provided PostEventBySlugJSONBodyCategories00
+func (t *PostEventBySlugJSONBody_Categories_0_Item) MergePostEventBySlugJSONBodyCategories00(v PostEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories01 returns the union data inside the PostEventBySlugJSONBody_Categories_0_Item as a PostEventBySlugJSONBodyCategories01
+func (t PostEventBySlugJSONBody_Categories_0_Item) AsPostEventBySlugJSONBodyCategories01() (PostEventBySlugJSONBodyCategories01, error) {
+	var body PostEventBySlugJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories01 overwrites any union data inside the PostEventBySlugJSONBody_Categories_0_Item as the provided PostEventBySlugJSONBodyCategories01
+func (t *PostEventBySlugJSONBody_Categories_0_Item) FromPostEventBySlugJSONBodyCategories01(v PostEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories01 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories_0_Item, using the provided PostEventBySlugJSONBodyCategories01
+func (t *PostEventBySlugJSONBody_Categories_0_Item) MergePostEventBySlugJSONBodyCategories01(v PostEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories02 returns the union data inside the PostEventBySlugJSONBody_Categories_0_Item as a PostEventBySlugJSONBodyCategories02
+func (t PostEventBySlugJSONBody_Categories_0_Item) AsPostEventBySlugJSONBodyCategories02() (PostEventBySlugJSONBodyCategories02, error) {
+	var body PostEventBySlugJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories02 overwrites any union data inside the PostEventBySlugJSONBody_Categories_0_Item as the provided PostEventBySlugJSONBodyCategories02
+func (t *PostEventBySlugJSONBody_Categories_0_Item) FromPostEventBySlugJSONBodyCategories02(v PostEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories02 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories_0_Item, using the provided PostEventBySlugJSONBodyCategories02
+func (t *PostEventBySlugJSONBody_Categories_0_Item) MergePostEventBySlugJSONBodyCategories02(v PostEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories0 returns the union data inside the PostEventBySlugJSONBody_Categories as a PostEventBySlugJSONBodyCategories0
+func (t PostEventBySlugJSONBody_Categories) AsPostEventBySlugJSONBodyCategories0() (PostEventBySlugJSONBodyCategories0, error) {
+	var body PostEventBySlugJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories0 overwrites any union data inside the PostEventBySlugJSONBody_Categories as the provided PostEventBySlugJSONBodyCategories0
+func (t *PostEventBySlugJSONBody_Categories) FromPostEventBySlugJSONBodyCategories0(v PostEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories0 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories, using the provided PostEventBySlugJSONBodyCategories0
+func (t *PostEventBySlugJSONBody_Categories) MergePostEventBySlugJSONBodyCategories0(v PostEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories1 returns the union data inside the PostEventBySlugJSONBody_Categories as a PostEventBySlugJSONBodyCategories1
+func (t PostEventBySlugJSONBody_Categories) AsPostEventBySlugJSONBodyCategories1() (PostEventBySlugJSONBodyCategories1, error) {
+	var body PostEventBySlugJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories1 overwrites any union data inside the PostEventBySlugJSONBody_Categories as the provided PostEventBySlugJSONBodyCategories1
+func (t *PostEventBySlugJSONBody_Categories) FromPostEventBySlugJSONBodyCategories1(v PostEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories1 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories, using the provided PostEventBySlugJSONBodyCategories1
+func (t *PostEventBySlugJSONBody_Categories) MergePostEventBySlugJSONBodyCategories1(v PostEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCategories2 returns the union data inside the PostEventBySlugJSONBody_Categories as a PostEventBySlugJSONBodyCategories2
+func (t PostEventBySlugJSONBody_Categories) AsPostEventBySlugJSONBodyCategories2() (PostEventBySlugJSONBodyCategories2, error) {
+	var body PostEventBySlugJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCategories2 overwrites any union data inside the PostEventBySlugJSONBody_Categories as the provided PostEventBySlugJSONBodyCategories2
+func (t *PostEventBySlugJSONBody_Categories) FromPostEventBySlugJSONBodyCategories2(v PostEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCategories2 performs a merge with any union data inside the PostEventBySlugJSONBody_Categories, using the provided PostEventBySlugJSONBodyCategories2
+func (t *PostEventBySlugJSONBody_Categories) MergePostEventBySlugJSONBodyCategories2(v PostEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost00 returns the union data inside the PostEventBySlugJSONBodyCost0 as a PostEventBySlugJSONBodyCost00
+func (t PostEventBySlugJSONBodyCost0) AsPostEventBySlugJSONBodyCost00() (PostEventBySlugJSONBodyCost00, error) {
+	var body PostEventBySlugJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost00 overwrites any union data inside the PostEventBySlugJSONBodyCost0 as the provided PostEventBySlugJSONBodyCost00
+func (t *PostEventBySlugJSONBodyCost0) FromPostEventBySlugJSONBodyCost00(v PostEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost00 performs a merge with any union data inside the PostEventBySlugJSONBodyCost0, using the provided PostEventBySlugJSONBodyCost00
+func (t *PostEventBySlugJSONBodyCost0) MergePostEventBySlugJSONBodyCost00(v PostEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost01 returns the union data inside the PostEventBySlugJSONBodyCost0 as a PostEventBySlugJSONBodyCost01
+func (t PostEventBySlugJSONBodyCost0) AsPostEventBySlugJSONBodyCost01() (PostEventBySlugJSONBodyCost01, error) {
+	var body PostEventBySlugJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost01 overwrites any union data inside the PostEventBySlugJSONBodyCost0 as the provided PostEventBySlugJSONBodyCost01
+func (t *PostEventBySlugJSONBodyCost0) FromPostEventBySlugJSONBodyCost01(v PostEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost01 performs a merge with any union data inside the PostEventBySlugJSONBodyCost0, using the provided PostEventBySlugJSONBodyCost01
+func (t *PostEventBySlugJSONBodyCost0) MergePostEventBySlugJSONBodyCost01(v PostEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost10 returns the union data inside the PostEventBySlugJSONBody_Cost_1_Item as a PostEventBySlugJSONBodyCost10
+func (t PostEventBySlugJSONBody_Cost_1_Item) AsPostEventBySlugJSONBodyCost10() (PostEventBySlugJSONBodyCost10, error) {
+	var body PostEventBySlugJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost10 overwrites any union data inside the PostEventBySlugJSONBody_Cost_1_Item as the provided PostEventBySlugJSONBodyCost10
+func (t *PostEventBySlugJSONBody_Cost_1_Item) FromPostEventBySlugJSONBodyCost10(v PostEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost10 performs a merge with any union data inside the PostEventBySlugJSONBody_Cost_1_Item, using the provided PostEventBySlugJSONBodyCost10
+func (t *PostEventBySlugJSONBody_Cost_1_Item) MergePostEventBySlugJSONBodyCost10(v PostEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost11 returns the union data inside the PostEventBySlugJSONBody_Cost_1_Item as a PostEventBySlugJSONBodyCost11
+func (t PostEventBySlugJSONBody_Cost_1_Item) AsPostEventBySlugJSONBodyCost11() (PostEventBySlugJSONBodyCost11, error) {
+	var body PostEventBySlugJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost11 overwrites any union data inside the PostEventBySlugJSONBody_Cost_1_Item as the provided PostEventBySlugJSONBodyCost11
+func (t *PostEventBySlugJSONBody_Cost_1_Item) FromPostEventBySlugJSONBodyCost11(v PostEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost11 performs a merge with any union data inside the PostEventBySlugJSONBody_Cost_1_Item, using the provided PostEventBySlugJSONBodyCost11
+func (t *PostEventBySlugJSONBody_Cost_1_Item) MergePostEventBySlugJSONBodyCost11(v PostEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost0 returns the union data inside the PostEventBySlugJSONBody_Cost as a PostEventBySlugJSONBodyCost0
+func (t PostEventBySlugJSONBody_Cost) AsPostEventBySlugJSONBodyCost0() (PostEventBySlugJSONBodyCost0, error) {
+	var body PostEventBySlugJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost0 overwrites any union data inside the PostEventBySlugJSONBody_Cost as the provided PostEventBySlugJSONBodyCost0
+func (t *PostEventBySlugJSONBody_Cost) FromPostEventBySlugJSONBodyCost0(v PostEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost0 performs a merge with any union data inside the PostEventBySlugJSONBody_Cost, using the provided PostEventBySlugJSONBodyCost0
+func (t *PostEventBySlugJSONBody_Cost) MergePostEventBySlugJSONBodyCost0(v PostEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyCost1 returns the union data inside the PostEventBySlugJSONBody_Cost as a PostEventBySlugJSONBodyCost1
+func (t PostEventBySlugJSONBody_Cost) AsPostEventBySlugJSONBodyCost1() (PostEventBySlugJSONBodyCost1, error) {
+	var body PostEventBySlugJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyCost1 overwrites any union data inside the PostEventBySlugJSONBody_Cost as the provided PostEventBySlugJSONBodyCost1
+func (t *PostEventBySlugJSONBody_Cost) FromPostEventBySlugJSONBodyCost1(v PostEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyCost1 performs a merge with any union data inside the PostEventBySlugJSONBody_Cost, using the provided PostEventBySlugJSONBodyCost1
+func (t *PostEventBySlugJSONBody_Cost) MergePostEventBySlugJSONBodyCost1(v PostEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer00 returns the union data inside the PostEventBySlugJSONBody_Organizer_0_Item as a PostEventBySlugJSONBodyOrganizer00
+func (t PostEventBySlugJSONBody_Organizer_0_Item) AsPostEventBySlugJSONBodyOrganizer00() (PostEventBySlugJSONBodyOrganizer00, error) {
+	var body PostEventBySlugJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer00 overwrites any union data inside the PostEventBySlugJSONBody_Organizer_0_Item as the provided PostEventBySlugJSONBodyOrganizer00
+func (t *PostEventBySlugJSONBody_Organizer_0_Item) FromPostEventBySlugJSONBodyOrganizer00(v PostEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer00 performs a merge with any union data inside the PostEventBySlugJSONBody_Organizer_0_Item, using the provided PostEventBySlugJSONBodyOrganizer00
+func (t *PostEventBySlugJSONBody_Organizer_0_Item) MergePostEventBySlugJSONBodyOrganizer00(v PostEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer01 returns the union data inside the PostEventBySlugJSONBody_Organizer_0_Item as a PostEventBySlugJSONBodyOrganizer01
+func (t PostEventBySlugJSONBody_Organizer_0_Item) AsPostEventBySlugJSONBodyOrganizer01() (PostEventBySlugJSONBodyOrganizer01, error) {
+	var body PostEventBySlugJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer01 overwrites any union data inside the PostEventBySlugJSONBody_Organizer_0_Item as the provided PostEventBySlugJSONBodyOrganizer01
+func (t *PostEventBySlugJSONBody_Organizer_0_Item) FromPostEventBySlugJSONBodyOrganizer01(v PostEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer01 performs a merge with any union data inside the PostEventBySlugJSONBody_Organizer_0_Item, using the provided PostEventBySlugJSONBodyOrganizer01
+func (t *PostEventBySlugJSONBody_Organizer_0_Item) MergePostEventBySlugJSONBodyOrganizer01(v PostEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer10 returns the union data inside the PostEventBySlugJSONBodyOrganizer1 as a PostEventBySlugJSONBodyOrganizer10
+func (t PostEventBySlugJSONBodyOrganizer1) AsPostEventBySlugJSONBodyOrganizer10() (PostEventBySlugJSONBodyOrganizer10, error) {
+	var body PostEventBySlugJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer10 overwrites any union data inside the PostEventBySlugJSONBodyOrganizer1 as the provided PostEventBySlugJSONBodyOrganizer10
+func (t *PostEventBySlugJSONBodyOrganizer1) FromPostEventBySlugJSONBodyOrganizer10(v PostEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer10 performs a merge with any union data inside the PostEventBySlugJSONBodyOrganizer1, using the provided PostEventBySlugJSONBodyOrganizer10
+func (t *PostEventBySlugJSONBodyOrganizer1) MergePostEventBySlugJSONBodyOrganizer10(v PostEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer11 returns the union data inside the PostEventBySlugJSONBodyOrganizer1 as a PostEventBySlugJSONBodyOrganizer11
+func (t PostEventBySlugJSONBodyOrganizer1) AsPostEventBySlugJSONBodyOrganizer11() (PostEventBySlugJSONBodyOrganizer11, error) {
+	var body PostEventBySlugJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer11 overwrites any union data inside the PostEventBySlugJSONBodyOrganizer1 as the provided PostEventBySlugJSONBodyOrganizer11
+func (t *PostEventBySlugJSONBodyOrganizer1) FromPostEventBySlugJSONBodyOrganizer11(v PostEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer11 performs a merge with any union data inside the PostEventBySlugJSONBodyOrganizer1, using the provided PostEventBySlugJSONBodyOrganizer11
+func (t *PostEventBySlugJSONBodyOrganizer1) MergePostEventBySlugJSONBodyOrganizer11(v PostEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer0 returns the union data inside the PostEventBySlugJSONBody_Organizer as a PostEventBySlugJSONBodyOrganizer0
+func (t PostEventBySlugJSONBody_Organizer) AsPostEventBySlugJSONBodyOrganizer0() (PostEventBySlugJSONBodyOrganizer0, error) {
+	var body PostEventBySlugJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer0 overwrites any union data inside the PostEventBySlugJSONBody_Organizer as the provided PostEventBySlugJSONBodyOrganizer0
+func (t *PostEventBySlugJSONBody_Organizer) FromPostEventBySlugJSONBodyOrganizer0(v PostEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer0 performs a merge with any union data inside the PostEventBySlugJSONBody_Organizer, using the provided PostEventBySlugJSONBodyOrganizer0
+func (t *PostEventBySlugJSONBody_Organizer) MergePostEventBySlugJSONBodyOrganizer0(v PostEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyOrganizer1 returns the union data inside the PostEventBySlugJSONBody_Organizer as a PostEventBySlugJSONBodyOrganizer1
+func (t PostEventBySlugJSONBody_Organizer) AsPostEventBySlugJSONBodyOrganizer1() (PostEventBySlugJSONBodyOrganizer1, error) {
+	var body PostEventBySlugJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyOrganizer1 overwrites any union data inside the PostEventBySlugJSONBody_Organizer as the provided PostEventBySlugJSONBodyOrganizer1
+func (t *PostEventBySlugJSONBody_Organizer) FromPostEventBySlugJSONBodyOrganizer1(v PostEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyOrganizer1 performs a merge with any union data inside the PostEventBySlugJSONBody_Organizer, using the provided PostEventBySlugJSONBodyOrganizer1
+func (t *PostEventBySlugJSONBody_Organizer) MergePostEventBySlugJSONBodyOrganizer1(v PostEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags00 returns the union data inside the PostEventBySlugJSONBody_Tags_0_Item as a PostEventBySlugJSONBodyTags00
+func (t PostEventBySlugJSONBody_Tags_0_Item) AsPostEventBySlugJSONBodyTags00() (PostEventBySlugJSONBodyTags00, error) {
+	var body PostEventBySlugJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags00 overwrites any union data inside the PostEventBySlugJSONBody_Tags_0_Item as the provided PostEventBySlugJSONBodyTags00
+func (t *PostEventBySlugJSONBody_Tags_0_Item) FromPostEventBySlugJSONBodyTags00(v PostEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags00 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags_0_Item, using the provided PostEventBySlugJSONBodyTags00
+func (t *PostEventBySlugJSONBody_Tags_0_Item) MergePostEventBySlugJSONBodyTags00(v PostEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags01 returns the union data inside the PostEventBySlugJSONBody_Tags_0_Item as a PostEventBySlugJSONBodyTags01
+func (t PostEventBySlugJSONBody_Tags_0_Item) AsPostEventBySlugJSONBodyTags01() (PostEventBySlugJSONBodyTags01, error) {
+	var body PostEventBySlugJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags01 overwrites any union data inside the PostEventBySlugJSONBody_Tags_0_Item as the provided PostEventBySlugJSONBodyTags01
+func (t *PostEventBySlugJSONBody_Tags_0_Item) FromPostEventBySlugJSONBodyTags01(v PostEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags01 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags_0_Item, using the provided PostEventBySlugJSONBodyTags01
+func (t *PostEventBySlugJSONBody_Tags_0_Item) MergePostEventBySlugJSONBodyTags01(v PostEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags02 returns the union data inside the PostEventBySlugJSONBody_Tags_0_Item as a PostEventBySlugJSONBodyTags02
+func (t PostEventBySlugJSONBody_Tags_0_Item) AsPostEventBySlugJSONBodyTags02() (PostEventBySlugJSONBodyTags02, error) {
+	var body PostEventBySlugJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags02 overwrites any union data inside the PostEventBySlugJSONBody_Tags_0_Item as the provided PostEventBySlugJSONBodyTags02
+func (t *PostEventBySlugJSONBody_Tags_0_Item) FromPostEventBySlugJSONBodyTags02(v PostEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags02 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags_0_Item, using the provided PostEventBySlugJSONBodyTags02
+func (t *PostEventBySlugJSONBody_Tags_0_Item) MergePostEventBySlugJSONBodyTags02(v PostEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags0 returns the union data inside the PostEventBySlugJSONBody_Tags as a PostEventBySlugJSONBodyTags0
+func (t PostEventBySlugJSONBody_Tags) AsPostEventBySlugJSONBodyTags0() (PostEventBySlugJSONBodyTags0, error) {
+	var body PostEventBySlugJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags0 overwrites any union data inside the PostEventBySlugJSONBody_Tags as the provided PostEventBySlugJSONBodyTags0
+func (t *PostEventBySlugJSONBody_Tags) FromPostEventBySlugJSONBodyTags0(v PostEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags0 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags, using the provided PostEventBySlugJSONBodyTags0
+func (t *PostEventBySlugJSONBody_Tags) MergePostEventBySlugJSONBodyTags0(v PostEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags1 returns the union data inside the PostEventBySlugJSONBody_Tags as a PostEventBySlugJSONBodyTags1
+func (t PostEventBySlugJSONBody_Tags) AsPostEventBySlugJSONBodyTags1() (PostEventBySlugJSONBodyTags1, error) {
+	var body PostEventBySlugJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags1 overwrites any union data inside the PostEventBySlugJSONBody_Tags as the provided PostEventBySlugJSONBodyTags1
+func (t *PostEventBySlugJSONBody_Tags) FromPostEventBySlugJSONBodyTags1(v PostEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags1 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags, using the provided PostEventBySlugJSONBodyTags1
+func (t *PostEventBySlugJSONBody_Tags) MergePostEventBySlugJSONBodyTags1(v PostEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyTags2 returns the union data inside the PostEventBySlugJSONBody_Tags as a PostEventBySlugJSONBodyTags2
+func (t PostEventBySlugJSONBody_Tags) AsPostEventBySlugJSONBodyTags2() (PostEventBySlugJSONBodyTags2, error) {
+	var body PostEventBySlugJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyTags2 overwrites any union data inside the PostEventBySlugJSONBody_Tags as the provided PostEventBySlugJSONBodyTags2
+func (t *PostEventBySlugJSONBody_Tags) FromPostEventBySlugJSONBodyTags2(v PostEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyTags2 performs a merge with any union data inside the PostEventBySlugJSONBody_Tags, using the provided PostEventBySlugJSONBodyTags2
+func (t *PostEventBySlugJSONBody_Tags) MergePostEventBySlugJSONBodyTags2(v PostEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue00 returns the union data inside the PostEventBySlugJSONBody_Venue_0_Item as a PostEventBySlugJSONBodyVenue00
+func (t PostEventBySlugJSONBody_Venue_0_Item) AsPostEventBySlugJSONBodyVenue00() (PostEventBySlugJSONBodyVenue00, error) {
+	var body PostEventBySlugJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue00 overwrites any union data inside the PostEventBySlugJSONBody_Venue_0_Item as the provided PostEventBySlugJSONBodyVenue00
+func (t *PostEventBySlugJSONBody_Venue_0_Item) FromPostEventBySlugJSONBodyVenue00(v PostEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue00 performs a merge with any union data inside the PostEventBySlugJSONBody_Venue_0_Item, using the provided PostEventBySlugJSONBodyVenue00
+func (t *PostEventBySlugJSONBody_Venue_0_Item) MergePostEventBySlugJSONBodyVenue00(v PostEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue01 returns the union data inside the PostEventBySlugJSONBody_Venue_0_Item as a PostEventBySlugJSONBodyVenue01
+func (t PostEventBySlugJSONBody_Venue_0_Item) AsPostEventBySlugJSONBodyVenue01() (PostEventBySlugJSONBodyVenue01, error) {
+	var body PostEventBySlugJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue01 overwrites any union data inside the PostEventBySlugJSONBody_Venue_0_Item as the provided PostEventBySlugJSONBodyVenue01
+func (t *PostEventBySlugJSONBody_Venue_0_Item) FromPostEventBySlugJSONBodyVenue01(v PostEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue01 performs a merge with any union data inside the PostEventBySlugJSONBody_Venue_0_Item, using the provided PostEventBySlugJSONBodyVenue01
+func (t *PostEventBySlugJSONBody_Venue_0_Item) MergePostEventBySlugJSONBodyVenue01(v PostEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue10 returns the union data inside the PostEventBySlugJSONBodyVenue1 as a PostEventBySlugJSONBodyVenue10
+func (t PostEventBySlugJSONBodyVenue1) AsPostEventBySlugJSONBodyVenue10() (PostEventBySlugJSONBodyVenue10, error) {
+	var body PostEventBySlugJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue10 overwrites any union data inside the PostEventBySlugJSONBodyVenue1 as the provided PostEventBySlugJSONBodyVenue10
+func (t *PostEventBySlugJSONBodyVenue1) FromPostEventBySlugJSONBodyVenue10(v PostEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue10 performs a merge with any union data inside the PostEventBySlugJSONBodyVenue1, using the provided PostEventBySlugJSONBodyVenue10
+func (t *PostEventBySlugJSONBodyVenue1) MergePostEventBySlugJSONBodyVenue10(v PostEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue11 returns the union data inside the PostEventBySlugJSONBodyVenue1 as a PostEventBySlugJSONBodyVenue11
+func (t PostEventBySlugJSONBodyVenue1) AsPostEventBySlugJSONBodyVenue11() (PostEventBySlugJSONBodyVenue11, error) {
+	var body PostEventBySlugJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue11 overwrites any union data inside the PostEventBySlugJSONBodyVenue1 as the provided PostEventBySlugJSONBodyVenue11
+func (t *PostEventBySlugJSONBodyVenue1) FromPostEventBySlugJSONBodyVenue11(v PostEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue11 performs a merge with any union data inside the PostEventBySlugJSONBodyVenue1, using the provided PostEventBySlugJSONBodyVenue11
+func (t *PostEventBySlugJSONBodyVenue1) MergePostEventBySlugJSONBodyVenue11(v PostEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue0 returns the union data inside the PostEventBySlugJSONBody_Venue as a PostEventBySlugJSONBodyVenue0
+func (t PostEventBySlugJSONBody_Venue) AsPostEventBySlugJSONBodyVenue0() (PostEventBySlugJSONBodyVenue0, error) {
+	var body PostEventBySlugJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue0 overwrites any union data inside the PostEventBySlugJSONBody_Venue as the provided PostEventBySlugJSONBodyVenue0
+func (t *PostEventBySlugJSONBody_Venue) FromPostEventBySlugJSONBodyVenue0(v PostEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue0 performs a merge with any union data inside the PostEventBySlugJSONBody_Venue, using the provided PostEventBySlugJSONBodyVenue0
+func (t *PostEventBySlugJSONBody_Venue) MergePostEventBySlugJSONBodyVenue0(v PostEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyVenue1 returns the union data inside the PostEventBySlugJSONBody_Venue as a PostEventBySlugJSONBodyVenue1
+func (t PostEventBySlugJSONBody_Venue) AsPostEventBySlugJSONBodyVenue1() (PostEventBySlugJSONBodyVenue1, error) {
+	var body PostEventBySlugJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyVenue1 overwrites any union data inside the PostEventBySlugJSONBody_Venue as the provided PostEventBySlugJSONBodyVenue1
+func (t *PostEventBySlugJSONBody_Venue) FromPostEventBySlugJSONBodyVenue1(v PostEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyVenue1 performs a merge with any union data inside the PostEventBySlugJSONBody_Venue, using the provided PostEventBySlugJSONBodyVenue1
+func (t *PostEventBySlugJSONBody_Venue) MergePostEventBySlugJSONBodyVenue1(v PostEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories00 returns the union data inside the PostEventBySlugFormdataBody_Categories_0_Item as a PostEventBySlugFormdataBodyCategories00
+func (t PostEventBySlugFormdataBody_Categories_0_Item) AsPostEventBySlugFormdataBodyCategories00() (PostEventBySlugFormdataBodyCategories00, error) {
+	var body PostEventBySlugFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories00 overwrites any union data inside the PostEventBySlugFormdataBody_Categories_0_Item as the provided PostEventBySlugFormdataBodyCategories00
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) FromPostEventBySlugFormdataBodyCategories00(v PostEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories00 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories_0_Item, using the provided PostEventBySlugFormdataBodyCategories00
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) MergePostEventBySlugFormdataBodyCategories00(v PostEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories01 returns the union data inside the PostEventBySlugFormdataBody_Categories_0_Item as a PostEventBySlugFormdataBodyCategories01
+func (t PostEventBySlugFormdataBody_Categories_0_Item) AsPostEventBySlugFormdataBodyCategories01() (PostEventBySlugFormdataBodyCategories01, error) {
+	var body PostEventBySlugFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories01 overwrites any union data inside the PostEventBySlugFormdataBody_Categories_0_Item as the provided PostEventBySlugFormdataBodyCategories01
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) FromPostEventBySlugFormdataBodyCategories01(v PostEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories01 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories_0_Item, using the provided PostEventBySlugFormdataBodyCategories01
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) MergePostEventBySlugFormdataBodyCategories01(v PostEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories02 returns the union data inside the PostEventBySlugFormdataBody_Categories_0_Item as a PostEventBySlugFormdataBodyCategories02
+func (t PostEventBySlugFormdataBody_Categories_0_Item) AsPostEventBySlugFormdataBodyCategories02() (PostEventBySlugFormdataBodyCategories02, error) {
+	var body PostEventBySlugFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories02 overwrites any union data inside the PostEventBySlugFormdataBody_Categories_0_Item as the provided PostEventBySlugFormdataBodyCategories02
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) FromPostEventBySlugFormdataBodyCategories02(v PostEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories02 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories_0_Item, using the provided PostEventBySlugFormdataBodyCategories02
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) MergePostEventBySlugFormdataBodyCategories02(v PostEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories0 returns the union data inside the PostEventBySlugFormdataBody_Categories as a PostEventBySlugFormdataBodyCategories0
+func (t PostEventBySlugFormdataBody_Categories) AsPostEventBySlugFormdataBodyCategories0() (PostEventBySlugFormdataBodyCategories0, error) {
+	var body PostEventBySlugFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories0 overwrites any union data inside the PostEventBySlugFormdataBody_Categories as the provided PostEventBySlugFormdataBodyCategories0
+func (t *PostEventBySlugFormdataBody_Categories) FromPostEventBySlugFormdataBodyCategories0(v PostEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories, using the provided PostEventBySlugFormdataBodyCategories0
+func (t *PostEventBySlugFormdataBody_Categories) MergePostEventBySlugFormdataBodyCategories0(v PostEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories1 returns the union data inside the PostEventBySlugFormdataBody_Categories as a PostEventBySlugFormdataBodyCategories1
+func (t PostEventBySlugFormdataBody_Categories) AsPostEventBySlugFormdataBodyCategories1() (PostEventBySlugFormdataBodyCategories1, error) {
+	var body PostEventBySlugFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories1 overwrites any union data inside the PostEventBySlugFormdataBody_Categories as the provided PostEventBySlugFormdataBodyCategories1
+func (t *PostEventBySlugFormdataBody_Categories) FromPostEventBySlugFormdataBodyCategories1(v PostEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories, using the provided PostEventBySlugFormdataBodyCategories1
+func (t *PostEventBySlugFormdataBody_Categories) MergePostEventBySlugFormdataBodyCategories1(v PostEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCategories2 returns the union data inside the PostEventBySlugFormdataBody_Categories as a PostEventBySlugFormdataBodyCategories2
+func (t PostEventBySlugFormdataBody_Categories) AsPostEventBySlugFormdataBodyCategories2() (PostEventBySlugFormdataBodyCategories2, error) {
+	var body PostEventBySlugFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCategories2 overwrites any union data inside the PostEventBySlugFormdataBody_Categories as the provided PostEventBySlugFormdataBodyCategories2
+func (t *PostEventBySlugFormdataBody_Categories) FromPostEventBySlugFormdataBodyCategories2(v PostEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCategories2 performs a merge with any union data inside the PostEventBySlugFormdataBody_Categories, using the provided PostEventBySlugFormdataBodyCategories2
+func (t *PostEventBySlugFormdataBody_Categories) MergePostEventBySlugFormdataBodyCategories2(v PostEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost00 returns the union data inside the PostEventBySlugFormdataBodyCost0 as a PostEventBySlugFormdataBodyCost00
+func (t PostEventBySlugFormdataBodyCost0) AsPostEventBySlugFormdataBodyCost00() (PostEventBySlugFormdataBodyCost00, error) {
+	var body PostEventBySlugFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost00 overwrites any union data inside the PostEventBySlugFormdataBodyCost0 as the provided PostEventBySlugFormdataBodyCost00
+func (t *PostEventBySlugFormdataBodyCost0) FromPostEventBySlugFormdataBodyCost00(v PostEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost00 performs a merge with any union data inside the PostEventBySlugFormdataBodyCost0, using the provided PostEventBySlugFormdataBodyCost00
+func (t *PostEventBySlugFormdataBodyCost0) MergePostEventBySlugFormdataBodyCost00(v PostEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost01 returns the union data inside the PostEventBySlugFormdataBodyCost0 as a PostEventBySlugFormdataBodyCost01
+func (t PostEventBySlugFormdataBodyCost0) AsPostEventBySlugFormdataBodyCost01() (PostEventBySlugFormdataBodyCost01, error) {
+	var body PostEventBySlugFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost01 overwrites any union data inside the PostEventBySlugFormdataBodyCost0 as the provided PostEventBySlugFormdataBodyCost01
+func (t *PostEventBySlugFormdataBodyCost0) FromPostEventBySlugFormdataBodyCost01(v PostEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost01 performs a merge with any union data inside the PostEventBySlugFormdataBodyCost0, using the provided PostEventBySlugFormdataBodyCost01
+func (t *PostEventBySlugFormdataBodyCost0) MergePostEventBySlugFormdataBodyCost01(v PostEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost10 returns the union data inside the PostEventBySlugFormdataBody_Cost_1_Item as a PostEventBySlugFormdataBodyCost10
+func (t PostEventBySlugFormdataBody_Cost_1_Item) AsPostEventBySlugFormdataBodyCost10() (PostEventBySlugFormdataBodyCost10, error) {
+	var body PostEventBySlugFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost10 overwrites any union data inside the PostEventBySlugFormdataBody_Cost_1_Item as the provided PostEventBySlugFormdataBodyCost10
+func (t *PostEventBySlugFormdataBody_Cost_1_Item) FromPostEventBySlugFormdataBodyCost10(v PostEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost10 performs a merge with any union data inside the PostEventBySlugFormdataBody_Cost_1_Item, using the provided PostEventBySlugFormdataBodyCost10
+func (t *PostEventBySlugFormdataBody_Cost_1_Item) MergePostEventBySlugFormdataBodyCost10(v PostEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost11 returns the union data inside the PostEventBySlugFormdataBody_Cost_1_Item as a PostEventBySlugFormdataBodyCost11
+func (t PostEventBySlugFormdataBody_Cost_1_Item) AsPostEventBySlugFormdataBodyCost11() (PostEventBySlugFormdataBodyCost11, error) {
+	var body PostEventBySlugFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost11 overwrites any union data inside the PostEventBySlugFormdataBody_Cost_1_Item as the provided PostEventBySlugFormdataBodyCost11
+func (t *PostEventBySlugFormdataBody_Cost_1_Item) FromPostEventBySlugFormdataBodyCost11(v PostEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost11 performs a merge with any union data inside the PostEventBySlugFormdataBody_Cost_1_Item, using the provided PostEventBySlugFormdataBodyCost11
+func (t *PostEventBySlugFormdataBody_Cost_1_Item) MergePostEventBySlugFormdataBodyCost11(v PostEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost0 returns the union data inside the PostEventBySlugFormdataBody_Cost as a PostEventBySlugFormdataBodyCost0
+func (t PostEventBySlugFormdataBody_Cost) AsPostEventBySlugFormdataBodyCost0() (PostEventBySlugFormdataBodyCost0, error) {
+	var body PostEventBySlugFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost0 overwrites any union data inside the PostEventBySlugFormdataBody_Cost as the provided PostEventBySlugFormdataBodyCost0
+func (t *PostEventBySlugFormdataBody_Cost) FromPostEventBySlugFormdataBodyCost0(v PostEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Cost, using the provided PostEventBySlugFormdataBodyCost0
+func (t *PostEventBySlugFormdataBody_Cost) MergePostEventBySlugFormdataBodyCost0(v PostEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyCost1 returns the union data inside the PostEventBySlugFormdataBody_Cost as a PostEventBySlugFormdataBodyCost1
+func (t PostEventBySlugFormdataBody_Cost) AsPostEventBySlugFormdataBodyCost1() (PostEventBySlugFormdataBodyCost1, error) {
+	var body PostEventBySlugFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyCost1 overwrites any union data inside the PostEventBySlugFormdataBody_Cost as the provided PostEventBySlugFormdataBodyCost1
+func (t *PostEventBySlugFormdataBody_Cost) FromPostEventBySlugFormdataBodyCost1(v PostEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyCost1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Cost, using the provided PostEventBySlugFormdataBodyCost1
+func (t *PostEventBySlugFormdataBody_Cost) MergePostEventBySlugFormdataBodyCost1(v PostEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer00 returns the union data inside the PostEventBySlugFormdataBody_Organizer_0_Item as a PostEventBySlugFormdataBodyOrganizer00
+func (t PostEventBySlugFormdataBody_Organizer_0_Item) AsPostEventBySlugFormdataBodyOrganizer00() (PostEventBySlugFormdataBodyOrganizer00, error) {
+	var body PostEventBySlugFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer00 overwrites any union data inside the PostEventBySlugFormdataBody_Organizer_0_Item as the provided PostEventBySlugFormdataBodyOrganizer00
+func (t *PostEventBySlugFormdataBody_Organizer_0_Item) FromPostEventBySlugFormdataBodyOrganizer00(v PostEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer00 performs a merge with any union data inside the PostEventBySlugFormdataBody_Organizer_0_Item, using the provided PostEventBySlugFormdataBodyOrganizer00
+func (t *PostEventBySlugFormdataBody_Organizer_0_Item) MergePostEventBySlugFormdataBodyOrganizer00(v PostEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer01 returns the union data inside the PostEventBySlugFormdataBody_Organizer_0_Item as a PostEventBySlugFormdataBodyOrganizer01
+func (t PostEventBySlugFormdataBody_Organizer_0_Item) AsPostEventBySlugFormdataBodyOrganizer01() (PostEventBySlugFormdataBodyOrganizer01, error) {
+	var body PostEventBySlugFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer01 overwrites any union data inside the PostEventBySlugFormdataBody_Organizer_0_Item as the provided PostEventBySlugFormdataBodyOrganizer01
+func (t *PostEventBySlugFormdataBody_Organizer_0_Item) FromPostEventBySlugFormdataBodyOrganizer01(v PostEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer01 performs a merge with any union data inside the PostEventBySlugFormdataBody_Organizer_0_Item, using the provided PostEventBySlugFormdataBodyOrganizer01
+func (t *PostEventBySlugFormdataBody_Organizer_0_Item) MergePostEventBySlugFormdataBodyOrganizer01(v PostEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer10 returns the union data inside the PostEventBySlugFormdataBodyOrganizer1 as a PostEventBySlugFormdataBodyOrganizer10
+func (t PostEventBySlugFormdataBodyOrganizer1) AsPostEventBySlugFormdataBodyOrganizer10() (PostEventBySlugFormdataBodyOrganizer10, error) {
+	var body PostEventBySlugFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer10 overwrites any union data inside the PostEventBySlugFormdataBodyOrganizer1 as the provided PostEventBySlugFormdataBodyOrganizer10
+func (t *PostEventBySlugFormdataBodyOrganizer1) FromPostEventBySlugFormdataBodyOrganizer10(v PostEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer10 performs a merge with any union data inside the PostEventBySlugFormdataBodyOrganizer1, using the provided PostEventBySlugFormdataBodyOrganizer10
+func (t *PostEventBySlugFormdataBodyOrganizer1) MergePostEventBySlugFormdataBodyOrganizer10(v PostEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer11 returns the union data inside the PostEventBySlugFormdataBodyOrganizer1 as a PostEventBySlugFormdataBodyOrganizer11
+func (t PostEventBySlugFormdataBodyOrganizer1) AsPostEventBySlugFormdataBodyOrganizer11() (PostEventBySlugFormdataBodyOrganizer11, error) {
+	var body PostEventBySlugFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer11 overwrites any union data inside the PostEventBySlugFormdataBodyOrganizer1 as the provided PostEventBySlugFormdataBodyOrganizer11
+func (t *PostEventBySlugFormdataBodyOrganizer1) FromPostEventBySlugFormdataBodyOrganizer11(v PostEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer11 performs a merge with any union data inside the PostEventBySlugFormdataBodyOrganizer1, using the provided PostEventBySlugFormdataBodyOrganizer11
+func (t *PostEventBySlugFormdataBodyOrganizer1) MergePostEventBySlugFormdataBodyOrganizer11(v PostEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer0 returns the union data inside the PostEventBySlugFormdataBody_Organizer as a PostEventBySlugFormdataBodyOrganizer0
+func (t PostEventBySlugFormdataBody_Organizer) AsPostEventBySlugFormdataBodyOrganizer0() (PostEventBySlugFormdataBodyOrganizer0, error) {
+	var body PostEventBySlugFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer0 overwrites any union data inside the PostEventBySlugFormdataBody_Organizer as the provided PostEventBySlugFormdataBodyOrganizer0
+func (t *PostEventBySlugFormdataBody_Organizer) FromPostEventBySlugFormdataBodyOrganizer0(v PostEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Organizer, using the provided PostEventBySlugFormdataBodyOrganizer0
+func (t *PostEventBySlugFormdataBody_Organizer) MergePostEventBySlugFormdataBodyOrganizer0(v PostEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyOrganizer1 returns the union data inside the PostEventBySlugFormdataBody_Organizer as a PostEventBySlugFormdataBodyOrganizer1
+func (t PostEventBySlugFormdataBody_Organizer) AsPostEventBySlugFormdataBodyOrganizer1() (PostEventBySlugFormdataBodyOrganizer1, error) {
+	var body PostEventBySlugFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyOrganizer1 overwrites any union data inside the PostEventBySlugFormdataBody_Organizer as the provided PostEventBySlugFormdataBodyOrganizer1
+func (t *PostEventBySlugFormdataBody_Organizer) FromPostEventBySlugFormdataBodyOrganizer1(v PostEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyOrganizer1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Organizer, using the provided PostEventBySlugFormdataBodyOrganizer1
+func (t *PostEventBySlugFormdataBody_Organizer) MergePostEventBySlugFormdataBodyOrganizer1(v PostEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags00 returns the union data inside the PostEventBySlugFormdataBody_Tags_0_Item as a PostEventBySlugFormdataBodyTags00
+func (t PostEventBySlugFormdataBody_Tags_0_Item) AsPostEventBySlugFormdataBodyTags00() (PostEventBySlugFormdataBodyTags00, error) {
+	var body PostEventBySlugFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags00 overwrites any union data inside the PostEventBySlugFormdataBody_Tags_0_Item as the provided PostEventBySlugFormdataBodyTags00
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) FromPostEventBySlugFormdataBodyTags00(v PostEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags00 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags_0_Item, using the provided PostEventBySlugFormdataBodyTags00
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) MergePostEventBySlugFormdataBodyTags00(v PostEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags01 returns the union data inside the PostEventBySlugFormdataBody_Tags_0_Item as a PostEventBySlugFormdataBodyTags01
+func (t PostEventBySlugFormdataBody_Tags_0_Item) AsPostEventBySlugFormdataBodyTags01() (PostEventBySlugFormdataBodyTags01, error) {
+	var body PostEventBySlugFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags01 overwrites any union data inside the PostEventBySlugFormdataBody_Tags_0_Item as the provided PostEventBySlugFormdataBodyTags01
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) FromPostEventBySlugFormdataBodyTags01(v PostEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags01 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags_0_Item, using the provided PostEventBySlugFormdataBodyTags01
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) MergePostEventBySlugFormdataBodyTags01(v PostEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags02 returns the union data inside the PostEventBySlugFormdataBody_Tags_0_Item as a PostEventBySlugFormdataBodyTags02
+func (t PostEventBySlugFormdataBody_Tags_0_Item) AsPostEventBySlugFormdataBodyTags02() (PostEventBySlugFormdataBodyTags02, error) {
+	var body PostEventBySlugFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags02 overwrites any union data inside the PostEventBySlugFormdataBody_Tags_0_Item as the provided PostEventBySlugFormdataBodyTags02
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) FromPostEventBySlugFormdataBodyTags02(v PostEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags02 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags_0_Item, using the provided PostEventBySlugFormdataBodyTags02
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) MergePostEventBySlugFormdataBodyTags02(v PostEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags0 returns the union data inside the PostEventBySlugFormdataBody_Tags as a PostEventBySlugFormdataBodyTags0
+func (t PostEventBySlugFormdataBody_Tags) AsPostEventBySlugFormdataBodyTags0() (PostEventBySlugFormdataBodyTags0, error) {
+	var body PostEventBySlugFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags0 overwrites any union data inside the PostEventBySlugFormdataBody_Tags as the provided PostEventBySlugFormdataBodyTags0
+func (t *PostEventBySlugFormdataBody_Tags) FromPostEventBySlugFormdataBodyTags0(v PostEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags, using the provided PostEventBySlugFormdataBodyTags0
+func (t *PostEventBySlugFormdataBody_Tags) MergePostEventBySlugFormdataBodyTags0(v PostEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags1 returns the union data inside the PostEventBySlugFormdataBody_Tags as a PostEventBySlugFormdataBodyTags1
+func (t PostEventBySlugFormdataBody_Tags) AsPostEventBySlugFormdataBodyTags1() (PostEventBySlugFormdataBodyTags1, error) {
+	var body PostEventBySlugFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags1 overwrites any union data inside the PostEventBySlugFormdataBody_Tags as the provided PostEventBySlugFormdataBodyTags1
+func (t *PostEventBySlugFormdataBody_Tags) FromPostEventBySlugFormdataBodyTags1(v PostEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags, using the provided PostEventBySlugFormdataBodyTags1
+func (t *PostEventBySlugFormdataBody_Tags) MergePostEventBySlugFormdataBodyTags1(v PostEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyTags2 returns the union data inside the PostEventBySlugFormdataBody_Tags as a PostEventBySlugFormdataBodyTags2
+func (t PostEventBySlugFormdataBody_Tags) AsPostEventBySlugFormdataBodyTags2() (PostEventBySlugFormdataBodyTags2, error) {
+	var body PostEventBySlugFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyTags2 overwrites any union data inside the PostEventBySlugFormdataBody_Tags as the provided PostEventBySlugFormdataBodyTags2
+func (t *PostEventBySlugFormdataBody_Tags) FromPostEventBySlugFormdataBodyTags2(v PostEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyTags2 performs a merge with any union data inside the PostEventBySlugFormdataBody_Tags, using the provided PostEventBySlugFormdataBodyTags2
+func (t *PostEventBySlugFormdataBody_Tags) MergePostEventBySlugFormdataBodyTags2(v PostEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue00 returns the union data inside the PostEventBySlugFormdataBody_Venue_0_Item as a PostEventBySlugFormdataBodyVenue00
+func (t PostEventBySlugFormdataBody_Venue_0_Item) AsPostEventBySlugFormdataBodyVenue00() (PostEventBySlugFormdataBodyVenue00, error) {
+	var body PostEventBySlugFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue00 overwrites any union data inside the PostEventBySlugFormdataBody_Venue_0_Item as the provided PostEventBySlugFormdataBodyVenue00
+func (t *PostEventBySlugFormdataBody_Venue_0_Item) FromPostEventBySlugFormdataBodyVenue00(v PostEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue00 performs a merge with any union data inside the PostEventBySlugFormdataBody_Venue_0_Item, using the provided PostEventBySlugFormdataBodyVenue00
+func (t *PostEventBySlugFormdataBody_Venue_0_Item) MergePostEventBySlugFormdataBodyVenue00(v PostEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue01 returns the union data inside the PostEventBySlugFormdataBody_Venue_0_Item as a PostEventBySlugFormdataBodyVenue01
+func (t PostEventBySlugFormdataBody_Venue_0_Item) AsPostEventBySlugFormdataBodyVenue01() (PostEventBySlugFormdataBodyVenue01, error) {
+	var body PostEventBySlugFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue01 overwrites any union data inside the PostEventBySlugFormdataBody_Venue_0_Item as the provided PostEventBySlugFormdataBodyVenue01
+func (t *PostEventBySlugFormdataBody_Venue_0_Item) FromPostEventBySlugFormdataBodyVenue01(v PostEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue01 performs a merge with any union data inside the PostEventBySlugFormdataBody_Venue_0_Item, using the provided PostEventBySlugFormdataBodyVenue01
+func (t *PostEventBySlugFormdataBody_Venue_0_Item) MergePostEventBySlugFormdataBodyVenue01(v PostEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue10 returns the union data inside the PostEventBySlugFormdataBodyVenue1 as a PostEventBySlugFormdataBodyVenue10
+func (t PostEventBySlugFormdataBodyVenue1) AsPostEventBySlugFormdataBodyVenue10() (PostEventBySlugFormdataBodyVenue10, error) {
+	var body PostEventBySlugFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue10 overwrites any union data inside the PostEventBySlugFormdataBodyVenue1 as the provided PostEventBySlugFormdataBodyVenue10
+func (t *PostEventBySlugFormdataBodyVenue1) FromPostEventBySlugFormdataBodyVenue10(v PostEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue10 performs a merge with any union data inside the PostEventBySlugFormdataBodyVenue1, using the provided PostEventBySlugFormdataBodyVenue10
+func (t *PostEventBySlugFormdataBodyVenue1) MergePostEventBySlugFormdataBodyVenue10(v PostEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue11 returns the union data inside the PostEventBySlugFormdataBodyVenue1 as a PostEventBySlugFormdataBodyVenue11
+func (t PostEventBySlugFormdataBodyVenue1) AsPostEventBySlugFormdataBodyVenue11() (PostEventBySlugFormdataBodyVenue11, error) {
+	var body PostEventBySlugFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue11 overwrites any union data inside the PostEventBySlugFormdataBodyVenue1 as the provided PostEventBySlugFormdataBodyVenue11
+func (t *PostEventBySlugFormdataBodyVenue1) FromPostEventBySlugFormdataBodyVenue11(v PostEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue11 performs a merge with any union data inside the PostEventBySlugFormdataBodyVenue1, using the provided PostEventBySlugFormdataBodyVenue11
+func (t *PostEventBySlugFormdataBodyVenue1) MergePostEventBySlugFormdataBodyVenue11(v PostEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue0 returns the union data inside the PostEventBySlugFormdataBody_Venue as a PostEventBySlugFormdataBodyVenue0
+func (t PostEventBySlugFormdataBody_Venue) AsPostEventBySlugFormdataBodyVenue0() (PostEventBySlugFormdataBodyVenue0, error) {
+	var body PostEventBySlugFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue0 overwrites any union data inside the PostEventBySlugFormdataBody_Venue as the provided PostEventBySlugFormdataBodyVenue0
+func (t *PostEventBySlugFormdataBody_Venue) FromPostEventBySlugFormdataBodyVenue0(v PostEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Venue, using the provided PostEventBySlugFormdataBodyVenue0
+func (t *PostEventBySlugFormdataBody_Venue) MergePostEventBySlugFormdataBodyVenue0(v PostEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyVenue1 returns the union data inside the PostEventBySlugFormdataBody_Venue as a PostEventBySlugFormdataBodyVenue1
+func (t PostEventBySlugFormdataBody_Venue) AsPostEventBySlugFormdataBodyVenue1() (PostEventBySlugFormdataBodyVenue1, error) {
+	var body PostEventBySlugFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyVenue1 overwrites any union data inside the PostEventBySlugFormdataBody_Venue as the provided PostEventBySlugFormdataBodyVenue1
+func (t *PostEventBySlugFormdataBody_Venue) FromPostEventBySlugFormdataBodyVenue1(v PostEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyVenue1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Venue, using the provided PostEventBySlugFormdataBodyVenue1
+func (t *PostEventBySlugFormdataBody_Venue) MergePostEventBySlugFormdataBodyVenue1(v PostEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories00 returns the union data inside the PutEventBySlugJSONBody_Categories_0_Item as a PutEventBySlugJSONBodyCategories00
+func (t PutEventBySlugJSONBody_Categories_0_Item) AsPutEventBySlugJSONBodyCategories00() (PutEventBySlugJSONBodyCategories00, error) {
+	var body PutEventBySlugJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories00 overwrites any union data inside the PutEventBySlugJSONBody_Categories_0_Item as the provided PutEventBySlugJSONBodyCategories00
+func (t *PutEventBySlugJSONBody_Categories_0_Item) FromPutEventBySlugJSONBodyCategories00(v PutEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories00 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories_0_Item, using the provided PutEventBySlugJSONBodyCategories00
+func (t *PutEventBySlugJSONBody_Categories_0_Item) MergePutEventBySlugJSONBodyCategories00(v PutEventBySlugJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories01 returns the union data inside the PutEventBySlugJSONBody_Categories_0_Item as a PutEventBySlugJSONBodyCategories01
+func (t PutEventBySlugJSONBody_Categories_0_Item) AsPutEventBySlugJSONBodyCategories01() (PutEventBySlugJSONBodyCategories01, error) {
+	var body PutEventBySlugJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories01 overwrites any union data inside the PutEventBySlugJSONBody_Categories_0_Item as the provided PutEventBySlugJSONBodyCategories01
+func (t *PutEventBySlugJSONBody_Categories_0_Item) FromPutEventBySlugJSONBodyCategories01(v PutEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories01 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories_0_Item, using the provided PutEventBySlugJSONBodyCategories01
+func (t *PutEventBySlugJSONBody_Categories_0_Item) MergePutEventBySlugJSONBodyCategories01(v PutEventBySlugJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories02 returns the union data inside the PutEventBySlugJSONBody_Categories_0_Item as a PutEventBySlugJSONBodyCategories02
+func (t PutEventBySlugJSONBody_Categories_0_Item) AsPutEventBySlugJSONBodyCategories02() (PutEventBySlugJSONBodyCategories02, error) {
+	var body PutEventBySlugJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories02 overwrites any union data inside the PutEventBySlugJSONBody_Categories_0_Item as the provided PutEventBySlugJSONBodyCategories02
+func (t *PutEventBySlugJSONBody_Categories_0_Item) FromPutEventBySlugJSONBodyCategories02(v PutEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories02 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories_0_Item, using the provided PutEventBySlugJSONBodyCategories02
+func (t *PutEventBySlugJSONBody_Categories_0_Item) MergePutEventBySlugJSONBodyCategories02(v PutEventBySlugJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories0 returns the union data inside the PutEventBySlugJSONBody_Categories as a PutEventBySlugJSONBodyCategories0
+func (t PutEventBySlugJSONBody_Categories) AsPutEventBySlugJSONBodyCategories0() (PutEventBySlugJSONBodyCategories0, error) {
+	var body PutEventBySlugJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories0 overwrites any union data inside the PutEventBySlugJSONBody_Categories as the provided PutEventBySlugJSONBodyCategories0
+func (t *PutEventBySlugJSONBody_Categories) FromPutEventBySlugJSONBodyCategories0(v PutEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories0 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories, using the provided PutEventBySlugJSONBodyCategories0
+func (t *PutEventBySlugJSONBody_Categories) MergePutEventBySlugJSONBodyCategories0(v PutEventBySlugJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories1 returns the union data inside the PutEventBySlugJSONBody_Categories as a PutEventBySlugJSONBodyCategories1
+func (t PutEventBySlugJSONBody_Categories) AsPutEventBySlugJSONBodyCategories1() (PutEventBySlugJSONBodyCategories1, error) {
+	var body PutEventBySlugJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories1 overwrites any union data inside the PutEventBySlugJSONBody_Categories as the provided PutEventBySlugJSONBodyCategories1
+func (t *PutEventBySlugJSONBody_Categories) FromPutEventBySlugJSONBodyCategories1(v PutEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories1 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories, using the provided PutEventBySlugJSONBodyCategories1
+func (t *PutEventBySlugJSONBody_Categories) MergePutEventBySlugJSONBodyCategories1(v PutEventBySlugJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCategories2 returns the union data inside the PutEventBySlugJSONBody_Categories as a PutEventBySlugJSONBodyCategories2
+func (t PutEventBySlugJSONBody_Categories) AsPutEventBySlugJSONBodyCategories2() (PutEventBySlugJSONBodyCategories2, error) {
+	var body PutEventBySlugJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCategories2 overwrites any union data inside the PutEventBySlugJSONBody_Categories as the provided PutEventBySlugJSONBodyCategories2
+func (t *PutEventBySlugJSONBody_Categories) FromPutEventBySlugJSONBodyCategories2(v PutEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCategories2 performs a merge with any union data inside the PutEventBySlugJSONBody_Categories, using the provided PutEventBySlugJSONBodyCategories2
+func (t *PutEventBySlugJSONBody_Categories) MergePutEventBySlugJSONBodyCategories2(v PutEventBySlugJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost00 returns the union data inside the PutEventBySlugJSONBodyCost0 as a PutEventBySlugJSONBodyCost00
+func (t PutEventBySlugJSONBodyCost0) AsPutEventBySlugJSONBodyCost00() (PutEventBySlugJSONBodyCost00, error) {
+	var body PutEventBySlugJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost00 overwrites any union data inside the PutEventBySlugJSONBodyCost0 as the provided PutEventBySlugJSONBodyCost00
+func (t *PutEventBySlugJSONBodyCost0) FromPutEventBySlugJSONBodyCost00(v PutEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost00 performs a merge with any union data inside the PutEventBySlugJSONBodyCost0, using the provided PutEventBySlugJSONBodyCost00
+func (t *PutEventBySlugJSONBodyCost0) MergePutEventBySlugJSONBodyCost00(v PutEventBySlugJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost01 returns the union data inside the PutEventBySlugJSONBodyCost0 as a PutEventBySlugJSONBodyCost01
+func (t PutEventBySlugJSONBodyCost0) AsPutEventBySlugJSONBodyCost01() (PutEventBySlugJSONBodyCost01, error) {
+	var body PutEventBySlugJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost01 overwrites any union data inside the PutEventBySlugJSONBodyCost0 as the provided PutEventBySlugJSONBodyCost01
+func (t *PutEventBySlugJSONBodyCost0) FromPutEventBySlugJSONBodyCost01(v PutEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost01 performs a merge with any union data inside the PutEventBySlugJSONBodyCost0, using the provided PutEventBySlugJSONBodyCost01
+func (t *PutEventBySlugJSONBodyCost0) MergePutEventBySlugJSONBodyCost01(v PutEventBySlugJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost10 returns the union data inside the PutEventBySlugJSONBody_Cost_1_Item as a PutEventBySlugJSONBodyCost10
+func (t PutEventBySlugJSONBody_Cost_1_Item) AsPutEventBySlugJSONBodyCost10() (PutEventBySlugJSONBodyCost10, error) {
+	var body PutEventBySlugJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost10 overwrites any union data inside the PutEventBySlugJSONBody_Cost_1_Item as the provided PutEventBySlugJSONBodyCost10
+func (t *PutEventBySlugJSONBody_Cost_1_Item) FromPutEventBySlugJSONBodyCost10(v PutEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost10 performs a merge with any union data inside the PutEventBySlugJSONBody_Cost_1_Item, using the provided PutEventBySlugJSONBodyCost10
+func (t *PutEventBySlugJSONBody_Cost_1_Item) MergePutEventBySlugJSONBodyCost10(v PutEventBySlugJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost11 returns the union data inside the PutEventBySlugJSONBody_Cost_1_Item as a PutEventBySlugJSONBodyCost11
+func (t PutEventBySlugJSONBody_Cost_1_Item) AsPutEventBySlugJSONBodyCost11() (PutEventBySlugJSONBodyCost11, error) {
+	var body PutEventBySlugJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost11 overwrites any union data inside the PutEventBySlugJSONBody_Cost_1_Item as the provided PutEventBySlugJSONBodyCost11
+func (t *PutEventBySlugJSONBody_Cost_1_Item) FromPutEventBySlugJSONBodyCost11(v PutEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost11 performs a merge with any union data inside the PutEventBySlugJSONBody_Cost_1_Item, using the provided PutEventBySlugJSONBodyCost11
+func (t *PutEventBySlugJSONBody_Cost_1_Item) MergePutEventBySlugJSONBodyCost11(v PutEventBySlugJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost0 returns the union data inside the PutEventBySlugJSONBody_Cost as a PutEventBySlugJSONBodyCost0
+func (t PutEventBySlugJSONBody_Cost) AsPutEventBySlugJSONBodyCost0() (PutEventBySlugJSONBodyCost0, error) {
+	var body PutEventBySlugJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost0 overwrites any union data inside the PutEventBySlugJSONBody_Cost as the provided PutEventBySlugJSONBodyCost0
+func (t *PutEventBySlugJSONBody_Cost) FromPutEventBySlugJSONBodyCost0(v PutEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost0 performs a merge with any union data inside the PutEventBySlugJSONBody_Cost, using the provided PutEventBySlugJSONBodyCost0
+func (t *PutEventBySlugJSONBody_Cost) MergePutEventBySlugJSONBodyCost0(v PutEventBySlugJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyCost1 returns the union data inside the PutEventBySlugJSONBody_Cost as a PutEventBySlugJSONBodyCost1
+func (t PutEventBySlugJSONBody_Cost) AsPutEventBySlugJSONBodyCost1() (PutEventBySlugJSONBodyCost1, error) {
+	var body PutEventBySlugJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyCost1 overwrites any union data inside the PutEventBySlugJSONBody_Cost as the provided PutEventBySlugJSONBodyCost1
+func (t *PutEventBySlugJSONBody_Cost) FromPutEventBySlugJSONBodyCost1(v PutEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyCost1 performs a merge with any union data inside the PutEventBySlugJSONBody_Cost, using the provided PutEventBySlugJSONBodyCost1
+func (t *PutEventBySlugJSONBody_Cost) MergePutEventBySlugJSONBodyCost1(v PutEventBySlugJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer00 returns the union data inside the PutEventBySlugJSONBody_Organizer_0_Item as a PutEventBySlugJSONBodyOrganizer00
+func (t PutEventBySlugJSONBody_Organizer_0_Item) AsPutEventBySlugJSONBodyOrganizer00() (PutEventBySlugJSONBodyOrganizer00, error) {
+	var body PutEventBySlugJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer00 overwrites any union data inside the PutEventBySlugJSONBody_Organizer_0_Item as the provided PutEventBySlugJSONBodyOrganizer00
+func (t *PutEventBySlugJSONBody_Organizer_0_Item) FromPutEventBySlugJSONBodyOrganizer00(v PutEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer00 performs a merge with any union data inside the PutEventBySlugJSONBody_Organizer_0_Item, using the provided PutEventBySlugJSONBodyOrganizer00
+func (t *PutEventBySlugJSONBody_Organizer_0_Item) MergePutEventBySlugJSONBodyOrganizer00(v PutEventBySlugJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer01 returns the union data inside the PutEventBySlugJSONBody_Organizer_0_Item as a PutEventBySlugJSONBodyOrganizer01
+func (t PutEventBySlugJSONBody_Organizer_0_Item) AsPutEventBySlugJSONBodyOrganizer01() (PutEventBySlugJSONBodyOrganizer01, error) {
+	var body PutEventBySlugJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer01 overwrites any union data inside the PutEventBySlugJSONBody_Organizer_0_Item as the provided PutEventBySlugJSONBodyOrganizer01
+func (t *PutEventBySlugJSONBody_Organizer_0_Item) FromPutEventBySlugJSONBodyOrganizer01(v PutEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer01 performs a merge with any union data inside the PutEventBySlugJSONBody_Organizer_0_Item, using the provided PutEventBySlugJSONBodyOrganizer01
+func (t *PutEventBySlugJSONBody_Organizer_0_Item) MergePutEventBySlugJSONBodyOrganizer01(v PutEventBySlugJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer10 returns the union data inside the PutEventBySlugJSONBodyOrganizer1 as a PutEventBySlugJSONBodyOrganizer10
+func (t PutEventBySlugJSONBodyOrganizer1) AsPutEventBySlugJSONBodyOrganizer10() (PutEventBySlugJSONBodyOrganizer10, error) {
+	var body PutEventBySlugJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer10 overwrites any union data inside the PutEventBySlugJSONBodyOrganizer1 as the provided PutEventBySlugJSONBodyOrganizer10
+func (t *PutEventBySlugJSONBodyOrganizer1) FromPutEventBySlugJSONBodyOrganizer10(v PutEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer10 performs a merge with any union data inside the PutEventBySlugJSONBodyOrganizer1, using the provided PutEventBySlugJSONBodyOrganizer10
+func (t *PutEventBySlugJSONBodyOrganizer1) MergePutEventBySlugJSONBodyOrganizer10(v PutEventBySlugJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer11 returns the union data inside the PutEventBySlugJSONBodyOrganizer1 as a PutEventBySlugJSONBodyOrganizer11
+func (t PutEventBySlugJSONBodyOrganizer1) AsPutEventBySlugJSONBodyOrganizer11() (PutEventBySlugJSONBodyOrganizer11, error) {
+	var body PutEventBySlugJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer11 overwrites any union data inside the PutEventBySlugJSONBodyOrganizer1 as the provided PutEventBySlugJSONBodyOrganizer11
+func (t *PutEventBySlugJSONBodyOrganizer1) FromPutEventBySlugJSONBodyOrganizer11(v PutEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer11 performs a merge with any union data inside the PutEventBySlugJSONBodyOrganizer1, using the provided PutEventBySlugJSONBodyOrganizer11
+func (t *PutEventBySlugJSONBodyOrganizer1) MergePutEventBySlugJSONBodyOrganizer11(v PutEventBySlugJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer0 returns the union data inside the PutEventBySlugJSONBody_Organizer as a PutEventBySlugJSONBodyOrganizer0
+func (t PutEventBySlugJSONBody_Organizer) AsPutEventBySlugJSONBodyOrganizer0() (PutEventBySlugJSONBodyOrganizer0, error) {
+	var body PutEventBySlugJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer0 overwrites any union data inside the PutEventBySlugJSONBody_Organizer as the provided PutEventBySlugJSONBodyOrganizer0
+func (t *PutEventBySlugJSONBody_Organizer) FromPutEventBySlugJSONBodyOrganizer0(v PutEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer0 performs a merge with any union data inside the PutEventBySlugJSONBody_Organizer, using the provided PutEventBySlugJSONBodyOrganizer0
+func (t *PutEventBySlugJSONBody_Organizer) MergePutEventBySlugJSONBodyOrganizer0(v PutEventBySlugJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyOrganizer1 returns the union data inside the PutEventBySlugJSONBody_Organizer as a PutEventBySlugJSONBodyOrganizer1
+func (t PutEventBySlugJSONBody_Organizer) AsPutEventBySlugJSONBodyOrganizer1() (PutEventBySlugJSONBodyOrganizer1, error) {
+	var body PutEventBySlugJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyOrganizer1 overwrites any union data inside the PutEventBySlugJSONBody_Organizer as the provided PutEventBySlugJSONBodyOrganizer1
+func (t *PutEventBySlugJSONBody_Organizer) FromPutEventBySlugJSONBodyOrganizer1(v PutEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyOrganizer1 performs a merge with any union data inside the PutEventBySlugJSONBody_Organizer, using the provided PutEventBySlugJSONBodyOrganizer1
+func (t *PutEventBySlugJSONBody_Organizer) MergePutEventBySlugJSONBodyOrganizer1(v PutEventBySlugJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags00 returns the union data inside the PutEventBySlugJSONBody_Tags_0_Item as a PutEventBySlugJSONBodyTags00
+func (t PutEventBySlugJSONBody_Tags_0_Item) AsPutEventBySlugJSONBodyTags00() (PutEventBySlugJSONBodyTags00, error) {
+	var body PutEventBySlugJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags00 overwrites any union data inside the PutEventBySlugJSONBody_Tags_0_Item as the provided PutEventBySlugJSONBodyTags00
+func (t *PutEventBySlugJSONBody_Tags_0_Item) FromPutEventBySlugJSONBodyTags00(v PutEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags00 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags_0_Item, using the provided PutEventBySlugJSONBodyTags00
+func (t *PutEventBySlugJSONBody_Tags_0_Item) MergePutEventBySlugJSONBodyTags00(v PutEventBySlugJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags01 returns the union data inside the PutEventBySlugJSONBody_Tags_0_Item as a PutEventBySlugJSONBodyTags01
+func (t PutEventBySlugJSONBody_Tags_0_Item) AsPutEventBySlugJSONBodyTags01() (PutEventBySlugJSONBodyTags01, error) {
+	var body PutEventBySlugJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags01 overwrites any union data inside the PutEventBySlugJSONBody_Tags_0_Item as the provided PutEventBySlugJSONBodyTags01
+func (t *PutEventBySlugJSONBody_Tags_0_Item) FromPutEventBySlugJSONBodyTags01(v PutEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags01 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags_0_Item, using the provided PutEventBySlugJSONBodyTags01
+func (t *PutEventBySlugJSONBody_Tags_0_Item) MergePutEventBySlugJSONBodyTags01(v PutEventBySlugJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags02 returns the union data inside the PutEventBySlugJSONBody_Tags_0_Item as a PutEventBySlugJSONBodyTags02
+func (t PutEventBySlugJSONBody_Tags_0_Item) AsPutEventBySlugJSONBodyTags02() (PutEventBySlugJSONBodyTags02, error) {
+	var body PutEventBySlugJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags02 overwrites any union data inside the PutEventBySlugJSONBody_Tags_0_Item as the provided PutEventBySlugJSONBodyTags02
+func (t *PutEventBySlugJSONBody_Tags_0_Item) FromPutEventBySlugJSONBodyTags02(v PutEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags02 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags_0_Item, using the provided PutEventBySlugJSONBodyTags02
+func (t *PutEventBySlugJSONBody_Tags_0_Item) MergePutEventBySlugJSONBodyTags02(v PutEventBySlugJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags0 returns the union data inside the PutEventBySlugJSONBody_Tags as a PutEventBySlugJSONBodyTags0
+func (t PutEventBySlugJSONBody_Tags) AsPutEventBySlugJSONBodyTags0() (PutEventBySlugJSONBodyTags0, error) {
+	var body PutEventBySlugJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags0 overwrites any union data inside the PutEventBySlugJSONBody_Tags as the provided PutEventBySlugJSONBodyTags0
+func (t *PutEventBySlugJSONBody_Tags) FromPutEventBySlugJSONBodyTags0(v PutEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags0 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags, using the provided PutEventBySlugJSONBodyTags0
+func (t *PutEventBySlugJSONBody_Tags) MergePutEventBySlugJSONBodyTags0(v PutEventBySlugJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags1 returns the union data inside the PutEventBySlugJSONBody_Tags as a PutEventBySlugJSONBodyTags1
+func (t PutEventBySlugJSONBody_Tags) AsPutEventBySlugJSONBodyTags1() (PutEventBySlugJSONBodyTags1, error) {
+	var body PutEventBySlugJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags1 overwrites any union data inside the PutEventBySlugJSONBody_Tags as the provided PutEventBySlugJSONBodyTags1
+func (t *PutEventBySlugJSONBody_Tags) FromPutEventBySlugJSONBodyTags1(v PutEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags1 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags, using the provided PutEventBySlugJSONBodyTags1
+func (t *PutEventBySlugJSONBody_Tags) MergePutEventBySlugJSONBodyTags1(v PutEventBySlugJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyTags2 returns the union data inside the PutEventBySlugJSONBody_Tags as a PutEventBySlugJSONBodyTags2
+func (t PutEventBySlugJSONBody_Tags) AsPutEventBySlugJSONBodyTags2() (PutEventBySlugJSONBodyTags2, error) {
+	var body PutEventBySlugJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyTags2 overwrites any union data inside the PutEventBySlugJSONBody_Tags as the provided PutEventBySlugJSONBodyTags2
+func (t *PutEventBySlugJSONBody_Tags) FromPutEventBySlugJSONBodyTags2(v PutEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyTags2 performs a merge with any union data inside the PutEventBySlugJSONBody_Tags, using the provided PutEventBySlugJSONBodyTags2
+func (t *PutEventBySlugJSONBody_Tags) MergePutEventBySlugJSONBodyTags2(v PutEventBySlugJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue00 returns the union data inside the PutEventBySlugJSONBody_Venue_0_Item as a PutEventBySlugJSONBodyVenue00
+func (t PutEventBySlugJSONBody_Venue_0_Item) AsPutEventBySlugJSONBodyVenue00() (PutEventBySlugJSONBodyVenue00, error) {
+	var body PutEventBySlugJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue00 overwrites any union data inside the PutEventBySlugJSONBody_Venue_0_Item as the provided PutEventBySlugJSONBodyVenue00
+func (t *PutEventBySlugJSONBody_Venue_0_Item) FromPutEventBySlugJSONBodyVenue00(v PutEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue00 performs a merge with any union data inside the PutEventBySlugJSONBody_Venue_0_Item, using the provided PutEventBySlugJSONBodyVenue00
+func (t *PutEventBySlugJSONBody_Venue_0_Item) MergePutEventBySlugJSONBodyVenue00(v PutEventBySlugJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue01 returns the union data inside the PutEventBySlugJSONBody_Venue_0_Item as a PutEventBySlugJSONBodyVenue01
+func (t PutEventBySlugJSONBody_Venue_0_Item) AsPutEventBySlugJSONBodyVenue01() (PutEventBySlugJSONBodyVenue01, error) {
+	var body PutEventBySlugJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue01 overwrites any union data inside the PutEventBySlugJSONBody_Venue_0_Item as the provided PutEventBySlugJSONBodyVenue01
+func (t *PutEventBySlugJSONBody_Venue_0_Item) FromPutEventBySlugJSONBodyVenue01(v PutEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue01 performs a merge with any union data inside the PutEventBySlugJSONBody_Venue_0_Item, using the provided PutEventBySlugJSONBodyVenue01
+func (t *PutEventBySlugJSONBody_Venue_0_Item) MergePutEventBySlugJSONBodyVenue01(v PutEventBySlugJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue10 returns the union data inside the PutEventBySlugJSONBodyVenue1 as a PutEventBySlugJSONBodyVenue10
+func (t PutEventBySlugJSONBodyVenue1) AsPutEventBySlugJSONBodyVenue10() (PutEventBySlugJSONBodyVenue10, error) {
+	var body PutEventBySlugJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue10 overwrites any union data inside the PutEventBySlugJSONBodyVenue1 as the provided PutEventBySlugJSONBodyVenue10
+func (t *PutEventBySlugJSONBodyVenue1) FromPutEventBySlugJSONBodyVenue10(v PutEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue10 performs a merge with any union data inside the PutEventBySlugJSONBodyVenue1, using the provided PutEventBySlugJSONBodyVenue10
+func (t *PutEventBySlugJSONBodyVenue1) MergePutEventBySlugJSONBodyVenue10(v PutEventBySlugJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue11 returns the union data inside the PutEventBySlugJSONBodyVenue1 as a PutEventBySlugJSONBodyVenue11
+func (t PutEventBySlugJSONBodyVenue1) AsPutEventBySlugJSONBodyVenue11() (PutEventBySlugJSONBodyVenue11, error) {
+	var body PutEventBySlugJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue11 overwrites any union data inside the PutEventBySlugJSONBodyVenue1 as the provided PutEventBySlugJSONBodyVenue11
+func (t *PutEventBySlugJSONBodyVenue1) FromPutEventBySlugJSONBodyVenue11(v PutEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue11 performs a merge with any union data inside the PutEventBySlugJSONBodyVenue1, using the provided PutEventBySlugJSONBodyVenue11
+func (t *PutEventBySlugJSONBodyVenue1) MergePutEventBySlugJSONBodyVenue11(v PutEventBySlugJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue0 returns the union data inside the PutEventBySlugJSONBody_Venue as a PutEventBySlugJSONBodyVenue0
+func (t PutEventBySlugJSONBody_Venue) AsPutEventBySlugJSONBodyVenue0() (PutEventBySlugJSONBodyVenue0, error) {
+	var body PutEventBySlugJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue0 overwrites any union data inside the PutEventBySlugJSONBody_Venue as the provided PutEventBySlugJSONBodyVenue0
+func (t *PutEventBySlugJSONBody_Venue) FromPutEventBySlugJSONBodyVenue0(v PutEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue0 performs a merge with any union data inside the PutEventBySlugJSONBody_Venue, using the provided PutEventBySlugJSONBodyVenue0
+func (t *PutEventBySlugJSONBody_Venue) MergePutEventBySlugJSONBodyVenue0(v PutEventBySlugJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyVenue1 returns the union data inside the PutEventBySlugJSONBody_Venue as a PutEventBySlugJSONBodyVenue1
+func (t PutEventBySlugJSONBody_Venue) AsPutEventBySlugJSONBodyVenue1() (PutEventBySlugJSONBodyVenue1, error) {
+	var body PutEventBySlugJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyVenue1 overwrites any union data inside the PutEventBySlugJSONBody_Venue as the provided PutEventBySlugJSONBodyVenue1
+func (t *PutEventBySlugJSONBody_Venue) FromPutEventBySlugJSONBodyVenue1(v PutEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyVenue1 performs a merge with any union data inside the PutEventBySlugJSONBody_Venue, using the provided PutEventBySlugJSONBodyVenue1
+func (t *PutEventBySlugJSONBody_Venue) MergePutEventBySlugJSONBodyVenue1(v PutEventBySlugJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories00 returns the union data inside the PutEventBySlugFormdataBody_Categories_0_Item as a PutEventBySlugFormdataBodyCategories00
+func (t PutEventBySlugFormdataBody_Categories_0_Item) AsPutEventBySlugFormdataBodyCategories00() (PutEventBySlugFormdataBodyCategories00, error) {
+	var body PutEventBySlugFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories00 overwrites any union data inside the PutEventBySlugFormdataBody_Categories_0_Item as the provided PutEventBySlugFormdataBodyCategories00
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) FromPutEventBySlugFormdataBodyCategories00(v PutEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories00 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories_0_Item, using the provided PutEventBySlugFormdataBodyCategories00
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) MergePutEventBySlugFormdataBodyCategories00(v PutEventBySlugFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories01 returns the union data inside the PutEventBySlugFormdataBody_Categories_0_Item as a PutEventBySlugFormdataBodyCategories01
+func (t PutEventBySlugFormdataBody_Categories_0_Item) AsPutEventBySlugFormdataBodyCategories01() (PutEventBySlugFormdataBodyCategories01, error) {
+	var body PutEventBySlugFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories01 overwrites any union data inside the PutEventBySlugFormdataBody_Categories_0_Item as the provided PutEventBySlugFormdataBodyCategories01
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) FromPutEventBySlugFormdataBodyCategories01(v PutEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories01 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories_0_Item, using the provided PutEventBySlugFormdataBodyCategories01
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) MergePutEventBySlugFormdataBodyCategories01(v PutEventBySlugFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories02 returns the union data inside the PutEventBySlugFormdataBody_Categories_0_Item as a PutEventBySlugFormdataBodyCategories02
+func (t PutEventBySlugFormdataBody_Categories_0_Item) AsPutEventBySlugFormdataBodyCategories02() (PutEventBySlugFormdataBodyCategories02, error) {
+	var body PutEventBySlugFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories02 overwrites any union data inside the PutEventBySlugFormdataBody_Categories_0_Item as the provided PutEventBySlugFormdataBodyCategories02
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) FromPutEventBySlugFormdataBodyCategories02(v PutEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories02 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories_0_Item, using the provided PutEventBySlugFormdataBodyCategories02
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) MergePutEventBySlugFormdataBodyCategories02(v PutEventBySlugFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories0 returns the union data inside the PutEventBySlugFormdataBody_Categories as a PutEventBySlugFormdataBodyCategories0
+func (t PutEventBySlugFormdataBody_Categories) AsPutEventBySlugFormdataBodyCategories0() (PutEventBySlugFormdataBodyCategories0, error) {
+	var body PutEventBySlugFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories0 overwrites any union data inside the PutEventBySlugFormdataBody_Categories as the provided PutEventBySlugFormdataBodyCategories0
+func (t *PutEventBySlugFormdataBody_Categories) FromPutEventBySlugFormdataBodyCategories0(v PutEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories, using the provided PutEventBySlugFormdataBodyCategories0
+func (t *PutEventBySlugFormdataBody_Categories) MergePutEventBySlugFormdataBodyCategories0(v PutEventBySlugFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories1 returns the union data inside the PutEventBySlugFormdataBody_Categories as a PutEventBySlugFormdataBodyCategories1
+func (t PutEventBySlugFormdataBody_Categories) AsPutEventBySlugFormdataBodyCategories1() (PutEventBySlugFormdataBodyCategories1, error) {
+	var body PutEventBySlugFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories1 overwrites any union data inside the PutEventBySlugFormdataBody_Categories as the provided PutEventBySlugFormdataBodyCategories1
+func (t *PutEventBySlugFormdataBody_Categories) FromPutEventBySlugFormdataBodyCategories1(v PutEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories, using the provided PutEventBySlugFormdataBodyCategories1
+func (t *PutEventBySlugFormdataBody_Categories) MergePutEventBySlugFormdataBodyCategories1(v PutEventBySlugFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCategories2 returns the union data inside the PutEventBySlugFormdataBody_Categories as a PutEventBySlugFormdataBodyCategories2
+func (t PutEventBySlugFormdataBody_Categories) AsPutEventBySlugFormdataBodyCategories2() (PutEventBySlugFormdataBodyCategories2, error) {
+	var body PutEventBySlugFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCategories2 overwrites any union data inside the PutEventBySlugFormdataBody_Categories as the provided PutEventBySlugFormdataBodyCategories2
+func (t *PutEventBySlugFormdataBody_Categories) FromPutEventBySlugFormdataBodyCategories2(v PutEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCategories2 performs a merge with any union data inside the PutEventBySlugFormdataBody_Categories, using the provided PutEventBySlugFormdataBodyCategories2
+func (t *PutEventBySlugFormdataBody_Categories) MergePutEventBySlugFormdataBodyCategories2(v PutEventBySlugFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost00 returns the union data inside the PutEventBySlugFormdataBodyCost0 as a PutEventBySlugFormdataBodyCost00
+func (t PutEventBySlugFormdataBodyCost0) AsPutEventBySlugFormdataBodyCost00() (PutEventBySlugFormdataBodyCost00, error) {
+	var body PutEventBySlugFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost00 overwrites any union data inside the PutEventBySlugFormdataBodyCost0 as the provided PutEventBySlugFormdataBodyCost00
+func (t *PutEventBySlugFormdataBodyCost0) FromPutEventBySlugFormdataBodyCost00(v PutEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost00 performs a merge with any union data inside the PutEventBySlugFormdataBodyCost0, using the provided PutEventBySlugFormdataBodyCost00
+func (t *PutEventBySlugFormdataBodyCost0) MergePutEventBySlugFormdataBodyCost00(v PutEventBySlugFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost01 returns the union data inside the PutEventBySlugFormdataBodyCost0 as a PutEventBySlugFormdataBodyCost01
+func (t PutEventBySlugFormdataBodyCost0) AsPutEventBySlugFormdataBodyCost01() (PutEventBySlugFormdataBodyCost01, error) {
+	var body PutEventBySlugFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost01 overwrites any union data inside the PutEventBySlugFormdataBodyCost0 as the provided PutEventBySlugFormdataBodyCost01
+func (t *PutEventBySlugFormdataBodyCost0) FromPutEventBySlugFormdataBodyCost01(v PutEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost01 performs a merge with any union data inside the PutEventBySlugFormdataBodyCost0, using the provided PutEventBySlugFormdataBodyCost01
+func (t *PutEventBySlugFormdataBodyCost0) MergePutEventBySlugFormdataBodyCost01(v PutEventBySlugFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost10 returns the union data inside the PutEventBySlugFormdataBody_Cost_1_Item as a PutEventBySlugFormdataBodyCost10
+func (t PutEventBySlugFormdataBody_Cost_1_Item) AsPutEventBySlugFormdataBodyCost10() (PutEventBySlugFormdataBodyCost10, error) {
+	var body PutEventBySlugFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost10 overwrites any union data inside the PutEventBySlugFormdataBody_Cost_1_Item as the provided PutEventBySlugFormdataBodyCost10
+func (t *PutEventBySlugFormdataBody_Cost_1_Item) FromPutEventBySlugFormdataBodyCost10(v PutEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost10 performs a merge with any union data inside the PutEventBySlugFormdataBody_Cost_1_Item, using the provided PutEventBySlugFormdataBodyCost10
+func (t *PutEventBySlugFormdataBody_Cost_1_Item) MergePutEventBySlugFormdataBodyCost10(v PutEventBySlugFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost11 returns the union data inside the PutEventBySlugFormdataBody_Cost_1_Item as a PutEventBySlugFormdataBodyCost11
+func (t PutEventBySlugFormdataBody_Cost_1_Item) AsPutEventBySlugFormdataBodyCost11() (PutEventBySlugFormdataBodyCost11, error) {
+	var body PutEventBySlugFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost11 overwrites any union data inside the PutEventBySlugFormdataBody_Cost_1_Item as the provided PutEventBySlugFormdataBodyCost11
+func (t *PutEventBySlugFormdataBody_Cost_1_Item) FromPutEventBySlugFormdataBodyCost11(v PutEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost11 performs a merge with any union data inside the PutEventBySlugFormdataBody_Cost_1_Item, using the provided PutEventBySlugFormdataBodyCost11
+func (t *PutEventBySlugFormdataBody_Cost_1_Item) MergePutEventBySlugFormdataBodyCost11(v PutEventBySlugFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost0 returns the union data inside the PutEventBySlugFormdataBody_Cost as a PutEventBySlugFormdataBodyCost0
+func (t PutEventBySlugFormdataBody_Cost) AsPutEventBySlugFormdataBodyCost0() (PutEventBySlugFormdataBodyCost0, error) {
+	var body PutEventBySlugFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost0 overwrites any union data inside the PutEventBySlugFormdataBody_Cost as the provided PutEventBySlugFormdataBodyCost0
+func (t *PutEventBySlugFormdataBody_Cost) FromPutEventBySlugFormdataBodyCost0(v PutEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Cost, using the provided PutEventBySlugFormdataBodyCost0
+func (t *PutEventBySlugFormdataBody_Cost) MergePutEventBySlugFormdataBodyCost0(v PutEventBySlugFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyCost1 returns the union data inside the PutEventBySlugFormdataBody_Cost as a PutEventBySlugFormdataBodyCost1
+func (t PutEventBySlugFormdataBody_Cost) AsPutEventBySlugFormdataBodyCost1() (PutEventBySlugFormdataBodyCost1, error) {
+	var body PutEventBySlugFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyCost1 overwrites any union data inside the PutEventBySlugFormdataBody_Cost as the provided PutEventBySlugFormdataBodyCost1
+func (t *PutEventBySlugFormdataBody_Cost) FromPutEventBySlugFormdataBodyCost1(v PutEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyCost1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Cost, using the provided PutEventBySlugFormdataBodyCost1
+func (t *PutEventBySlugFormdataBody_Cost) MergePutEventBySlugFormdataBodyCost1(v PutEventBySlugFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer00 returns the union data inside the PutEventBySlugFormdataBody_Organizer_0_Item as a PutEventBySlugFormdataBodyOrganizer00
+func (t PutEventBySlugFormdataBody_Organizer_0_Item) AsPutEventBySlugFormdataBodyOrganizer00() (PutEventBySlugFormdataBodyOrganizer00, error) {
+	var body PutEventBySlugFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer00 overwrites any union data inside the PutEventBySlugFormdataBody_Organizer_0_Item as the provided PutEventBySlugFormdataBodyOrganizer00
+func (t *PutEventBySlugFormdataBody_Organizer_0_Item) FromPutEventBySlugFormdataBodyOrganizer00(v PutEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer00 performs a merge with any union data inside the PutEventBySlugFormdataBody_Organizer_0_Item, using the provided PutEventBySlugFormdataBodyOrganizer00
+func (t *PutEventBySlugFormdataBody_Organizer_0_Item) MergePutEventBySlugFormdataBodyOrganizer00(v PutEventBySlugFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer01 returns the union data inside the PutEventBySlugFormdataBody_Organizer_0_Item as a PutEventBySlugFormdataBodyOrganizer01
+func (t PutEventBySlugFormdataBody_Organizer_0_Item) AsPutEventBySlugFormdataBodyOrganizer01() (PutEventBySlugFormdataBodyOrganizer01, error) {
+	var body PutEventBySlugFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer01 overwrites any union data inside the PutEventBySlugFormdataBody_Organizer_0_Item as the provided PutEventBySlugFormdataBodyOrganizer01
+func (t *PutEventBySlugFormdataBody_Organizer_0_Item) FromPutEventBySlugFormdataBodyOrganizer01(v PutEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer01 performs a merge with any union data inside the PutEventBySlugFormdataBody_Organizer_0_Item, using the provided PutEventBySlugFormdataBodyOrganizer01
+func (t *PutEventBySlugFormdataBody_Organizer_0_Item) MergePutEventBySlugFormdataBodyOrganizer01(v PutEventBySlugFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer10 returns the union data inside the PutEventBySlugFormdataBodyOrganizer1 as a PutEventBySlugFormdataBodyOrganizer10
+func (t PutEventBySlugFormdataBodyOrganizer1) AsPutEventBySlugFormdataBodyOrganizer10() (PutEventBySlugFormdataBodyOrganizer10, error) {
+	var body PutEventBySlugFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer10 overwrites any union data inside the PutEventBySlugFormdataBodyOrganizer1 as the provided PutEventBySlugFormdataBodyOrganizer10
+func (t *PutEventBySlugFormdataBodyOrganizer1) FromPutEventBySlugFormdataBodyOrganizer10(v PutEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer10 performs a merge with any union data inside the PutEventBySlugFormdataBodyOrganizer1, using the provided PutEventBySlugFormdataBodyOrganizer10
+func (t *PutEventBySlugFormdataBodyOrganizer1) MergePutEventBySlugFormdataBodyOrganizer10(v PutEventBySlugFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer11 returns the union data inside the PutEventBySlugFormdataBodyOrganizer1 as a PutEventBySlugFormdataBodyOrganizer11
+func (t PutEventBySlugFormdataBodyOrganizer1) AsPutEventBySlugFormdataBodyOrganizer11() (PutEventBySlugFormdataBodyOrganizer11, error) {
+	var body PutEventBySlugFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer11 overwrites any union data inside the PutEventBySlugFormdataBodyOrganizer1 as the provided PutEventBySlugFormdataBodyOrganizer11
+func (t *PutEventBySlugFormdataBodyOrganizer1) FromPutEventBySlugFormdataBodyOrganizer11(v PutEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer11 performs a merge with any union data inside the PutEventBySlugFormdataBodyOrganizer1, using the provided PutEventBySlugFormdataBodyOrganizer11
+func (t *PutEventBySlugFormdataBodyOrganizer1) MergePutEventBySlugFormdataBodyOrganizer11(v PutEventBySlugFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer0 returns the union data inside the PutEventBySlugFormdataBody_Organizer as a PutEventBySlugFormdataBodyOrganizer0
+func (t PutEventBySlugFormdataBody_Organizer) AsPutEventBySlugFormdataBodyOrganizer0() (PutEventBySlugFormdataBodyOrganizer0, error) {
+	var body PutEventBySlugFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer0 overwrites any union data inside the PutEventBySlugFormdataBody_Organizer as the provided PutEventBySlugFormdataBodyOrganizer0
+func (t *PutEventBySlugFormdataBody_Organizer) FromPutEventBySlugFormdataBodyOrganizer0(v PutEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Organizer, using the provided PutEventBySlugFormdataBodyOrganizer0
+func (t *PutEventBySlugFormdataBody_Organizer) MergePutEventBySlugFormdataBodyOrganizer0(v PutEventBySlugFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyOrganizer1 returns the union data inside the PutEventBySlugFormdataBody_Organizer as a PutEventBySlugFormdataBodyOrganizer1
+func (t PutEventBySlugFormdataBody_Organizer) AsPutEventBySlugFormdataBodyOrganizer1() (PutEventBySlugFormdataBodyOrganizer1, error) {
+	var body PutEventBySlugFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyOrganizer1 overwrites any union data inside the PutEventBySlugFormdataBody_Organizer as the provided PutEventBySlugFormdataBodyOrganizer1
+func (t *PutEventBySlugFormdataBody_Organizer) FromPutEventBySlugFormdataBodyOrganizer1(v PutEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyOrganizer1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Organizer, using the provided PutEventBySlugFormdataBodyOrganizer1
+func (t *PutEventBySlugFormdataBody_Organizer) MergePutEventBySlugFormdataBodyOrganizer1(v PutEventBySlugFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags00 returns the union data inside the PutEventBySlugFormdataBody_Tags_0_Item as a PutEventBySlugFormdataBodyTags00
+func (t PutEventBySlugFormdataBody_Tags_0_Item) AsPutEventBySlugFormdataBodyTags00() (PutEventBySlugFormdataBodyTags00, error) {
+	var body PutEventBySlugFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags00 overwrites any union data inside the PutEventBySlugFormdataBody_Tags_0_Item as the provided PutEventBySlugFormdataBodyTags00
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) FromPutEventBySlugFormdataBodyTags00(v PutEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags00 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags_0_Item, using the provided PutEventBySlugFormdataBodyTags00
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) MergePutEventBySlugFormdataBodyTags00(v PutEventBySlugFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags01 returns the union data inside the PutEventBySlugFormdataBody_Tags_0_Item as a PutEventBySlugFormdataBodyTags01
+func (t PutEventBySlugFormdataBody_Tags_0_Item) AsPutEventBySlugFormdataBodyTags01() (PutEventBySlugFormdataBodyTags01, error) {
+	var body PutEventBySlugFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags01 overwrites any union data inside the PutEventBySlugFormdataBody_Tags_0_Item as the provided PutEventBySlugFormdataBodyTags01
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) FromPutEventBySlugFormdataBodyTags01(v PutEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags01 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags_0_Item, using the provided PutEventBySlugFormdataBodyTags01
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) MergePutEventBySlugFormdataBodyTags01(v PutEventBySlugFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags02 returns the union data inside the PutEventBySlugFormdataBody_Tags_0_Item as a PutEventBySlugFormdataBodyTags02
+func (t PutEventBySlugFormdataBody_Tags_0_Item) AsPutEventBySlugFormdataBodyTags02() (PutEventBySlugFormdataBodyTags02, error) {
+	var body PutEventBySlugFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags02 overwrites any union data inside the PutEventBySlugFormdataBody_Tags_0_Item as the provided PutEventBySlugFormdataBodyTags02
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) FromPutEventBySlugFormdataBodyTags02(v PutEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags02 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags_0_Item, using the provided PutEventBySlugFormdataBodyTags02
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) MergePutEventBySlugFormdataBodyTags02(v PutEventBySlugFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags0 returns the union data inside the PutEventBySlugFormdataBody_Tags as a PutEventBySlugFormdataBodyTags0
+func (t PutEventBySlugFormdataBody_Tags) AsPutEventBySlugFormdataBodyTags0() (PutEventBySlugFormdataBodyTags0, error) {
+	var body PutEventBySlugFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags0 overwrites any union data inside the PutEventBySlugFormdataBody_Tags as the provided PutEventBySlugFormdataBodyTags0
+func (t *PutEventBySlugFormdataBody_Tags) FromPutEventBySlugFormdataBodyTags0(v PutEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags, using the provided PutEventBySlugFormdataBodyTags0
+func (t *PutEventBySlugFormdataBody_Tags) MergePutEventBySlugFormdataBodyTags0(v PutEventBySlugFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags1 returns the union data inside the PutEventBySlugFormdataBody_Tags as a PutEventBySlugFormdataBodyTags1
+func (t PutEventBySlugFormdataBody_Tags) AsPutEventBySlugFormdataBodyTags1() (PutEventBySlugFormdataBodyTags1, error) {
+	var body PutEventBySlugFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags1 overwrites any union data inside the PutEventBySlugFormdataBody_Tags as the provided PutEventBySlugFormdataBodyTags1
+func (t *PutEventBySlugFormdataBody_Tags) FromPutEventBySlugFormdataBodyTags1(v PutEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags, using the provided PutEventBySlugFormdataBodyTags1
+func (t *PutEventBySlugFormdataBody_Tags) MergePutEventBySlugFormdataBodyTags1(v PutEventBySlugFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyTags2 returns the union data inside the PutEventBySlugFormdataBody_Tags as a PutEventBySlugFormdataBodyTags2
+func (t PutEventBySlugFormdataBody_Tags) AsPutEventBySlugFormdataBodyTags2() (PutEventBySlugFormdataBodyTags2, error) {
+	var body PutEventBySlugFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyTags2 overwrites any union data inside the PutEventBySlugFormdataBody_Tags as the provided PutEventBySlugFormdataBodyTags2
+func (t *PutEventBySlugFormdataBody_Tags) FromPutEventBySlugFormdataBodyTags2(v PutEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyTags2 performs a merge with any union data inside the PutEventBySlugFormdataBody_Tags, using the provided PutEventBySlugFormdataBodyTags2
+func (t *PutEventBySlugFormdataBody_Tags) MergePutEventBySlugFormdataBodyTags2(v PutEventBySlugFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue00 returns the union data inside the PutEventBySlugFormdataBody_Venue_0_Item as a PutEventBySlugFormdataBodyVenue00
+func (t PutEventBySlugFormdataBody_Venue_0_Item) AsPutEventBySlugFormdataBodyVenue00() (PutEventBySlugFormdataBodyVenue00, error) {
+	var body PutEventBySlugFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue00 overwrites any union data inside the PutEventBySlugFormdataBody_Venue_0_Item as the provided PutEventBySlugFormdataBodyVenue00
+func (t *PutEventBySlugFormdataBody_Venue_0_Item) FromPutEventBySlugFormdataBodyVenue00(v PutEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue00 performs a merge with any union data inside the PutEventBySlugFormdataBody_Venue_0_Item, using the provided PutEventBySlugFormdataBodyVenue00
+func (t *PutEventBySlugFormdataBody_Venue_0_Item) MergePutEventBySlugFormdataBodyVenue00(v PutEventBySlugFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue01 returns the union data inside the PutEventBySlugFormdataBody_Venue_0_Item as a PutEventBySlugFormdataBodyVenue01
+func (t PutEventBySlugFormdataBody_Venue_0_Item) AsPutEventBySlugFormdataBodyVenue01() (PutEventBySlugFormdataBodyVenue01, error) {
+	var body PutEventBySlugFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue01 overwrites any union data inside the PutEventBySlugFormdataBody_Venue_0_Item as the provided PutEventBySlugFormdataBodyVenue01
+func (t *PutEventBySlugFormdataBody_Venue_0_Item) FromPutEventBySlugFormdataBodyVenue01(v PutEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue01 performs a merge with any union data inside the PutEventBySlugFormdataBody_Venue_0_Item, using the provided PutEventBySlugFormdataBodyVenue01
+func (t *PutEventBySlugFormdataBody_Venue_0_Item) MergePutEventBySlugFormdataBodyVenue01(v PutEventBySlugFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue10 returns the union data inside the PutEventBySlugFormdataBodyVenue1 as a PutEventBySlugFormdataBodyVenue10
+func (t PutEventBySlugFormdataBodyVenue1) AsPutEventBySlugFormdataBodyVenue10() (PutEventBySlugFormdataBodyVenue10, error) {
+	var body PutEventBySlugFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue10 overwrites any union data inside the PutEventBySlugFormdataBodyVenue1 as the provided PutEventBySlugFormdataBodyVenue10
+func (t *PutEventBySlugFormdataBodyVenue1) FromPutEventBySlugFormdataBodyVenue10(v PutEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue10 performs a merge with any union data inside the PutEventBySlugFormdataBodyVenue1, using the provided PutEventBySlugFormdataBodyVenue10
+func (t *PutEventBySlugFormdataBodyVenue1) MergePutEventBySlugFormdataBodyVenue10(v PutEventBySlugFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue11 returns the union data inside the PutEventBySlugFormdataBodyVenue1 as a PutEventBySlugFormdataBodyVenue11
+func (t PutEventBySlugFormdataBodyVenue1) AsPutEventBySlugFormdataBodyVenue11() (PutEventBySlugFormdataBodyVenue11, error) {
+	var body PutEventBySlugFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue11 overwrites any union data inside the PutEventBySlugFormdataBodyVenue1 as the provided PutEventBySlugFormdataBodyVenue11
+func (t *PutEventBySlugFormdataBodyVenue1) FromPutEventBySlugFormdataBodyVenue11(v PutEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue11 performs a merge with any union data inside the PutEventBySlugFormdataBodyVenue1, using the provided PutEventBySlugFormdataBodyVenue11
+func (t *PutEventBySlugFormdataBodyVenue1) MergePutEventBySlugFormdataBodyVenue11(v PutEventBySlugFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue0 returns the union data inside the PutEventBySlugFormdataBody_Venue as a PutEventBySlugFormdataBodyVenue0
+func (t PutEventBySlugFormdataBody_Venue) AsPutEventBySlugFormdataBodyVenue0() (PutEventBySlugFormdataBodyVenue0, error) {
+	var body PutEventBySlugFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue0 overwrites any union data inside the PutEventBySlugFormdataBody_Venue as the provided PutEventBySlugFormdataBodyVenue0
+func (t *PutEventBySlugFormdataBody_Venue) FromPutEventBySlugFormdataBodyVenue0(v PutEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Venue, using the provided PutEventBySlugFormdataBodyVenue0
+func (t *PutEventBySlugFormdataBody_Venue) MergePutEventBySlugFormdataBodyVenue0(v PutEventBySlugFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyVenue1 returns the union data inside the PutEventBySlugFormdataBody_Venue as a PutEventBySlugFormdataBodyVenue1
+func (t PutEventBySlugFormdataBody_Venue) AsPutEventBySlugFormdataBodyVenue1() (PutEventBySlugFormdataBodyVenue1, error) {
+	var body PutEventBySlugFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyVenue1 overwrites any union data inside the PutEventBySlugFormdataBody_Venue as the provided PutEventBySlugFormdataBodyVenue1
+func (t *PutEventBySlugFormdataBody_Venue) FromPutEventBySlugFormdataBodyVenue1(v PutEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyVenue1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Venue, using the provided PutEventBySlugFormdataBodyVenue1
+func (t *PutEventBySlugFormdataBody_Venue) MergePutEventBySlugFormdataBodyVenue1(v PutEventBySlugFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyCategories00 returns the union data inside the PatchEventJSONBody_Categories_0_Item as a PatchEventJSONBodyCategories00
+func (t PatchEventJSONBody_Categories_0_Item) AsPatchEventJSONBodyCategories00() (PatchEventJSONBodyCategories00, error) {
+	var body PatchEventJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories00 overwrites any union data inside the PatchEventJSONBody_Categories_0_Item as the provided PatchEventJSONBodyCategories00
+func (t *PatchEventJSONBody_Categories_0_Item) FromPatchEventJSONBodyCategories00(v PatchEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories00 performs a merge with any union data inside the PatchEventJSONBody_Categories_0_Item, using the provided PatchEventJSONBodyCategories00
+func (t *PatchEventJSONBody_Categories_0_Item) MergePatchEventJSONBodyCategories00(v PatchEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCategories01 returns the union data inside the PatchEventJSONBody_Categories_0_Item as a PatchEventJSONBodyCategories01
+func (t PatchEventJSONBody_Categories_0_Item) AsPatchEventJSONBodyCategories01() (PatchEventJSONBodyCategories01, error) {
+	var body PatchEventJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories01 overwrites any union data inside the PatchEventJSONBody_Categories_0_Item as the provided PatchEventJSONBodyCategories01
+func (t *PatchEventJSONBody_Categories_0_Item) FromPatchEventJSONBodyCategories01(v PatchEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories01 performs a merge with any union data inside the PatchEventJSONBody_Categories_0_Item, using the provided PatchEventJSONBodyCategories01
+func (t *PatchEventJSONBody_Categories_0_Item) MergePatchEventJSONBodyCategories01(v PatchEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCategories02 returns the union data inside the PatchEventJSONBody_Categories_0_Item as a PatchEventJSONBodyCategories02
+func (t PatchEventJSONBody_Categories_0_Item) AsPatchEventJSONBodyCategories02() (PatchEventJSONBodyCategories02, error) {
+	var body PatchEventJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories02 overwrites any union data inside the PatchEventJSONBody_Categories_0_Item as the provided PatchEventJSONBodyCategories02
+func (t *PatchEventJSONBody_Categories_0_Item) FromPatchEventJSONBodyCategories02(v PatchEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories02 performs a merge with any union data inside the PatchEventJSONBody_Categories_0_Item, using the provided PatchEventJSONBodyCategories02
+func (t *PatchEventJSONBody_Categories_0_Item) MergePatchEventJSONBodyCategories02(v PatchEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyCategories0 returns the union data inside the PatchEventJSONBody_Categories as a PatchEventJSONBodyCategories0
+func (t PatchEventJSONBody_Categories) AsPatchEventJSONBodyCategories0() (PatchEventJSONBodyCategories0, error) {
+	var body PatchEventJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories0 overwrites any union data inside the PatchEventJSONBody_Categories as the provided PatchEventJSONBodyCategories0
+func (t *PatchEventJSONBody_Categories) FromPatchEventJSONBodyCategories0(v PatchEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories0 performs a merge with any union data inside the PatchEventJSONBody_Categories, using the provided PatchEventJSONBodyCategories0
+func (t *PatchEventJSONBody_Categories) MergePatchEventJSONBodyCategories0(v PatchEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCategories1 returns the union data inside the PatchEventJSONBody_Categories as a PatchEventJSONBodyCategories1
+func (t PatchEventJSONBody_Categories) AsPatchEventJSONBodyCategories1() (PatchEventJSONBodyCategories1, error) {
+	var body PatchEventJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories1 overwrites any union data inside the PatchEventJSONBody_Categories as the provided PatchEventJSONBodyCategories1
+func (t *PatchEventJSONBody_Categories) FromPatchEventJSONBodyCategories1(v PatchEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories1 performs a merge with any union data inside the PatchEventJSONBody_Categories, using the provided PatchEventJSONBodyCategories1
+func (t *PatchEventJSONBody_Categories) MergePatchEventJSONBodyCategories1(v PatchEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCategories2 returns the union data inside the PatchEventJSONBody_Categories as a PatchEventJSONBodyCategories2
+func (t PatchEventJSONBody_Categories) AsPatchEventJSONBodyCategories2() (PatchEventJSONBodyCategories2, error) {
+	var body PatchEventJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCategories2 overwrites any union data inside the PatchEventJSONBody_Categories as the provided PatchEventJSONBodyCategories2
+func (t *PatchEventJSONBody_Categories) FromPatchEventJSONBodyCategories2(v PatchEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCategories2 performs a merge with any union data inside the PatchEventJSONBody_Categories, using the provided PatchEventJSONBodyCategories2
+func (t *PatchEventJSONBody_Categories) MergePatchEventJSONBodyCategories2(v PatchEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyCost00 returns the union data inside the PatchEventJSONBodyCost0 as a PatchEventJSONBodyCost00
+func (t PatchEventJSONBodyCost0) AsPatchEventJSONBodyCost00() (PatchEventJSONBodyCost00, error) {
+	var body PatchEventJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost00 overwrites any union data inside the PatchEventJSONBodyCost0 as the provided PatchEventJSONBodyCost00
+func (t *PatchEventJSONBodyCost0) FromPatchEventJSONBodyCost00(v PatchEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost00 performs a merge with any union data inside the PatchEventJSONBodyCost0, using the provided PatchEventJSONBodyCost00
+func (t *PatchEventJSONBodyCost0) MergePatchEventJSONBodyCost00(v PatchEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCost01 returns the union data inside the PatchEventJSONBodyCost0 as a PatchEventJSONBodyCost01
+func (t PatchEventJSONBodyCost0) AsPatchEventJSONBodyCost01() (PatchEventJSONBodyCost01, error) {
+	var body PatchEventJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost01 overwrites any union data inside the PatchEventJSONBodyCost0 as the provided PatchEventJSONBodyCost01
+func (t *PatchEventJSONBodyCost0) FromPatchEventJSONBodyCost01(v PatchEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost01 performs a merge with any union data inside the PatchEventJSONBodyCost0, using the provided PatchEventJSONBodyCost01
+func (t *PatchEventJSONBodyCost0) MergePatchEventJSONBodyCost01(v PatchEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyCost10 returns the union data inside the PatchEventJSONBody_Cost_1_Item as a PatchEventJSONBodyCost10
+func (t PatchEventJSONBody_Cost_1_Item) AsPatchEventJSONBodyCost10() (PatchEventJSONBodyCost10, error) {
+	var body PatchEventJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost10 overwrites any union data inside the PatchEventJSONBody_Cost_1_Item as the provided PatchEventJSONBodyCost10
+func (t *PatchEventJSONBody_Cost_1_Item) FromPatchEventJSONBodyCost10(v PatchEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost10 performs a merge with any union data inside the PatchEventJSONBody_Cost_1_Item, using the provided PatchEventJSONBodyCost10
+func (t *PatchEventJSONBody_Cost_1_Item) MergePatchEventJSONBodyCost10(v PatchEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCost11 returns the union data inside the PatchEventJSONBody_Cost_1_Item as a PatchEventJSONBodyCost11
+func (t PatchEventJSONBody_Cost_1_Item) AsPatchEventJSONBodyCost11() (PatchEventJSONBodyCost11, error) {
+	var body PatchEventJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost11 overwrites any union data inside the PatchEventJSONBody_Cost_1_Item as the provided PatchEventJSONBodyCost11
+func (t *PatchEventJSONBody_Cost_1_Item) FromPatchEventJSONBodyCost11(v PatchEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost11 performs a merge with any union data inside the PatchEventJSONBody_Cost_1_Item, using the provided PatchEventJSONBodyCost11
+func (t *PatchEventJSONBody_Cost_1_Item) MergePatchEventJSONBodyCost11(v PatchEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyCost0 returns the union data inside the PatchEventJSONBody_Cost as a PatchEventJSONBodyCost0
+func (t PatchEventJSONBody_Cost) AsPatchEventJSONBodyCost0() (PatchEventJSONBodyCost0, error) {
+	var body PatchEventJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost0 overwrites any union data inside the PatchEventJSONBody_Cost as the provided PatchEventJSONBodyCost0
+func (t *PatchEventJSONBody_Cost) FromPatchEventJSONBodyCost0(v PatchEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost0 performs a merge with any union data inside the PatchEventJSONBody_Cost, using the provided PatchEventJSONBodyCost0
+func (t *PatchEventJSONBody_Cost) MergePatchEventJSONBodyCost0(v PatchEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyCost1 returns the union data inside the PatchEventJSONBody_Cost as a PatchEventJSONBodyCost1
+func (t PatchEventJSONBody_Cost) AsPatchEventJSONBodyCost1() (PatchEventJSONBodyCost1, error) {
+	var body PatchEventJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyCost1 overwrites any union data inside the PatchEventJSONBody_Cost as the provided PatchEventJSONBodyCost1
+func (t *PatchEventJSONBody_Cost) FromPatchEventJSONBodyCost1(v PatchEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyCost1 performs a merge with any union data inside the PatchEventJSONBody_Cost, using the provided PatchEventJSONBodyCost1
+func (t *PatchEventJSONBody_Cost) MergePatchEventJSONBodyCost1(v PatchEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer00 returns the union data inside the PatchEventJSONBody_Organizer_0_Item as a PatchEventJSONBodyOrganizer00
+func (t PatchEventJSONBody_Organizer_0_Item) AsPatchEventJSONBodyOrganizer00() (PatchEventJSONBodyOrganizer00, error) {
+	var body PatchEventJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer00 overwrites any union data inside the PatchEventJSONBody_Organizer_0_Item as the provided PatchEventJSONBodyOrganizer00
+func (t *PatchEventJSONBody_Organizer_0_Item) FromPatchEventJSONBodyOrganizer00(v PatchEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer00 performs a merge with any union data inside the PatchEventJSONBody_Organizer_0_Item, using the provided PatchEventJSONBodyOrganizer00
+func (t *PatchEventJSONBody_Organizer_0_Item) MergePatchEventJSONBodyOrganizer00(v PatchEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer01 returns the union data inside the PatchEventJSONBody_Organizer_0_Item as a PatchEventJSONBodyOrganizer01
+func (t PatchEventJSONBody_Organizer_0_Item) AsPatchEventJSONBodyOrganizer01() (PatchEventJSONBodyOrganizer01, error) {
+	var body PatchEventJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer01 overwrites any union data inside the PatchEventJSONBody_Organizer_0_Item as the provided PatchEventJSONBodyOrganizer01
+func (t *PatchEventJSONBody_Organizer_0_Item) FromPatchEventJSONBodyOrganizer01(v PatchEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer01 performs a merge with any union data inside the PatchEventJSONBody_Organizer_0_Item, using the provided PatchEventJSONBodyOrganizer01
+func (t *PatchEventJSONBody_Organizer_0_Item) MergePatchEventJSONBodyOrganizer01(v PatchEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer10 returns the union data inside the PatchEventJSONBodyOrganizer1 as a PatchEventJSONBodyOrganizer10
+func (t PatchEventJSONBodyOrganizer1) AsPatchEventJSONBodyOrganizer10() (PatchEventJSONBodyOrganizer10, error) {
+	var body PatchEventJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer10 overwrites any union data inside the PatchEventJSONBodyOrganizer1 as the provided PatchEventJSONBodyOrganizer10
+func (t *PatchEventJSONBodyOrganizer1) FromPatchEventJSONBodyOrganizer10(v PatchEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer10 performs a merge with any union data inside the PatchEventJSONBodyOrganizer1, using the provided PatchEventJSONBodyOrganizer10
+func (t *PatchEventJSONBodyOrganizer1) MergePatchEventJSONBodyOrganizer10(v PatchEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer11 returns the union data inside the PatchEventJSONBodyOrganizer1 as a PatchEventJSONBodyOrganizer11
+func (t PatchEventJSONBodyOrganizer1) AsPatchEventJSONBodyOrganizer11() (PatchEventJSONBodyOrganizer11, error) {
+	var body PatchEventJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer11 overwrites any union data inside the PatchEventJSONBodyOrganizer1 as the provided PatchEventJSONBodyOrganizer11
+func (t *PatchEventJSONBodyOrganizer1) FromPatchEventJSONBodyOrganizer11(v PatchEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer11 performs a merge with any union data inside the PatchEventJSONBodyOrganizer1, using the provided PatchEventJSONBodyOrganizer11
+func (t *PatchEventJSONBodyOrganizer1) MergePatchEventJSONBodyOrganizer11(v PatchEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer0 returns the union data inside the PatchEventJSONBody_Organizer as a PatchEventJSONBodyOrganizer0
+func (t PatchEventJSONBody_Organizer) AsPatchEventJSONBodyOrganizer0() (PatchEventJSONBodyOrganizer0, error) {
+	var body PatchEventJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer0 overwrites any union data inside the PatchEventJSONBody_Organizer as the provided PatchEventJSONBodyOrganizer0
+func (t *PatchEventJSONBody_Organizer) FromPatchEventJSONBodyOrganizer0(v PatchEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer0 performs a merge with any union data inside the PatchEventJSONBody_Organizer, using the provided PatchEventJSONBodyOrganizer0
+func (t *PatchEventJSONBody_Organizer) MergePatchEventJSONBodyOrganizer0(v PatchEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyOrganizer1 returns the union data inside the PatchEventJSONBody_Organizer as a PatchEventJSONBodyOrganizer1
+func (t PatchEventJSONBody_Organizer) AsPatchEventJSONBodyOrganizer1() (PatchEventJSONBodyOrganizer1, error) {
+	var body PatchEventJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyOrganizer1 overwrites any union data inside the PatchEventJSONBody_Organizer as the provided PatchEventJSONBodyOrganizer1
+func (t *PatchEventJSONBody_Organizer) FromPatchEventJSONBodyOrganizer1(v PatchEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyOrganizer1 performs a merge with any union data inside the PatchEventJSONBody_Organizer, using the provided PatchEventJSONBodyOrganizer1
+func (t *PatchEventJSONBody_Organizer) MergePatchEventJSONBodyOrganizer1(v PatchEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyTags00 returns the union data inside the PatchEventJSONBody_Tags_0_Item as a PatchEventJSONBodyTags00
+func (t PatchEventJSONBody_Tags_0_Item) AsPatchEventJSONBodyTags00() (PatchEventJSONBodyTags00, error) {
+	var body PatchEventJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags00 overwrites any union data inside the PatchEventJSONBody_Tags_0_Item as the provided PatchEventJSONBodyTags00
+func (t *PatchEventJSONBody_Tags_0_Item) FromPatchEventJSONBodyTags00(v PatchEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags00 performs a merge with any union data inside the PatchEventJSONBody_Tags_0_Item, using the provided PatchEventJSONBodyTags00
+func (t *PatchEventJSONBody_Tags_0_Item) MergePatchEventJSONBodyTags00(v PatchEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyTags01 returns the union data inside the PatchEventJSONBody_Tags_0_Item as a PatchEventJSONBodyTags01
+func (t PatchEventJSONBody_Tags_0_Item) AsPatchEventJSONBodyTags01() (PatchEventJSONBodyTags01, error) {
+	var body PatchEventJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags01 overwrites any union data inside the PatchEventJSONBody_Tags_0_Item as the provided PatchEventJSONBodyTags01
+func (t *PatchEventJSONBody_Tags_0_Item) FromPatchEventJSONBodyTags01(v PatchEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags01 performs a merge with any union data inside the PatchEventJSONBody_Tags_0_Item, using the provided PatchEventJSONBodyTags01
+func (t *PatchEventJSONBody_Tags_0_Item) MergePatchEventJSONBodyTags01(v PatchEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyTags02 returns the union data inside the PatchEventJSONBody_Tags_0_Item as a PatchEventJSONBodyTags02
+func (t PatchEventJSONBody_Tags_0_Item) AsPatchEventJSONBodyTags02() (PatchEventJSONBodyTags02, error) {
+	var body PatchEventJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags02 overwrites any union data inside the PatchEventJSONBody_Tags_0_Item as the provided PatchEventJSONBodyTags02
+func (t *PatchEventJSONBody_Tags_0_Item) FromPatchEventJSONBodyTags02(v PatchEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags02 performs a merge with any union data inside the PatchEventJSONBody_Tags_0_Item, using the provided PatchEventJSONBodyTags02
+func (t *PatchEventJSONBody_Tags_0_Item) MergePatchEventJSONBodyTags02(v PatchEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyTags0 returns the union data inside the PatchEventJSONBody_Tags as a PatchEventJSONBodyTags0
+func (t PatchEventJSONBody_Tags) AsPatchEventJSONBodyTags0() (PatchEventJSONBodyTags0, error) {
+	var body PatchEventJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags0 overwrites any union data inside the PatchEventJSONBody_Tags as the provided PatchEventJSONBodyTags0
+func (t *PatchEventJSONBody_Tags) FromPatchEventJSONBodyTags0(v PatchEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags0 performs a merge with any union data inside the PatchEventJSONBody_Tags, using the provided PatchEventJSONBodyTags0
+func (t *PatchEventJSONBody_Tags) MergePatchEventJSONBodyTags0(v PatchEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyTags1 returns the union data inside the PatchEventJSONBody_Tags as a PatchEventJSONBodyTags1
+func (t PatchEventJSONBody_Tags) AsPatchEventJSONBodyTags1() (PatchEventJSONBodyTags1, error) {
+	var body PatchEventJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags1 overwrites any union data inside the PatchEventJSONBody_Tags as the provided PatchEventJSONBodyTags1
+func (t *PatchEventJSONBody_Tags) FromPatchEventJSONBodyTags1(v PatchEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags1 performs a merge with any union data inside the PatchEventJSONBody_Tags, using the provided PatchEventJSONBodyTags1
+func (t *PatchEventJSONBody_Tags) MergePatchEventJSONBodyTags1(v PatchEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyTags2 returns the union data inside the PatchEventJSONBody_Tags as a PatchEventJSONBodyTags2
+func (t PatchEventJSONBody_Tags) AsPatchEventJSONBodyTags2() (PatchEventJSONBodyTags2, error) {
+	var body PatchEventJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyTags2 overwrites any union data inside the PatchEventJSONBody_Tags as the provided PatchEventJSONBodyTags2
+func (t *PatchEventJSONBody_Tags) FromPatchEventJSONBodyTags2(v PatchEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyTags2 performs a merge with any union data inside the PatchEventJSONBody_Tags, using the provided PatchEventJSONBodyTags2
+func (t *PatchEventJSONBody_Tags) MergePatchEventJSONBodyTags2(v PatchEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyVenue00 returns the union data inside the PatchEventJSONBody_Venue_0_Item as a PatchEventJSONBodyVenue00
+func (t PatchEventJSONBody_Venue_0_Item) AsPatchEventJSONBodyVenue00() (PatchEventJSONBodyVenue00, error) {
+	var body PatchEventJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue00 overwrites any union data inside the PatchEventJSONBody_Venue_0_Item as the provided PatchEventJSONBodyVenue00
+func (t *PatchEventJSONBody_Venue_0_Item) FromPatchEventJSONBodyVenue00(v PatchEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue00 performs a merge with any union data inside the PatchEventJSONBody_Venue_0_Item, using the provided PatchEventJSONBodyVenue00
+func (t *PatchEventJSONBody_Venue_0_Item) MergePatchEventJSONBodyVenue00(v PatchEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyVenue01 returns the union data inside the PatchEventJSONBody_Venue_0_Item as a PatchEventJSONBodyVenue01
+func (t PatchEventJSONBody_Venue_0_Item) AsPatchEventJSONBodyVenue01() (PatchEventJSONBodyVenue01, error) {
+	var body PatchEventJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue01 overwrites any union data inside the PatchEventJSONBody_Venue_0_Item as the provided PatchEventJSONBodyVenue01
+func (t *PatchEventJSONBody_Venue_0_Item) FromPatchEventJSONBodyVenue01(v PatchEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue01 performs a merge with any union data inside the PatchEventJSONBody_Venue_0_Item, using the provided PatchEventJSONBodyVenue01
+func (t *PatchEventJSONBody_Venue_0_Item) MergePatchEventJSONBodyVenue01(v PatchEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyVenue10 returns the union data inside the PatchEventJSONBodyVenue1 as a PatchEventJSONBodyVenue10
+func (t PatchEventJSONBodyVenue1) AsPatchEventJSONBodyVenue10() (PatchEventJSONBodyVenue10, error) {
+	var body PatchEventJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue10 overwrites any union data inside the PatchEventJSONBodyVenue1 as the provided PatchEventJSONBodyVenue10
+func (t *PatchEventJSONBodyVenue1) FromPatchEventJSONBodyVenue10(v PatchEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue10 performs a merge with any union data inside the PatchEventJSONBodyVenue1, using the provided PatchEventJSONBodyVenue10
+func (t *PatchEventJSONBodyVenue1) MergePatchEventJSONBodyVenue10(v PatchEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyVenue11 returns the union data inside the PatchEventJSONBodyVenue1 as a PatchEventJSONBodyVenue11
+func (t PatchEventJSONBodyVenue1) AsPatchEventJSONBodyVenue11() (PatchEventJSONBodyVenue11, error) {
+	var body PatchEventJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue11 overwrites any union data inside the PatchEventJSONBodyVenue1 as the provided PatchEventJSONBodyVenue11
+func (t *PatchEventJSONBodyVenue1) FromPatchEventJSONBodyVenue11(v PatchEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue11 performs a merge with any union data inside the PatchEventJSONBodyVenue1, using the provided PatchEventJSONBodyVenue11
+func (t *PatchEventJSONBodyVenue1) MergePatchEventJSONBodyVenue11(v PatchEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyVenue0 returns the union data inside the PatchEventJSONBody_Venue as a PatchEventJSONBodyVenue0
+func (t PatchEventJSONBody_Venue) AsPatchEventJSONBodyVenue0() (PatchEventJSONBodyVenue0, error) {
+	var body PatchEventJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue0 overwrites any union data inside the PatchEventJSONBody_Venue as the provided PatchEventJSONBodyVenue0
+func (t *PatchEventJSONBody_Venue) FromPatchEventJSONBodyVenue0(v PatchEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue0 performs a merge with any union data inside the PatchEventJSONBody_Venue, using the provided PatchEventJSONBodyVenue0
+func (t *PatchEventJSONBody_Venue) MergePatchEventJSONBodyVenue0(v PatchEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyVenue1 returns the union data inside the PatchEventJSONBody_Venue as a PatchEventJSONBodyVenue1
+func (t PatchEventJSONBody_Venue) AsPatchEventJSONBodyVenue1() (PatchEventJSONBodyVenue1, error) {
+	var body PatchEventJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyVenue1 overwrites any union data inside the PatchEventJSONBody_Venue as the provided PatchEventJSONBodyVenue1
+func (t *PatchEventJSONBody_Venue) FromPatchEventJSONBodyVenue1(v PatchEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyVenue1 performs a merge with any union data inside the PatchEventJSONBody_Venue, using the provided PatchEventJSONBodyVenue1
+func (t *PatchEventJSONBody_Venue) MergePatchEventJSONBodyVenue1(v PatchEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories00 returns the union data inside the PatchEventFormdataBody_Categories_0_Item as a PatchEventFormdataBodyCategories00
+func (t PatchEventFormdataBody_Categories_0_Item) AsPatchEventFormdataBodyCategories00() (PatchEventFormdataBodyCategories00, error) {
+	var body PatchEventFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories00 overwrites any union data inside the PatchEventFormdataBody_Categories_0_Item as the provided PatchEventFormdataBodyCategories00
+func (t *PatchEventFormdataBody_Categories_0_Item) FromPatchEventFormdataBodyCategories00(v PatchEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories00 performs a merge with any union data inside the PatchEventFormdataBody_Categories_0_Item, using the provided PatchEventFormdataBodyCategories00
+func (t *PatchEventFormdataBody_Categories_0_Item) MergePatchEventFormdataBodyCategories00(v PatchEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories01 returns the union data inside the PatchEventFormdataBody_Categories_0_Item as a PatchEventFormdataBodyCategories01
+func (t PatchEventFormdataBody_Categories_0_Item) AsPatchEventFormdataBodyCategories01() (PatchEventFormdataBodyCategories01, error) {
+	var body PatchEventFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories01 overwrites any union data inside the PatchEventFormdataBody_Categories_0_Item as the provided PatchEventFormdataBodyCategories01
+func (t *PatchEventFormdataBody_Categories_0_Item) FromPatchEventFormdataBodyCategories01(v PatchEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories01 performs a merge with any union data inside the PatchEventFormdataBody_Categories_0_Item, using the provided PatchEventFormdataBodyCategories01
+func (t *PatchEventFormdataBody_Categories_0_Item) MergePatchEventFormdataBodyCategories01(v PatchEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories02 returns the union data inside the PatchEventFormdataBody_Categories_0_Item as a PatchEventFormdataBodyCategories02
+func (t PatchEventFormdataBody_Categories_0_Item) AsPatchEventFormdataBodyCategories02() (PatchEventFormdataBodyCategories02, error) {
+	var body PatchEventFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories02 overwrites any union data inside the PatchEventFormdataBody_Categories_0_Item as the provided PatchEventFormdataBodyCategories02
+func (t *PatchEventFormdataBody_Categories_0_Item) FromPatchEventFormdataBodyCategories02(v PatchEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories02 performs a merge with any union data inside the PatchEventFormdataBody_Categories_0_Item, using the provided PatchEventFormdataBodyCategories02
+func (t *PatchEventFormdataBody_Categories_0_Item) MergePatchEventFormdataBodyCategories02(v PatchEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories0 returns the union data inside the PatchEventFormdataBody_Categories as a PatchEventFormdataBodyCategories0
+func (t PatchEventFormdataBody_Categories) AsPatchEventFormdataBodyCategories0() (PatchEventFormdataBodyCategories0, error) {
+	var body PatchEventFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories0 overwrites any union data inside the PatchEventFormdataBody_Categories as the provided PatchEventFormdataBodyCategories0
+func (t *PatchEventFormdataBody_Categories) FromPatchEventFormdataBodyCategories0(v PatchEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories0 performs a merge with any union data inside the PatchEventFormdataBody_Categories, using the provided PatchEventFormdataBodyCategories0
+func (t *PatchEventFormdataBody_Categories) MergePatchEventFormdataBodyCategories0(v PatchEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories1 returns the union data inside the PatchEventFormdataBody_Categories as a PatchEventFormdataBodyCategories1
+func (t PatchEventFormdataBody_Categories) AsPatchEventFormdataBodyCategories1() (PatchEventFormdataBodyCategories1, error) {
+	var body PatchEventFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories1 overwrites any union data inside the PatchEventFormdataBody_Categories as the provided PatchEventFormdataBodyCategories1
+func (t *PatchEventFormdataBody_Categories) FromPatchEventFormdataBodyCategories1(v PatchEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories1 performs a merge with any union data inside the PatchEventFormdataBody_Categories, using the provided PatchEventFormdataBodyCategories1
+func (t *PatchEventFormdataBody_Categories) MergePatchEventFormdataBodyCategories1(v PatchEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCategories2 returns the union data inside the PatchEventFormdataBody_Categories as a PatchEventFormdataBodyCategories2
+func (t PatchEventFormdataBody_Categories) AsPatchEventFormdataBodyCategories2() (PatchEventFormdataBodyCategories2, error) {
+	var body PatchEventFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCategories2 overwrites any union data inside the PatchEventFormdataBody_Categories as the provided PatchEventFormdataBodyCategories2
+func (t *PatchEventFormdataBody_Categories) FromPatchEventFormdataBodyCategories2(v PatchEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCategories2 performs a merge with any union data inside the PatchEventFormdataBody_Categories, using the provided PatchEventFormdataBodyCategories2
+func (t *PatchEventFormdataBody_Categories) MergePatchEventFormdataBodyCategories2(v PatchEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyCost00 returns the union data inside the PatchEventFormdataBodyCost0 as a PatchEventFormdataBodyCost00
+func (t PatchEventFormdataBodyCost0) AsPatchEventFormdataBodyCost00() (PatchEventFormdataBodyCost00, error) {
+	var body PatchEventFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost00 overwrites any union data inside the PatchEventFormdataBodyCost0 as the provided PatchEventFormdataBodyCost00
+func (t *PatchEventFormdataBodyCost0) FromPatchEventFormdataBodyCost00(v PatchEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost00 performs a merge with any union data inside the PatchEventFormdataBodyCost0, using the provided PatchEventFormdataBodyCost00
+func (t *PatchEventFormdataBodyCost0) MergePatchEventFormdataBodyCost00(v PatchEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCost01 returns the union data inside the PatchEventFormdataBodyCost0 as a PatchEventFormdataBodyCost01
+func (t PatchEventFormdataBodyCost0) AsPatchEventFormdataBodyCost01() (PatchEventFormdataBodyCost01, error) {
+	var body PatchEventFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost01 overwrites any union data inside the PatchEventFormdataBodyCost0 as the provided PatchEventFormdataBodyCost01
+func (t *PatchEventFormdataBodyCost0) FromPatchEventFormdataBodyCost01(v PatchEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost01 performs a merge with any union data inside the PatchEventFormdataBodyCost0, using the provided PatchEventFormdataBodyCost01
+func (t *PatchEventFormdataBodyCost0) MergePatchEventFormdataBodyCost01(v PatchEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyCost10 returns the union data inside the PatchEventFormdataBody_Cost_1_Item as a PatchEventFormdataBodyCost10
+func (t PatchEventFormdataBody_Cost_1_Item) AsPatchEventFormdataBodyCost10() (PatchEventFormdataBodyCost10, error) {
+	var body PatchEventFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost10 overwrites any union data inside the PatchEventFormdataBody_Cost_1_Item as the provided PatchEventFormdataBodyCost10
+func (t *PatchEventFormdataBody_Cost_1_Item) FromPatchEventFormdataBodyCost10(v PatchEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost10 performs a merge with any union data inside the PatchEventFormdataBody_Cost_1_Item, using the provided PatchEventFormdataBodyCost10
+func (t *PatchEventFormdataBody_Cost_1_Item) MergePatchEventFormdataBodyCost10(v PatchEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCost11 returns the union data inside the PatchEventFormdataBody_Cost_1_Item as a PatchEventFormdataBodyCost11
+func (t PatchEventFormdataBody_Cost_1_Item) AsPatchEventFormdataBodyCost11() (PatchEventFormdataBodyCost11, error) {
+	var body PatchEventFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost11 overwrites any union data inside the PatchEventFormdataBody_Cost_1_Item as the provided PatchEventFormdataBodyCost11
+func (t *PatchEventFormdataBody_Cost_1_Item) FromPatchEventFormdataBodyCost11(v PatchEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost11 performs a merge with any union data inside the PatchEventFormdataBody_Cost_1_Item, using the provided PatchEventFormdataBodyCost11
+func (t *PatchEventFormdataBody_Cost_1_Item) MergePatchEventFormdataBodyCost11(v PatchEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyCost0 returns the union data inside the PatchEventFormdataBody_Cost as a PatchEventFormdataBodyCost0
+func (t PatchEventFormdataBody_Cost) AsPatchEventFormdataBodyCost0() (PatchEventFormdataBodyCost0, error) {
+	var body PatchEventFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost0 overwrites any union data inside the PatchEventFormdataBody_Cost as the provided PatchEventFormdataBodyCost0
+func (t *PatchEventFormdataBody_Cost) FromPatchEventFormdataBodyCost0(v PatchEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost0 performs a merge with any union data inside the PatchEventFormdataBody_Cost, using the provided PatchEventFormdataBodyCost0
+func (t *PatchEventFormdataBody_Cost) MergePatchEventFormdataBodyCost0(v PatchEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyCost1 returns the union data inside the PatchEventFormdataBody_Cost as a PatchEventFormdataBodyCost1
+func (t PatchEventFormdataBody_Cost) AsPatchEventFormdataBodyCost1() (PatchEventFormdataBodyCost1, error) {
+	var body PatchEventFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyCost1 overwrites any union data inside the PatchEventFormdataBody_Cost as the provided PatchEventFormdataBodyCost1
+func (t *PatchEventFormdataBody_Cost) FromPatchEventFormdataBodyCost1(v PatchEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyCost1 performs a merge with any union data inside the PatchEventFormdataBody_Cost, using the provided PatchEventFormdataBodyCost1
+func (t *PatchEventFormdataBody_Cost) MergePatchEventFormdataBodyCost1(v PatchEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer00 returns the union data inside the PatchEventFormdataBody_Organizer_0_Item as a PatchEventFormdataBodyOrganizer00
+func (t PatchEventFormdataBody_Organizer_0_Item) AsPatchEventFormdataBodyOrganizer00() (PatchEventFormdataBodyOrganizer00, error) {
+	var body PatchEventFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer00 overwrites any union data inside the PatchEventFormdataBody_Organizer_0_Item as the provided PatchEventFormdataBodyOrganizer00
+func (t *PatchEventFormdataBody_Organizer_0_Item) FromPatchEventFormdataBodyOrganizer00(v PatchEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer00 performs a merge with any union data inside the PatchEventFormdataBody_Organizer_0_Item, using the provided PatchEventFormdataBodyOrganizer00
+func (t *PatchEventFormdataBody_Organizer_0_Item) MergePatchEventFormdataBodyOrganizer00(v PatchEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer01 returns the union data inside the PatchEventFormdataBody_Organizer_0_Item as a PatchEventFormdataBodyOrganizer01
+func (t PatchEventFormdataBody_Organizer_0_Item) AsPatchEventFormdataBodyOrganizer01() (PatchEventFormdataBodyOrganizer01, error) {
+	var body PatchEventFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer01 overwrites any union data inside the PatchEventFormdataBody_Organizer_0_Item as the provided PatchEventFormdataBodyOrganizer01
+func (t *PatchEventFormdataBody_Organizer_0_Item) FromPatchEventFormdataBodyOrganizer01(v PatchEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer01 performs a merge with any union data inside the PatchEventFormdataBody_Organizer_0_Item, using the provided PatchEventFormdataBodyOrganizer01
+func (t *PatchEventFormdataBody_Organizer_0_Item) MergePatchEventFormdataBodyOrganizer01(v PatchEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer10 returns the union data inside the PatchEventFormdataBodyOrganizer1 as a PatchEventFormdataBodyOrganizer10
+func (t PatchEventFormdataBodyOrganizer1) AsPatchEventFormdataBodyOrganizer10() (PatchEventFormdataBodyOrganizer10, error) {
+	var body PatchEventFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer10 overwrites any union data inside the PatchEventFormdataBodyOrganizer1 as the provided PatchEventFormdataBodyOrganizer10
+func (t *PatchEventFormdataBodyOrganizer1) FromPatchEventFormdataBodyOrganizer10(v PatchEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer10 performs a merge with any union data inside the PatchEventFormdataBodyOrganizer1, using the provided PatchEventFormdataBodyOrganizer10
+func (t *PatchEventFormdataBodyOrganizer1) MergePatchEventFormdataBodyOrganizer10(v PatchEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer11 returns the union data inside the PatchEventFormdataBodyOrganizer1 as a PatchEventFormdataBodyOrganizer11
+func (t PatchEventFormdataBodyOrganizer1) AsPatchEventFormdataBodyOrganizer11() (PatchEventFormdataBodyOrganizer11, error) {
+	var body PatchEventFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer11 overwrites any union data inside the PatchEventFormdataBodyOrganizer1 as the provided PatchEventFormdataBodyOrganizer11
+func (t *PatchEventFormdataBodyOrganizer1) FromPatchEventFormdataBodyOrganizer11(v PatchEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer11 performs a merge with any union data inside the PatchEventFormdataBodyOrganizer1, using the provided PatchEventFormdataBodyOrganizer11
+func (t *PatchEventFormdataBodyOrganizer1) MergePatchEventFormdataBodyOrganizer11(v PatchEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer0 returns the union data inside the PatchEventFormdataBody_Organizer as a PatchEventFormdataBodyOrganizer0
+func (t PatchEventFormdataBody_Organizer) AsPatchEventFormdataBodyOrganizer0() (PatchEventFormdataBodyOrganizer0, error) {
+	var body PatchEventFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer0 overwrites any union data inside the PatchEventFormdataBody_Organizer as the provided PatchEventFormdataBodyOrganizer0
+func (t *PatchEventFormdataBody_Organizer) FromPatchEventFormdataBodyOrganizer0(v PatchEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer0 performs a merge with any union data inside the PatchEventFormdataBody_Organizer, using the provided PatchEventFormdataBodyOrganizer0
+func (t *PatchEventFormdataBody_Organizer) MergePatchEventFormdataBodyOrganizer0(v PatchEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyOrganizer1 returns the union data inside the PatchEventFormdataBody_Organizer as a PatchEventFormdataBodyOrganizer1
+func (t PatchEventFormdataBody_Organizer) AsPatchEventFormdataBodyOrganizer1() (PatchEventFormdataBodyOrganizer1, error) {
+	var body PatchEventFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyOrganizer1 overwrites any union data inside the PatchEventFormdataBody_Organizer as the provided PatchEventFormdataBodyOrganizer1
+func (t *PatchEventFormdataBody_Organizer) FromPatchEventFormdataBodyOrganizer1(v PatchEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyOrganizer1 performs a merge with any union data inside the PatchEventFormdataBody_Organizer, using the provided PatchEventFormdataBodyOrganizer1
+func (t *PatchEventFormdataBody_Organizer) MergePatchEventFormdataBodyOrganizer1(v PatchEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyTags00 returns the union data inside the PatchEventFormdataBody_Tags_0_Item as a PatchEventFormdataBodyTags00
+func (t PatchEventFormdataBody_Tags_0_Item) AsPatchEventFormdataBodyTags00() (PatchEventFormdataBodyTags00, error) {
+	var body PatchEventFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags00 overwrites any union data inside the PatchEventFormdataBody_Tags_0_Item as the provided PatchEventFormdataBodyTags00
+func (t *PatchEventFormdataBody_Tags_0_Item) FromPatchEventFormdataBodyTags00(v PatchEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags00 performs a merge with any union data inside the PatchEventFormdataBody_Tags_0_Item, using the provided PatchEventFormdataBodyTags00
+func (t *PatchEventFormdataBody_Tags_0_Item) MergePatchEventFormdataBodyTags00(v PatchEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyTags01 returns the union data inside the PatchEventFormdataBody_Tags_0_Item as a PatchEventFormdataBodyTags01
+func (t PatchEventFormdataBody_Tags_0_Item) AsPatchEventFormdataBodyTags01() (PatchEventFormdataBodyTags01, error) {
+	var body PatchEventFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags01 overwrites any union data inside the PatchEventFormdataBody_Tags_0_Item as the provided PatchEventFormdataBodyTags01
+func (t *PatchEventFormdataBody_Tags_0_Item) FromPatchEventFormdataBodyTags01(v PatchEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags01 performs a merge with any union data inside the PatchEventFormdataBody_Tags_0_Item, using the provided PatchEventFormdataBodyTags01
+func (t *PatchEventFormdataBody_Tags_0_Item) MergePatchEventFormdataBodyTags01(v PatchEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyTags02 returns the union data inside the PatchEventFormdataBody_Tags_0_Item as a PatchEventFormdataBodyTags02
+func (t PatchEventFormdataBody_Tags_0_Item) AsPatchEventFormdataBodyTags02() (PatchEventFormdataBodyTags02, error) {
+	var body PatchEventFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags02 overwrites any union data inside the PatchEventFormdataBody_Tags_0_Item as the provided PatchEventFormdataBodyTags02
+func (t *PatchEventFormdataBody_Tags_0_Item) FromPatchEventFormdataBodyTags02(v PatchEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags02 performs a merge with any union data inside the PatchEventFormdataBody_Tags_0_Item, using the provided PatchEventFormdataBodyTags02
+func (t *PatchEventFormdataBody_Tags_0_Item) MergePatchEventFormdataBodyTags02(v PatchEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyTags0 returns the union data inside the PatchEventFormdataBody_Tags as a PatchEventFormdataBodyTags0
+func (t PatchEventFormdataBody_Tags) AsPatchEventFormdataBodyTags0() (PatchEventFormdataBodyTags0, error) {
+	var body PatchEventFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags0 overwrites any union data inside the PatchEventFormdataBody_Tags as the provided PatchEventFormdataBodyTags0
+func (t *PatchEventFormdataBody_Tags) FromPatchEventFormdataBodyTags0(v PatchEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags0 performs a merge with any union data inside the PatchEventFormdataBody_Tags, using the provided PatchEventFormdataBodyTags0
+func (t *PatchEventFormdataBody_Tags) MergePatchEventFormdataBodyTags0(v PatchEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyTags1 returns the union data inside the PatchEventFormdataBody_Tags as a PatchEventFormdataBodyTags1
+func (t PatchEventFormdataBody_Tags) AsPatchEventFormdataBodyTags1() (PatchEventFormdataBodyTags1, error) {
+	var body PatchEventFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags1 overwrites any union data inside the PatchEventFormdataBody_Tags as the provided PatchEventFormdataBodyTags1
+func (t *PatchEventFormdataBody_Tags) FromPatchEventFormdataBodyTags1(v PatchEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags1 performs a merge with any union data inside the PatchEventFormdataBody_Tags, using the provided PatchEventFormdataBodyTags1
+func (t *PatchEventFormdataBody_Tags) MergePatchEventFormdataBodyTags1(v PatchEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyTags2 returns the union data inside the PatchEventFormdataBody_Tags as a PatchEventFormdataBodyTags2
+func (t PatchEventFormdataBody_Tags) AsPatchEventFormdataBodyTags2() (PatchEventFormdataBodyTags2, error) {
+	var body PatchEventFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyTags2 overwrites any union data inside the PatchEventFormdataBody_Tags as the provided PatchEventFormdataBodyTags2
+func (t *PatchEventFormdataBody_Tags) FromPatchEventFormdataBodyTags2(v PatchEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyTags2 performs a merge with any union data inside the PatchEventFormdataBody_Tags, using the provided PatchEventFormdataBodyTags2
+func (t *PatchEventFormdataBody_Tags) MergePatchEventFormdataBodyTags2(v PatchEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue00 returns the union data inside the PatchEventFormdataBody_Venue_0_Item as a PatchEventFormdataBodyVenue00
+func (t PatchEventFormdataBody_Venue_0_Item) AsPatchEventFormdataBodyVenue00() (PatchEventFormdataBodyVenue00, error) {
+	var body PatchEventFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue00 overwrites any union data inside the PatchEventFormdataBody_Venue_0_Item as the provided PatchEventFormdataBodyVenue00
+func (t *PatchEventFormdataBody_Venue_0_Item) FromPatchEventFormdataBodyVenue00(v PatchEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue00 performs a merge with any union data inside the PatchEventFormdataBody_Venue_0_Item, using the provided PatchEventFormdataBodyVenue00
+func (t *PatchEventFormdataBody_Venue_0_Item) MergePatchEventFormdataBodyVenue00(v PatchEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue01 returns the union data inside the PatchEventFormdataBody_Venue_0_Item as a PatchEventFormdataBodyVenue01
+func (t PatchEventFormdataBody_Venue_0_Item) AsPatchEventFormdataBodyVenue01() (PatchEventFormdataBodyVenue01, error) {
+	var body PatchEventFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue01 overwrites any union data inside the PatchEventFormdataBody_Venue_0_Item as the provided PatchEventFormdataBodyVenue01
+func (t *PatchEventFormdataBody_Venue_0_Item) FromPatchEventFormdataBodyVenue01(v PatchEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue01 performs a merge with any union data inside the PatchEventFormdataBody_Venue_0_Item, using the provided PatchEventFormdataBodyVenue01
+func (t *PatchEventFormdataBody_Venue_0_Item) MergePatchEventFormdataBodyVenue01(v PatchEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue10 returns the union data inside the PatchEventFormdataBodyVenue1 as a PatchEventFormdataBodyVenue10
+func (t PatchEventFormdataBodyVenue1) AsPatchEventFormdataBodyVenue10() (PatchEventFormdataBodyVenue10, error) {
+	var body PatchEventFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue10 overwrites any union data inside the PatchEventFormdataBodyVenue1 as the provided PatchEventFormdataBodyVenue10
+func (t *PatchEventFormdataBodyVenue1) FromPatchEventFormdataBodyVenue10(v PatchEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue10 performs a merge with any union data inside the PatchEventFormdataBodyVenue1, using the provided PatchEventFormdataBodyVenue10
+func (t *PatchEventFormdataBodyVenue1) MergePatchEventFormdataBodyVenue10(v PatchEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue11 returns the union data inside the PatchEventFormdataBodyVenue1 as a PatchEventFormdataBodyVenue11
+func (t PatchEventFormdataBodyVenue1) AsPatchEventFormdataBodyVenue11() (PatchEventFormdataBodyVenue11, error) {
+	var body PatchEventFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue11 overwrites any union data inside the PatchEventFormdataBodyVenue1 as the provided PatchEventFormdataBodyVenue11
+func (t *PatchEventFormdataBodyVenue1) FromPatchEventFormdataBodyVenue11(v PatchEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue11 performs a merge with any union data inside the PatchEventFormdataBodyVenue1, using the provided PatchEventFormdataBodyVenue11
+func (t *PatchEventFormdataBodyVenue1) MergePatchEventFormdataBodyVenue11(v PatchEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue0 returns the union data inside the PatchEventFormdataBody_Venue as a PatchEventFormdataBodyVenue0
+func (t PatchEventFormdataBody_Venue) AsPatchEventFormdataBodyVenue0() (PatchEventFormdataBodyVenue0, error) {
+	var body PatchEventFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue0 overwrites any union data inside the PatchEventFormdataBody_Venue as the provided PatchEventFormdataBodyVenue0
+func (t *PatchEventFormdataBody_Venue) FromPatchEventFormdataBodyVenue0(v PatchEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue0 performs a merge with any union data inside the PatchEventFormdataBody_Venue, using the provided PatchEventFormdataBodyVenue0
+func (t *PatchEventFormdataBody_Venue) MergePatchEventFormdataBodyVenue0(v PatchEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyVenue1 returns the union data inside the PatchEventFormdataBody_Venue as a PatchEventFormdataBodyVenue1
+func (t PatchEventFormdataBody_Venue) AsPatchEventFormdataBodyVenue1() (PatchEventFormdataBodyVenue1, error) {
+	var body PatchEventFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyVenue1 overwrites any union data inside the PatchEventFormdataBody_Venue as the provided PatchEventFormdataBodyVenue1
+func (t *PatchEventFormdataBody_Venue) FromPatchEventFormdataBodyVenue1(v PatchEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyVenue1 performs a merge with any union data inside the PatchEventFormdataBody_Venue, using the provided PatchEventFormdataBodyVenue1
+func (t *PatchEventFormdataBody_Venue) MergePatchEventFormdataBodyVenue1(v PatchEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyCategories00 returns the union data inside the PostEventJSONBody_Categories_0_Item as a PostEventJSONBodyCategories00
+func (t PostEventJSONBody_Categories_0_Item) AsPostEventJSONBodyCategories00() (PostEventJSONBodyCategories00, error) {
+	var body PostEventJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories00 overwrites any union data inside the PostEventJSONBody_Categories_0_Item as the provided PostEventJSONBodyCategories00
+func (t *PostEventJSONBody_Categories_0_Item) FromPostEventJSONBodyCategories00(v PostEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories00 performs a merge with any union data inside the PostEventJSONBody_Categories_0_Item, using the provided PostEventJSONBodyCategories00
+func (t *PostEventJSONBody_Categories_0_Item) MergePostEventJSONBodyCategories00(v PostEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCategories01 returns the union data inside the PostEventJSONBody_Categories_0_Item as a PostEventJSONBodyCategories01
+func (t PostEventJSONBody_Categories_0_Item) AsPostEventJSONBodyCategories01() (PostEventJSONBodyCategories01, error) {
+	var body PostEventJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories01 overwrites any union data inside the PostEventJSONBody_Categories_0_Item as the provided PostEventJSONBodyCategories01
+func (t *PostEventJSONBody_Categories_0_Item) FromPostEventJSONBodyCategories01(v PostEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories01 performs a merge with any union data inside the PostEventJSONBody_Categories_0_Item, using the provided PostEventJSONBodyCategories01
+func (t *PostEventJSONBody_Categories_0_Item) MergePostEventJSONBodyCategories01(v PostEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCategories02 returns the union data inside the PostEventJSONBody_Categories_0_Item as a PostEventJSONBodyCategories02
+func (t PostEventJSONBody_Categories_0_Item) AsPostEventJSONBodyCategories02() (PostEventJSONBodyCategories02, error) {
+	var body PostEventJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories02 overwrites any union data inside the PostEventJSONBody_Categories_0_Item as the provided PostEventJSONBodyCategories02
+func (t *PostEventJSONBody_Categories_0_Item) FromPostEventJSONBodyCategories02(v PostEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories02 performs a merge with any union data inside the PostEventJSONBody_Categories_0_Item, using the provided PostEventJSONBodyCategories02
+func (t *PostEventJSONBody_Categories_0_Item) MergePostEventJSONBodyCategories02(v PostEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyCategories0 returns the union data inside the PostEventJSONBody_Categories as a PostEventJSONBodyCategories0
+func (t PostEventJSONBody_Categories) AsPostEventJSONBodyCategories0() (PostEventJSONBodyCategories0, error) {
+	var body PostEventJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories0 overwrites any union data inside the PostEventJSONBody_Categories as the provided PostEventJSONBodyCategories0
+func (t *PostEventJSONBody_Categories) FromPostEventJSONBodyCategories0(v PostEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories0 performs a merge with any union data inside the PostEventJSONBody_Categories, using the provided PostEventJSONBodyCategories0
+func (t *PostEventJSONBody_Categories) MergePostEventJSONBodyCategories0(v PostEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCategories1 returns the union data inside the PostEventJSONBody_Categories as a PostEventJSONBodyCategories1
+func (t PostEventJSONBody_Categories) AsPostEventJSONBodyCategories1() (PostEventJSONBodyCategories1, error) {
+	var body PostEventJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories1 overwrites any union data inside the PostEventJSONBody_Categories as the provided PostEventJSONBodyCategories1
+func (t *PostEventJSONBody_Categories) FromPostEventJSONBodyCategories1(v PostEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories1 performs a merge with any union data inside the PostEventJSONBody_Categories, using the provided PostEventJSONBodyCategories1
+func (t *PostEventJSONBody_Categories) MergePostEventJSONBodyCategories1(v PostEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCategories2 returns the union data inside the PostEventJSONBody_Categories as a PostEventJSONBodyCategories2
+func (t PostEventJSONBody_Categories) AsPostEventJSONBodyCategories2() (PostEventJSONBodyCategories2, error) {
+	var body PostEventJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCategories2 overwrites any union data inside the PostEventJSONBody_Categories as the provided PostEventJSONBodyCategories2
+func (t *PostEventJSONBody_Categories) FromPostEventJSONBodyCategories2(v PostEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCategories2 performs a merge with any union data inside the PostEventJSONBody_Categories, using the provided PostEventJSONBodyCategories2
+func (t *PostEventJSONBody_Categories) MergePostEventJSONBodyCategories2(v PostEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyCost00 returns the union data inside the PostEventJSONBodyCost0 as a PostEventJSONBodyCost00
+func (t PostEventJSONBodyCost0) AsPostEventJSONBodyCost00() (PostEventJSONBodyCost00, error) {
+	var body PostEventJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost00 overwrites any union data inside the PostEventJSONBodyCost0 as the provided PostEventJSONBodyCost00
+func (t *PostEventJSONBodyCost0) FromPostEventJSONBodyCost00(v PostEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost00 performs a merge with any union data inside the PostEventJSONBodyCost0, using the provided PostEventJSONBodyCost00
+func (t *PostEventJSONBodyCost0) MergePostEventJSONBodyCost00(v PostEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCost01 returns the union data inside the PostEventJSONBodyCost0 as a PostEventJSONBodyCost01
+func (t PostEventJSONBodyCost0) AsPostEventJSONBodyCost01() (PostEventJSONBodyCost01, error) {
+	var body PostEventJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost01 overwrites any union data inside the PostEventJSONBodyCost0 as the provided PostEventJSONBodyCost01
+func (t *PostEventJSONBodyCost0) FromPostEventJSONBodyCost01(v PostEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost01 performs a merge with any union data inside the PostEventJSONBodyCost0, using the provided PostEventJSONBodyCost01
+func (t *PostEventJSONBodyCost0) MergePostEventJSONBodyCost01(v PostEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyCost10 returns the union data inside the PostEventJSONBody_Cost_1_Item as a PostEventJSONBodyCost10
+func (t PostEventJSONBody_Cost_1_Item) AsPostEventJSONBodyCost10() (PostEventJSONBodyCost10, error) {
+	var body PostEventJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost10 overwrites any union data inside the PostEventJSONBody_Cost_1_Item as the provided PostEventJSONBodyCost10
+func (t *PostEventJSONBody_Cost_1_Item) FromPostEventJSONBodyCost10(v PostEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost10 performs a merge with any union data inside the PostEventJSONBody_Cost_1_Item, using the provided PostEventJSONBodyCost10
+func (t *PostEventJSONBody_Cost_1_Item) MergePostEventJSONBodyCost10(v PostEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCost11 returns the union data inside the PostEventJSONBody_Cost_1_Item as a PostEventJSONBodyCost11
+func (t PostEventJSONBody_Cost_1_Item) AsPostEventJSONBodyCost11() (PostEventJSONBodyCost11, error) {
+	var body PostEventJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost11 overwrites any union data inside the PostEventJSONBody_Cost_1_Item as the provided PostEventJSONBodyCost11
+func (t *PostEventJSONBody_Cost_1_Item) FromPostEventJSONBodyCost11(v PostEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost11 performs a merge with any union data inside the PostEventJSONBody_Cost_1_Item, using the provided PostEventJSONBodyCost11
+func (t *PostEventJSONBody_Cost_1_Item) MergePostEventJSONBodyCost11(v PostEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyCost0 returns the union data inside the PostEventJSONBody_Cost as a PostEventJSONBodyCost0
+func (t PostEventJSONBody_Cost) AsPostEventJSONBodyCost0() (PostEventJSONBodyCost0, error) {
+	var body PostEventJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost0 overwrites any union data inside the PostEventJSONBody_Cost as the provided PostEventJSONBodyCost0
+func (t *PostEventJSONBody_Cost) FromPostEventJSONBodyCost0(v PostEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost0 performs a merge with any union data inside the PostEventJSONBody_Cost, using the provided PostEventJSONBodyCost0
+func (t *PostEventJSONBody_Cost) MergePostEventJSONBodyCost0(v PostEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyCost1 returns the union data inside the PostEventJSONBody_Cost as a PostEventJSONBodyCost1
+func (t PostEventJSONBody_Cost) AsPostEventJSONBodyCost1() (PostEventJSONBodyCost1, error) {
+	var body PostEventJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyCost1 overwrites any union data inside the PostEventJSONBody_Cost as the provided PostEventJSONBodyCost1
+func (t *PostEventJSONBody_Cost) FromPostEventJSONBodyCost1(v PostEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyCost1 performs a merge with any union data inside the PostEventJSONBody_Cost, using the provided PostEventJSONBodyCost1
+func (t *PostEventJSONBody_Cost) MergePostEventJSONBodyCost1(v PostEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer00 returns the union data inside the PostEventJSONBody_Organizer_0_Item as a PostEventJSONBodyOrganizer00
+func (t PostEventJSONBody_Organizer_0_Item) AsPostEventJSONBodyOrganizer00() (PostEventJSONBodyOrganizer00, error) {
+	var body PostEventJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer00 overwrites any union data inside the PostEventJSONBody_Organizer_0_Item as the provided PostEventJSONBodyOrganizer00
+func (t *PostEventJSONBody_Organizer_0_Item) FromPostEventJSONBodyOrganizer00(v PostEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer00 performs a merge with any union data inside the PostEventJSONBody_Organizer_0_Item, using the provided PostEventJSONBodyOrganizer00
+func (t *PostEventJSONBody_Organizer_0_Item) MergePostEventJSONBodyOrganizer00(v PostEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer01 returns the union data inside the PostEventJSONBody_Organizer_0_Item as a PostEventJSONBodyOrganizer01
+func (t PostEventJSONBody_Organizer_0_Item) AsPostEventJSONBodyOrganizer01() (PostEventJSONBodyOrganizer01, error) {
+	var body PostEventJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer01 overwrites any union data inside the PostEventJSONBody_Organizer_0_Item as the provided PostEventJSONBodyOrganizer01
+func (t *PostEventJSONBody_Organizer_0_Item) FromPostEventJSONBodyOrganizer01(v PostEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer01 performs a merge with any union data inside the PostEventJSONBody_Organizer_0_Item, using the provided PostEventJSONBodyOrganizer01
+func (t *PostEventJSONBody_Organizer_0_Item) MergePostEventJSONBodyOrganizer01(v PostEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer10 returns the union data inside the PostEventJSONBodyOrganizer1 as a PostEventJSONBodyOrganizer10
+func (t PostEventJSONBodyOrganizer1) AsPostEventJSONBodyOrganizer10() (PostEventJSONBodyOrganizer10, error) {
+	var body PostEventJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer10 overwrites any union data inside the PostEventJSONBodyOrganizer1 as the provided PostEventJSONBodyOrganizer10
+func (t *PostEventJSONBodyOrganizer1) FromPostEventJSONBodyOrganizer10(v PostEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer10 performs a merge with any union data inside the PostEventJSONBodyOrganizer1, using the provided PostEventJSONBodyOrganizer10
+func (t *PostEventJSONBodyOrganizer1) MergePostEventJSONBodyOrganizer10(v PostEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer11 returns the union data inside the PostEventJSONBodyOrganizer1 as a PostEventJSONBodyOrganizer11
+func (t PostEventJSONBodyOrganizer1) AsPostEventJSONBodyOrganizer11() (PostEventJSONBodyOrganizer11, error) {
+	var body PostEventJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer11 overwrites any union data inside the PostEventJSONBodyOrganizer1 as the provided PostEventJSONBodyOrganizer11
+func (t *PostEventJSONBodyOrganizer1) FromPostEventJSONBodyOrganizer11(v PostEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer11 performs a merge with any union data inside the PostEventJSONBodyOrganizer1, using the provided PostEventJSONBodyOrganizer11
+func (t *PostEventJSONBodyOrganizer1) MergePostEventJSONBodyOrganizer11(v PostEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer0 returns the union data inside the PostEventJSONBody_Organizer as a PostEventJSONBodyOrganizer0
+func (t PostEventJSONBody_Organizer) AsPostEventJSONBodyOrganizer0() (PostEventJSONBodyOrganizer0, error) {
+	var body PostEventJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer0 overwrites any union data inside the PostEventJSONBody_Organizer as the provided PostEventJSONBodyOrganizer0
+func (t *PostEventJSONBody_Organizer) FromPostEventJSONBodyOrganizer0(v PostEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer0 performs a merge with any union data inside the PostEventJSONBody_Organizer, using the provided PostEventJSONBodyOrganizer0
+func (t *PostEventJSONBody_Organizer) MergePostEventJSONBodyOrganizer0(v PostEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyOrganizer1 returns the union data inside the PostEventJSONBody_Organizer as a PostEventJSONBodyOrganizer1
+func (t PostEventJSONBody_Organizer) AsPostEventJSONBodyOrganizer1() (PostEventJSONBodyOrganizer1, error) {
+	var body PostEventJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyOrganizer1 overwrites any union data inside the PostEventJSONBody_Organizer as the provided PostEventJSONBodyOrganizer1
+func (t *PostEventJSONBody_Organizer) FromPostEventJSONBodyOrganizer1(v PostEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyOrganizer1 performs a merge with any union data inside the PostEventJSONBody_Organizer, using the provided PostEventJSONBodyOrganizer1
+func (t *PostEventJSONBody_Organizer) MergePostEventJSONBodyOrganizer1(v PostEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyTags00 returns the union data inside the PostEventJSONBody_Tags_0_Item as a PostEventJSONBodyTags00
+func (t PostEventJSONBody_Tags_0_Item) AsPostEventJSONBodyTags00() (PostEventJSONBodyTags00, error) {
+	var body PostEventJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags00 overwrites any union data inside the PostEventJSONBody_Tags_0_Item as the provided PostEventJSONBodyTags00
+func (t *PostEventJSONBody_Tags_0_Item) FromPostEventJSONBodyTags00(v PostEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags00 performs a merge with any union data inside the PostEventJSONBody_Tags_0_Item, using the provided PostEventJSONBodyTags00
+func (t *PostEventJSONBody_Tags_0_Item) MergePostEventJSONBodyTags00(v PostEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyTags01 returns the union data inside the PostEventJSONBody_Tags_0_Item as a PostEventJSONBodyTags01
+func (t PostEventJSONBody_Tags_0_Item) AsPostEventJSONBodyTags01() (PostEventJSONBodyTags01, error) {
+	var body PostEventJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags01 overwrites any union data inside the PostEventJSONBody_Tags_0_Item as the provided PostEventJSONBodyTags01
+func (t *PostEventJSONBody_Tags_0_Item) FromPostEventJSONBodyTags01(v PostEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags01 performs a merge with any union data inside the PostEventJSONBody_Tags_0_Item, using the provided PostEventJSONBodyTags01
+func (t *PostEventJSONBody_Tags_0_Item) MergePostEventJSONBodyTags01(v PostEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyTags02 returns the union data inside the PostEventJSONBody_Tags_0_Item as a PostEventJSONBodyTags02
+func (t PostEventJSONBody_Tags_0_Item) AsPostEventJSONBodyTags02() (PostEventJSONBodyTags02, error) {
+	var body PostEventJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags02 overwrites any union data inside the PostEventJSONBody_Tags_0_Item as the provided PostEventJSONBodyTags02
+func (t *PostEventJSONBody_Tags_0_Item) FromPostEventJSONBodyTags02(v PostEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags02 performs a merge with any union data inside the PostEventJSONBody_Tags_0_Item, using the provided PostEventJSONBodyTags02
+func (t *PostEventJSONBody_Tags_0_Item) MergePostEventJSONBodyTags02(v PostEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyTags0 returns the union data inside the PostEventJSONBody_Tags as a PostEventJSONBodyTags0
+func (t PostEventJSONBody_Tags) AsPostEventJSONBodyTags0() (PostEventJSONBodyTags0, error) {
+	var body PostEventJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags0 overwrites any union data inside the PostEventJSONBody_Tags as the provided PostEventJSONBodyTags0
+func (t *PostEventJSONBody_Tags) FromPostEventJSONBodyTags0(v PostEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags0 performs a merge with any union data inside the PostEventJSONBody_Tags, using the provided PostEventJSONBodyTags0
+func (t *PostEventJSONBody_Tags) MergePostEventJSONBodyTags0(v PostEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyTags1 returns the union data inside the PostEventJSONBody_Tags as a PostEventJSONBodyTags1
+func (t PostEventJSONBody_Tags) AsPostEventJSONBodyTags1() (PostEventJSONBodyTags1, error) {
+	var body PostEventJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags1 overwrites any union data inside the PostEventJSONBody_Tags as the provided PostEventJSONBodyTags1
+func (t *PostEventJSONBody_Tags) FromPostEventJSONBodyTags1(v PostEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags1 performs a merge with any union data inside the PostEventJSONBody_Tags, using the provided PostEventJSONBodyTags1
+func (t *PostEventJSONBody_Tags) MergePostEventJSONBodyTags1(v PostEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyTags2 returns the union data inside the PostEventJSONBody_Tags as a PostEventJSONBodyTags2
+func (t PostEventJSONBody_Tags) AsPostEventJSONBodyTags2() (PostEventJSONBodyTags2, error) {
+	var body PostEventJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyTags2 overwrites any union data inside the PostEventJSONBody_Tags as the provided PostEventJSONBodyTags2
+func (t *PostEventJSONBody_Tags) FromPostEventJSONBodyTags2(v PostEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyTags2 performs a merge with any union data inside the PostEventJSONBody_Tags, using the provided PostEventJSONBodyTags2
+func (t *PostEventJSONBody_Tags) MergePostEventJSONBodyTags2(v PostEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyVenue00 returns the union data inside the PostEventJSONBody_Venue_0_Item as a PostEventJSONBodyVenue00
+func (t PostEventJSONBody_Venue_0_Item) AsPostEventJSONBodyVenue00() (PostEventJSONBodyVenue00, error) {
+	var body PostEventJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue00 overwrites any union data inside the PostEventJSONBody_Venue_0_Item as the provided PostEventJSONBodyVenue00
+func (t *PostEventJSONBody_Venue_0_Item) FromPostEventJSONBodyVenue00(v PostEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue00 performs a merge with any union data inside the PostEventJSONBody_Venue_0_Item, using the provided PostEventJSONBodyVenue00
+func (t *PostEventJSONBody_Venue_0_Item) MergePostEventJSONBodyVenue00(v PostEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyVenue01 returns the union data inside the PostEventJSONBody_Venue_0_Item as a PostEventJSONBodyVenue01
+func (t PostEventJSONBody_Venue_0_Item) AsPostEventJSONBodyVenue01() (PostEventJSONBodyVenue01, error) {
+	var body PostEventJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue01 overwrites any union data inside the PostEventJSONBody_Venue_0_Item as the provided PostEventJSONBodyVenue01
+func (t *PostEventJSONBody_Venue_0_Item) FromPostEventJSONBodyVenue01(v PostEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue01 performs a merge with any union data inside the PostEventJSONBody_Venue_0_Item, using the provided PostEventJSONBodyVenue01
+func (t *PostEventJSONBody_Venue_0_Item) MergePostEventJSONBodyVenue01(v PostEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyVenue10 returns the union data inside the PostEventJSONBodyVenue1 as a PostEventJSONBodyVenue10
+func (t PostEventJSONBodyVenue1) AsPostEventJSONBodyVenue10() (PostEventJSONBodyVenue10, error) {
+	var body PostEventJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue10 overwrites any union data inside the PostEventJSONBodyVenue1 as the provided PostEventJSONBodyVenue10
+func (t *PostEventJSONBodyVenue1) FromPostEventJSONBodyVenue10(v PostEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue10 performs a merge with any union data inside the PostEventJSONBodyVenue1, using the provided PostEventJSONBodyVenue10
+func (t *PostEventJSONBodyVenue1) MergePostEventJSONBodyVenue10(v PostEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyVenue11 returns the union data inside the PostEventJSONBodyVenue1 as a PostEventJSONBodyVenue11
+func (t PostEventJSONBodyVenue1) AsPostEventJSONBodyVenue11() (PostEventJSONBodyVenue11, error) {
+	var body PostEventJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue11 overwrites any union data inside the PostEventJSONBodyVenue1 as the provided PostEventJSONBodyVenue11
+func (t *PostEventJSONBodyVenue1) FromPostEventJSONBodyVenue11(v PostEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue11 performs a merge with any union data inside the PostEventJSONBodyVenue1, using the provided PostEventJSONBodyVenue11
+func (t *PostEventJSONBodyVenue1) MergePostEventJSONBodyVenue11(v PostEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyVenue0 returns the union data inside the PostEventJSONBody_Venue as a PostEventJSONBodyVenue0
+func (t PostEventJSONBody_Venue) AsPostEventJSONBodyVenue0() (PostEventJSONBodyVenue0, error) {
+	var body PostEventJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue0 overwrites any union data inside the PostEventJSONBody_Venue as the provided PostEventJSONBodyVenue0
+func (t *PostEventJSONBody_Venue) FromPostEventJSONBodyVenue0(v PostEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue0 performs a merge with any union data inside the PostEventJSONBody_Venue, using the provided PostEventJSONBodyVenue0
+func (t *PostEventJSONBody_Venue) MergePostEventJSONBodyVenue0(v PostEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyVenue1 returns the union data inside the PostEventJSONBody_Venue as a PostEventJSONBodyVenue1
+func (t PostEventJSONBody_Venue) AsPostEventJSONBodyVenue1() (PostEventJSONBodyVenue1, error) {
+	var body PostEventJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyVenue1 overwrites any union data inside the PostEventJSONBody_Venue as the provided PostEventJSONBodyVenue1
+func (t *PostEventJSONBody_Venue) FromPostEventJSONBodyVenue1(v PostEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyVenue1 performs a merge with any union data inside the PostEventJSONBody_Venue, using the provided PostEventJSONBodyVenue1
+func (t *PostEventJSONBody_Venue) MergePostEventJSONBodyVenue1(v PostEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyCategories00 returns the union data inside the PostEventFormdataBody_Categories_0_Item as a PostEventFormdataBodyCategories00
+func (t PostEventFormdataBody_Categories_0_Item) AsPostEventFormdataBodyCategories00() (PostEventFormdataBodyCategories00, error) {
+	var body PostEventFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories00 overwrites any union data inside the PostEventFormdataBody_Categories_0_Item as the provided PostEventFormdataBodyCategories00
+func (t *PostEventFormdataBody_Categories_0_Item) FromPostEventFormdataBodyCategories00(v PostEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories00 performs a merge with any union data inside the PostEventFormdataBody_Categories_0_Item, using the provided PostEventFormdataBodyCategories00
+func (t *PostEventFormdataBody_Categories_0_Item) MergePostEventFormdataBodyCategories00(v PostEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCategories01 returns the union data inside the PostEventFormdataBody_Categories_0_Item as a PostEventFormdataBodyCategories01
+func (t PostEventFormdataBody_Categories_0_Item) AsPostEventFormdataBodyCategories01() (PostEventFormdataBodyCategories01, error) {
+	var body PostEventFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories01 overwrites any union data inside the PostEventFormdataBody_Categories_0_Item as the provided PostEventFormdataBodyCategories01
+func (t *PostEventFormdataBody_Categories_0_Item) FromPostEventFormdataBodyCategories01(v PostEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories01 performs a merge with any union data inside the PostEventFormdataBody_Categories_0_Item, using the provided PostEventFormdataBodyCategories01
+func (t *PostEventFormdataBody_Categories_0_Item) MergePostEventFormdataBodyCategories01(v PostEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCategories02 returns the union data inside the PostEventFormdataBody_Categories_0_Item as a PostEventFormdataBodyCategories02
+func (t PostEventFormdataBody_Categories_0_Item) AsPostEventFormdataBodyCategories02() (PostEventFormdataBodyCategories02, error) {
+	var body PostEventFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories02 overwrites any union data inside the PostEventFormdataBody_Categories_0_Item as the provided PostEventFormdataBodyCategories02
+func (t *PostEventFormdataBody_Categories_0_Item) FromPostEventFormdataBodyCategories02(v PostEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories02 performs a merge with any union data inside the PostEventFormdataBody_Categories_0_Item, using the provided PostEventFormdataBodyCategories02
+func (t *PostEventFormdataBody_Categories_0_Item) MergePostEventFormdataBodyCategories02(v PostEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyCategories0 returns the union data inside the PostEventFormdataBody_Categories as a PostEventFormdataBodyCategories0
+func (t PostEventFormdataBody_Categories) AsPostEventFormdataBodyCategories0() (PostEventFormdataBodyCategories0, error) {
+	var body PostEventFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories0 overwrites any union data inside the PostEventFormdataBody_Categories as the provided PostEventFormdataBodyCategories0
+func (t *PostEventFormdataBody_Categories) FromPostEventFormdataBodyCategories0(v PostEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories0 performs a merge with any union data inside the PostEventFormdataBody_Categories, using the provided PostEventFormdataBodyCategories0
+func (t *PostEventFormdataBody_Categories) MergePostEventFormdataBodyCategories0(v PostEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCategories1 returns the union data inside the PostEventFormdataBody_Categories as a PostEventFormdataBodyCategories1
+func (t PostEventFormdataBody_Categories) AsPostEventFormdataBodyCategories1() (PostEventFormdataBodyCategories1, error) {
+	var body PostEventFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories1 overwrites any union data inside the PostEventFormdataBody_Categories as the provided PostEventFormdataBodyCategories1
+func (t *PostEventFormdataBody_Categories) FromPostEventFormdataBodyCategories1(v PostEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories1 performs a merge with any union data inside the PostEventFormdataBody_Categories, using the provided PostEventFormdataBodyCategories1
+func (t *PostEventFormdataBody_Categories) MergePostEventFormdataBodyCategories1(v PostEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCategories2 returns the union data inside the PostEventFormdataBody_Categories as a PostEventFormdataBodyCategories2
+func (t PostEventFormdataBody_Categories) AsPostEventFormdataBodyCategories2() (PostEventFormdataBodyCategories2, error) {
+	var body PostEventFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCategories2 overwrites any union data inside the PostEventFormdataBody_Categories as the provided PostEventFormdataBodyCategories2
+func (t *PostEventFormdataBody_Categories) FromPostEventFormdataBodyCategories2(v PostEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCategories2 performs a merge with any union data inside the PostEventFormdataBody_Categories, using the provided PostEventFormdataBodyCategories2
+func (t *PostEventFormdataBody_Categories) MergePostEventFormdataBodyCategories2(v PostEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyCost00 returns the union data inside the PostEventFormdataBodyCost0 as a PostEventFormdataBodyCost00
+func (t PostEventFormdataBodyCost0) AsPostEventFormdataBodyCost00() (PostEventFormdataBodyCost00, error) {
+	var body PostEventFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost00 overwrites any union data inside the PostEventFormdataBodyCost0 as the provided PostEventFormdataBodyCost00
+func (t *PostEventFormdataBodyCost0) FromPostEventFormdataBodyCost00(v PostEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost00 performs a merge with any union data inside the PostEventFormdataBodyCost0, using the provided PostEventFormdataBodyCost00
+func (t *PostEventFormdataBodyCost0) MergePostEventFormdataBodyCost00(v PostEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCost01 returns the union data inside the PostEventFormdataBodyCost0 as a PostEventFormdataBodyCost01
+func (t PostEventFormdataBodyCost0) AsPostEventFormdataBodyCost01() (PostEventFormdataBodyCost01, error) {
+	var body PostEventFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost01 overwrites any union data inside the PostEventFormdataBodyCost0 as the provided PostEventFormdataBodyCost01
+func (t *PostEventFormdataBodyCost0) FromPostEventFormdataBodyCost01(v PostEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost01 performs a merge with any union data inside the PostEventFormdataBodyCost0, using the provided PostEventFormdataBodyCost01
+func (t *PostEventFormdataBodyCost0) MergePostEventFormdataBodyCost01(v PostEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyCost10 returns the union data inside the PostEventFormdataBody_Cost_1_Item as a PostEventFormdataBodyCost10
+func (t PostEventFormdataBody_Cost_1_Item) AsPostEventFormdataBodyCost10() (PostEventFormdataBodyCost10, error) {
+	var body PostEventFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost10 overwrites any union data inside the PostEventFormdataBody_Cost_1_Item as the provided PostEventFormdataBodyCost10
+func (t *PostEventFormdataBody_Cost_1_Item) FromPostEventFormdataBodyCost10(v PostEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost10 performs a merge with any union data inside the PostEventFormdataBody_Cost_1_Item, using the provided PostEventFormdataBodyCost10
+func (t *PostEventFormdataBody_Cost_1_Item) MergePostEventFormdataBodyCost10(v PostEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCost11 returns the union data inside the PostEventFormdataBody_Cost_1_Item as a PostEventFormdataBodyCost11
+func (t PostEventFormdataBody_Cost_1_Item) AsPostEventFormdataBodyCost11() (PostEventFormdataBodyCost11, error) {
+	var body PostEventFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost11 overwrites any union data inside the PostEventFormdataBody_Cost_1_Item as the provided PostEventFormdataBodyCost11
+func (t *PostEventFormdataBody_Cost_1_Item) FromPostEventFormdataBodyCost11(v PostEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost11 performs a merge with any union data inside the PostEventFormdataBody_Cost_1_Item, using the provided PostEventFormdataBodyCost11
+func (t *PostEventFormdataBody_Cost_1_Item) MergePostEventFormdataBodyCost11(v PostEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyCost0 returns the union data inside the PostEventFormdataBody_Cost as a PostEventFormdataBodyCost0
+func (t PostEventFormdataBody_Cost) AsPostEventFormdataBodyCost0() (PostEventFormdataBodyCost0, error) {
+	var body PostEventFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost0 overwrites any union data inside the PostEventFormdataBody_Cost as the provided PostEventFormdataBodyCost0
+func (t *PostEventFormdataBody_Cost) FromPostEventFormdataBodyCost0(v PostEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost0 performs a merge with any union data inside the PostEventFormdataBody_Cost, using the provided PostEventFormdataBodyCost0
+func (t *PostEventFormdataBody_Cost) MergePostEventFormdataBodyCost0(v PostEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyCost1 returns the union data inside the PostEventFormdataBody_Cost as a PostEventFormdataBodyCost1
+func (t PostEventFormdataBody_Cost) AsPostEventFormdataBodyCost1() (PostEventFormdataBodyCost1, error) {
+	var body PostEventFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyCost1 overwrites any union data inside the PostEventFormdataBody_Cost as the provided PostEventFormdataBodyCost1
+func (t *PostEventFormdataBody_Cost) FromPostEventFormdataBodyCost1(v PostEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyCost1 performs a merge with any union data inside the PostEventFormdataBody_Cost, using the provided PostEventFormdataBodyCost1
+func (t *PostEventFormdataBody_Cost) MergePostEventFormdataBodyCost1(v PostEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer00 returns the union data inside the PostEventFormdataBody_Organizer_0_Item as a PostEventFormdataBodyOrganizer00
+func (t PostEventFormdataBody_Organizer_0_Item) AsPostEventFormdataBodyOrganizer00() (PostEventFormdataBodyOrganizer00, error) {
+	var body PostEventFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer00 overwrites any union data inside the PostEventFormdataBody_Organizer_0_Item as the provided PostEventFormdataBodyOrganizer00
+func (t *PostEventFormdataBody_Organizer_0_Item) FromPostEventFormdataBodyOrganizer00(v PostEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer00 performs a merge with any union data inside the PostEventFormdataBody_Organizer_0_Item, using the provided PostEventFormdataBodyOrganizer00
+func (t *PostEventFormdataBody_Organizer_0_Item) MergePostEventFormdataBodyOrganizer00(v PostEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer01 returns the union data inside the PostEventFormdataBody_Organizer_0_Item as a PostEventFormdataBodyOrganizer01
+func (t PostEventFormdataBody_Organizer_0_Item) AsPostEventFormdataBodyOrganizer01() (PostEventFormdataBodyOrganizer01, error) {
+	var body PostEventFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer01 overwrites any union data inside the PostEventFormdataBody_Organizer_0_Item as the provided PostEventFormdataBodyOrganizer01
+func (t *PostEventFormdataBody_Organizer_0_Item) FromPostEventFormdataBodyOrganizer01(v PostEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer01 performs a merge with any union data inside the PostEventFormdataBody_Organizer_0_Item, using the provided PostEventFormdataBodyOrganizer01
+func (t *PostEventFormdataBody_Organizer_0_Item) MergePostEventFormdataBodyOrganizer01(v PostEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer10 returns the union data inside the PostEventFormdataBodyOrganizer1 as a PostEventFormdataBodyOrganizer10
+func (t PostEventFormdataBodyOrganizer1) AsPostEventFormdataBodyOrganizer10() (PostEventFormdataBodyOrganizer10, error) {
+	var body PostEventFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer10 overwrites any union data inside the PostEventFormdataBodyOrganizer1 as the provided PostEventFormdataBodyOrganizer10
+func (t *PostEventFormdataBodyOrganizer1) FromPostEventFormdataBodyOrganizer10(v PostEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer10 performs a merge with any union data inside the PostEventFormdataBodyOrganizer1, using the provided PostEventFormdataBodyOrganizer10
+func (t *PostEventFormdataBodyOrganizer1) MergePostEventFormdataBodyOrganizer10(v PostEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer11 returns the union data inside the PostEventFormdataBodyOrganizer1 as a PostEventFormdataBodyOrganizer11
+func (t PostEventFormdataBodyOrganizer1) AsPostEventFormdataBodyOrganizer11() (PostEventFormdataBodyOrganizer11, error) {
+	var body PostEventFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer11 overwrites any union data inside the PostEventFormdataBodyOrganizer1 as the provided PostEventFormdataBodyOrganizer11
+func (t *PostEventFormdataBodyOrganizer1) FromPostEventFormdataBodyOrganizer11(v PostEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer11 performs a merge with any union data inside the PostEventFormdataBodyOrganizer1, using the provided PostEventFormdataBodyOrganizer11
+func (t *PostEventFormdataBodyOrganizer1) MergePostEventFormdataBodyOrganizer11(v PostEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer0 returns the union data inside the PostEventFormdataBody_Organizer as a PostEventFormdataBodyOrganizer0
+func (t PostEventFormdataBody_Organizer) AsPostEventFormdataBodyOrganizer0() (PostEventFormdataBodyOrganizer0, error) {
+	var body PostEventFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer0 overwrites any union data inside the PostEventFormdataBody_Organizer as the provided PostEventFormdataBodyOrganizer0
+func (t *PostEventFormdataBody_Organizer) FromPostEventFormdataBodyOrganizer0(v PostEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer0 performs a merge with any union data inside the PostEventFormdataBody_Organizer, using the provided PostEventFormdataBodyOrganizer0
+func (t *PostEventFormdataBody_Organizer) MergePostEventFormdataBodyOrganizer0(v PostEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyOrganizer1 returns the union data inside the PostEventFormdataBody_Organizer as a PostEventFormdataBodyOrganizer1
+func (t PostEventFormdataBody_Organizer) AsPostEventFormdataBodyOrganizer1() (PostEventFormdataBodyOrganizer1, error) {
+	var body PostEventFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyOrganizer1 overwrites any union data inside the PostEventFormdataBody_Organizer as the provided PostEventFormdataBodyOrganizer1
+func (t *PostEventFormdataBody_Organizer) FromPostEventFormdataBodyOrganizer1(v PostEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyOrganizer1 performs a merge with any union data inside the PostEventFormdataBody_Organizer, using the provided PostEventFormdataBodyOrganizer1
+func (t *PostEventFormdataBody_Organizer) MergePostEventFormdataBodyOrganizer1(v PostEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyTags00 returns the union data inside the PostEventFormdataBody_Tags_0_Item as a PostEventFormdataBodyTags00
+func (t PostEventFormdataBody_Tags_0_Item) AsPostEventFormdataBodyTags00() (PostEventFormdataBodyTags00, error) {
+	var body PostEventFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags00 overwrites any union data inside the PostEventFormdataBody_Tags_0_Item as the provided PostEventFormdataBodyTags00
+func (t *PostEventFormdataBody_Tags_0_Item) FromPostEventFormdataBodyTags00(v PostEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags00 performs a merge with any union data inside the PostEventFormdataBody_Tags_0_Item, using the provided PostEventFormdataBodyTags00
+func (t *PostEventFormdataBody_Tags_0_Item) MergePostEventFormdataBodyTags00(v PostEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyTags01 returns the union data inside the PostEventFormdataBody_Tags_0_Item as a PostEventFormdataBodyTags01
+func (t PostEventFormdataBody_Tags_0_Item) AsPostEventFormdataBodyTags01() (PostEventFormdataBodyTags01, error) {
+	var body PostEventFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags01 overwrites any union data inside the PostEventFormdataBody_Tags_0_Item as the provided PostEventFormdataBodyTags01
+func (t *PostEventFormdataBody_Tags_0_Item) FromPostEventFormdataBodyTags01(v PostEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags01 performs a merge with any union data inside the PostEventFormdataBody_Tags_0_Item, using the provided PostEventFormdataBodyTags01
+func (t *PostEventFormdataBody_Tags_0_Item) MergePostEventFormdataBodyTags01(v PostEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyTags02 returns the union data inside the PostEventFormdataBody_Tags_0_Item as a PostEventFormdataBodyTags02
+func (t PostEventFormdataBody_Tags_0_Item) AsPostEventFormdataBodyTags02() (PostEventFormdataBodyTags02, error) {
+	var body PostEventFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags02 overwrites any union data inside the PostEventFormdataBody_Tags_0_Item as the provided PostEventFormdataBodyTags02
+func (t *PostEventFormdataBody_Tags_0_Item) FromPostEventFormdataBodyTags02(v PostEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags02 performs a merge with any union data inside the PostEventFormdataBody_Tags_0_Item, using the provided PostEventFormdataBodyTags02
+func (t *PostEventFormdataBody_Tags_0_Item) MergePostEventFormdataBodyTags02(v PostEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyTags0 returns the union data inside the PostEventFormdataBody_Tags as a PostEventFormdataBodyTags0
+func (t PostEventFormdataBody_Tags) AsPostEventFormdataBodyTags0() (PostEventFormdataBodyTags0, error) {
+	var body PostEventFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags0 overwrites any union data inside the PostEventFormdataBody_Tags as the provided PostEventFormdataBodyTags0
+func (t *PostEventFormdataBody_Tags) FromPostEventFormdataBodyTags0(v PostEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags0 performs a merge with any union data inside the PostEventFormdataBody_Tags, using the provided PostEventFormdataBodyTags0
+func (t *PostEventFormdataBody_Tags) MergePostEventFormdataBodyTags0(v PostEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyTags1 returns the union data inside the PostEventFormdataBody_Tags as a PostEventFormdataBodyTags1
+func (t PostEventFormdataBody_Tags) AsPostEventFormdataBodyTags1() (PostEventFormdataBodyTags1, error) {
+	var body PostEventFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags1 overwrites any union data inside the PostEventFormdataBody_Tags as the provided PostEventFormdataBodyTags1
+func (t *PostEventFormdataBody_Tags) FromPostEventFormdataBodyTags1(v PostEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags1 performs a merge with any union data inside the PostEventFormdataBody_Tags, using the provided PostEventFormdataBodyTags1
+func (t *PostEventFormdataBody_Tags) MergePostEventFormdataBodyTags1(v PostEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyTags2 returns the union data inside the PostEventFormdataBody_Tags as a PostEventFormdataBodyTags2
+func (t PostEventFormdataBody_Tags) AsPostEventFormdataBodyTags2() (PostEventFormdataBodyTags2, error) {
+	var body PostEventFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyTags2 overwrites any union data inside the PostEventFormdataBody_Tags as the provided PostEventFormdataBodyTags2
+func (t *PostEventFormdataBody_Tags) FromPostEventFormdataBodyTags2(v PostEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyTags2 performs a merge with any union data inside the PostEventFormdataBody_Tags, using the provided PostEventFormdataBodyTags2
+func (t *PostEventFormdataBody_Tags) MergePostEventFormdataBodyTags2(v PostEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyVenue00 returns the union data inside the PostEventFormdataBody_Venue_0_Item as a PostEventFormdataBodyVenue00
+func (t PostEventFormdataBody_Venue_0_Item) AsPostEventFormdataBodyVenue00() (PostEventFormdataBodyVenue00, error) {
+	var body PostEventFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue00 overwrites any union data inside the PostEventFormdataBody_Venue_0_Item as the provided PostEventFormdataBodyVenue00
+func (t *PostEventFormdataBody_Venue_0_Item) FromPostEventFormdataBodyVenue00(v PostEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue00 performs a merge with any union data inside the PostEventFormdataBody_Venue_0_Item, using the provided PostEventFormdataBodyVenue00
+func (t *PostEventFormdataBody_Venue_0_Item) MergePostEventFormdataBodyVenue00(v PostEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyVenue01 returns the union data inside the PostEventFormdataBody_Venue_0_Item as a PostEventFormdataBodyVenue01
+func (t PostEventFormdataBody_Venue_0_Item) AsPostEventFormdataBodyVenue01() (PostEventFormdataBodyVenue01, error) {
+	var body PostEventFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue01 overwrites any union data inside the PostEventFormdataBody_Venue_0_Item as the provided PostEventFormdataBodyVenue01
+func (t *PostEventFormdataBody_Venue_0_Item) FromPostEventFormdataBodyVenue01(v PostEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue01 performs a merge with any union data inside the PostEventFormdataBody_Venue_0_Item, using the provided PostEventFormdataBodyVenue01
+func (t *PostEventFormdataBody_Venue_0_Item) MergePostEventFormdataBodyVenue01(v PostEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyVenue10 returns the union data inside the PostEventFormdataBodyVenue1 as a PostEventFormdataBodyVenue10
+func (t PostEventFormdataBodyVenue1) AsPostEventFormdataBodyVenue10() (PostEventFormdataBodyVenue10, error) {
+	var body PostEventFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue10 overwrites any union data inside the PostEventFormdataBodyVenue1 as the provided PostEventFormdataBodyVenue10
+func (t *PostEventFormdataBodyVenue1) FromPostEventFormdataBodyVenue10(v PostEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue10 performs a merge with any union data inside the PostEventFormdataBodyVenue1, using the provided PostEventFormdataBodyVenue10
+func (t *PostEventFormdataBodyVenue1) MergePostEventFormdataBodyVenue10(v PostEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyVenue11 returns the union data inside the PostEventFormdataBodyVenue1 as a PostEventFormdataBodyVenue11
+func (t PostEventFormdataBodyVenue1) AsPostEventFormdataBodyVenue11() (PostEventFormdataBodyVenue11, error) {
+	var body PostEventFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue11 overwrites any union data inside the PostEventFormdataBodyVenue1 as the provided PostEventFormdataBodyVenue11
+func (t *PostEventFormdataBodyVenue1) FromPostEventFormdataBodyVenue11(v PostEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue11 performs a merge with any union data inside the PostEventFormdataBodyVenue1, using the provided PostEventFormdataBodyVenue11
+func (t *PostEventFormdataBodyVenue1) MergePostEventFormdataBodyVenue11(v PostEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyVenue0 returns the union data inside the PostEventFormdataBody_Venue as a PostEventFormdataBodyVenue0
+func (t PostEventFormdataBody_Venue) AsPostEventFormdataBodyVenue0() (PostEventFormdataBodyVenue0, error) {
+	var body PostEventFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue0 overwrites any union data inside the PostEventFormdataBody_Venue as the provided PostEventFormdataBodyVenue0
+func (t *PostEventFormdataBody_Venue) FromPostEventFormdataBodyVenue0(v PostEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue0 performs a merge with any union data inside the PostEventFormdataBody_Venue, using the provided PostEventFormdataBodyVenue0
+func (t *PostEventFormdataBody_Venue) MergePostEventFormdataBodyVenue0(v PostEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyVenue1 returns the union data inside the PostEventFormdataBody_Venue as a PostEventFormdataBodyVenue1
+func (t PostEventFormdataBody_Venue) AsPostEventFormdataBodyVenue1() (PostEventFormdataBodyVenue1, error) {
+	var body PostEventFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyVenue1 overwrites any union data inside the PostEventFormdataBody_Venue as the provided PostEventFormdataBodyVenue1
+func (t *PostEventFormdataBody_Venue) FromPostEventFormdataBodyVenue1(v PostEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyVenue1 performs a merge with any union data inside the PostEventFormdataBody_Venue, using the provided PostEventFormdataBodyVenue1
+func (t *PostEventFormdataBody_Venue) MergePostEventFormdataBodyVenue1(v PostEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyCategories00 returns the union data inside the PutEventJSONBody_Categories_0_Item as a PutEventJSONBodyCategories00
+func (t PutEventJSONBody_Categories_0_Item) AsPutEventJSONBodyCategories00() (PutEventJSONBodyCategories00, error) {
+	var body PutEventJSONBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories00 overwrites any union data inside the PutEventJSONBody_Categories_0_Item as the provided PutEventJSONBodyCategories00
+func (t *PutEventJSONBody_Categories_0_Item) FromPutEventJSONBodyCategories00(v PutEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories00 performs a merge with any union data inside the PutEventJSONBody_Categories_0_Item, using the provided PutEventJSONBodyCategories00
+func (t *PutEventJSONBody_Categories_0_Item) MergePutEventJSONBodyCategories00(v PutEventJSONBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCategories01 returns the union data inside the PutEventJSONBody_Categories_0_Item as a PutEventJSONBodyCategories01
+func (t PutEventJSONBody_Categories_0_Item) AsPutEventJSONBodyCategories01() (PutEventJSONBodyCategories01, error) {
+	var body PutEventJSONBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories01 overwrites any union data inside the PutEventJSONBody_Categories_0_Item as the provided PutEventJSONBodyCategories01
+func (t *PutEventJSONBody_Categories_0_Item) FromPutEventJSONBodyCategories01(v PutEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories01 performs a merge with any union data inside the PutEventJSONBody_Categories_0_Item, using the provided PutEventJSONBodyCategories01
+func (t *PutEventJSONBody_Categories_0_Item) MergePutEventJSONBodyCategories01(v PutEventJSONBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCategories02 returns the union data inside the PutEventJSONBody_Categories_0_Item as a PutEventJSONBodyCategories02
+func (t PutEventJSONBody_Categories_0_Item) AsPutEventJSONBodyCategories02() (PutEventJSONBodyCategories02, error) {
+	var body PutEventJSONBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories02 overwrites any union data inside the PutEventJSONBody_Categories_0_Item as the provided PutEventJSONBodyCategories02
+func (t *PutEventJSONBody_Categories_0_Item) FromPutEventJSONBodyCategories02(v PutEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories02 performs a merge with any union data inside the PutEventJSONBody_Categories_0_Item, using the provided PutEventJSONBodyCategories02
+func (t *PutEventJSONBody_Categories_0_Item) MergePutEventJSONBodyCategories02(v PutEventJSONBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyCategories0 returns the union data inside the PutEventJSONBody_Categories as a PutEventJSONBodyCategories0
+func (t PutEventJSONBody_Categories) AsPutEventJSONBodyCategories0() (PutEventJSONBodyCategories0, error) {
+	var body PutEventJSONBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories0 overwrites any union data inside the PutEventJSONBody_Categories as the provided PutEventJSONBodyCategories0
+func (t *PutEventJSONBody_Categories) FromPutEventJSONBodyCategories0(v PutEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories0 performs a merge with any union data inside the PutEventJSONBody_Categories, using the provided PutEventJSONBodyCategories0
+func (t *PutEventJSONBody_Categories) MergePutEventJSONBodyCategories0(v PutEventJSONBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCategories1 returns the union data inside the PutEventJSONBody_Categories as a PutEventJSONBodyCategories1
+func (t PutEventJSONBody_Categories) AsPutEventJSONBodyCategories1() (PutEventJSONBodyCategories1, error) {
+	var body PutEventJSONBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories1 overwrites any union data inside the PutEventJSONBody_Categories as the provided PutEventJSONBodyCategories1
+func (t *PutEventJSONBody_Categories) FromPutEventJSONBodyCategories1(v PutEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories1 performs a merge with any union data inside the PutEventJSONBody_Categories, using the provided PutEventJSONBodyCategories1
+func (t *PutEventJSONBody_Categories) MergePutEventJSONBodyCategories1(v PutEventJSONBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCategories2 returns the union data inside the PutEventJSONBody_Categories as a PutEventJSONBodyCategories2
+func (t PutEventJSONBody_Categories) AsPutEventJSONBodyCategories2() (PutEventJSONBodyCategories2, error) {
+	var body PutEventJSONBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCategories2 overwrites any union data inside the PutEventJSONBody_Categories as the provided PutEventJSONBodyCategories2
+func (t *PutEventJSONBody_Categories) FromPutEventJSONBodyCategories2(v PutEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCategories2 performs a merge with any union data inside the PutEventJSONBody_Categories, using the provided PutEventJSONBodyCategories2
+func (t *PutEventJSONBody_Categories) MergePutEventJSONBodyCategories2(v PutEventJSONBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyCost00 returns the union data inside the PutEventJSONBodyCost0 as a PutEventJSONBodyCost00
+func (t PutEventJSONBodyCost0) AsPutEventJSONBodyCost00() (PutEventJSONBodyCost00, error) {
+	var body PutEventJSONBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost00 overwrites any union data inside the PutEventJSONBodyCost0 as the provided PutEventJSONBodyCost00
+func (t *PutEventJSONBodyCost0) FromPutEventJSONBodyCost00(v PutEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost00 performs a merge with any union data inside the PutEventJSONBodyCost0, using the provided PutEventJSONBodyCost00
+func (t *PutEventJSONBodyCost0) MergePutEventJSONBodyCost00(v PutEventJSONBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCost01 returns the union data inside the PutEventJSONBodyCost0 as a PutEventJSONBodyCost01
+func (t PutEventJSONBodyCost0) AsPutEventJSONBodyCost01() (PutEventJSONBodyCost01, error) {
+	var body PutEventJSONBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost01 overwrites any union data inside the PutEventJSONBodyCost0 as the provided PutEventJSONBodyCost01
+func (t *PutEventJSONBodyCost0) FromPutEventJSONBodyCost01(v PutEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost01 performs a merge with any union data inside the PutEventJSONBodyCost0, using the provided PutEventJSONBodyCost01
+func (t *PutEventJSONBodyCost0) MergePutEventJSONBodyCost01(v PutEventJSONBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyCost10 returns the union data inside the PutEventJSONBody_Cost_1_Item as a PutEventJSONBodyCost10
+func (t PutEventJSONBody_Cost_1_Item) AsPutEventJSONBodyCost10() (PutEventJSONBodyCost10, error) {
+	var body PutEventJSONBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost10 overwrites any union data inside the PutEventJSONBody_Cost_1_Item as the provided PutEventJSONBodyCost10
+func (t *PutEventJSONBody_Cost_1_Item) FromPutEventJSONBodyCost10(v PutEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost10 performs a merge with any union data inside the PutEventJSONBody_Cost_1_Item, using the provided PutEventJSONBodyCost10
+func (t *PutEventJSONBody_Cost_1_Item) MergePutEventJSONBodyCost10(v PutEventJSONBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCost11 returns the union data inside the PutEventJSONBody_Cost_1_Item as a PutEventJSONBodyCost11
+func (t PutEventJSONBody_Cost_1_Item) AsPutEventJSONBodyCost11() (PutEventJSONBodyCost11, error) {
+	var body PutEventJSONBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost11 overwrites any union data inside the PutEventJSONBody_Cost_1_Item as the provided PutEventJSONBodyCost11
+func (t *PutEventJSONBody_Cost_1_Item) FromPutEventJSONBodyCost11(v PutEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost11 performs a merge with any union data inside the PutEventJSONBody_Cost_1_Item, using the provided PutEventJSONBodyCost11
+func (t *PutEventJSONBody_Cost_1_Item) MergePutEventJSONBodyCost11(v PutEventJSONBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyCost0 returns the union data inside the PutEventJSONBody_Cost as a PutEventJSONBodyCost0
+func (t PutEventJSONBody_Cost) AsPutEventJSONBodyCost0() (PutEventJSONBodyCost0, error) {
+	var body PutEventJSONBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost0 overwrites any union data inside the PutEventJSONBody_Cost as the provided PutEventJSONBodyCost0
+func (t *PutEventJSONBody_Cost) FromPutEventJSONBodyCost0(v PutEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost0 performs a merge with any union data inside the PutEventJSONBody_Cost, using the provided PutEventJSONBodyCost0
+func (t *PutEventJSONBody_Cost) MergePutEventJSONBodyCost0(v PutEventJSONBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyCost1 returns the union data inside the PutEventJSONBody_Cost as a PutEventJSONBodyCost1
+func (t PutEventJSONBody_Cost) AsPutEventJSONBodyCost1() (PutEventJSONBodyCost1, error) {
+	var body PutEventJSONBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyCost1 overwrites any union data inside the PutEventJSONBody_Cost as the provided PutEventJSONBodyCost1
+func (t *PutEventJSONBody_Cost) FromPutEventJSONBodyCost1(v PutEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyCost1 performs a merge with any union data inside the PutEventJSONBody_Cost, using the provided PutEventJSONBodyCost1
+func (t *PutEventJSONBody_Cost) MergePutEventJSONBodyCost1(v PutEventJSONBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer00 returns the union data inside the PutEventJSONBody_Organizer_0_Item as a PutEventJSONBodyOrganizer00
+func (t PutEventJSONBody_Organizer_0_Item) AsPutEventJSONBodyOrganizer00() (PutEventJSONBodyOrganizer00, error) {
+	var body PutEventJSONBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer00 overwrites any union data inside the PutEventJSONBody_Organizer_0_Item as the provided PutEventJSONBodyOrganizer00
+func (t *PutEventJSONBody_Organizer_0_Item) FromPutEventJSONBodyOrganizer00(v PutEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer00 performs a merge with any union data inside the PutEventJSONBody_Organizer_0_Item, using the provided PutEventJSONBodyOrganizer00
+func (t *PutEventJSONBody_Organizer_0_Item) MergePutEventJSONBodyOrganizer00(v PutEventJSONBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer01 returns the union data inside the PutEventJSONBody_Organizer_0_Item as a PutEventJSONBodyOrganizer01
+func (t PutEventJSONBody_Organizer_0_Item) AsPutEventJSONBodyOrganizer01() (PutEventJSONBodyOrganizer01, error) {
+	var body PutEventJSONBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer01 overwrites any union data inside the PutEventJSONBody_Organizer_0_Item as the provided PutEventJSONBodyOrganizer01
+func (t *PutEventJSONBody_Organizer_0_Item) FromPutEventJSONBodyOrganizer01(v PutEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer01 performs a merge with any union data inside the PutEventJSONBody_Organizer_0_Item, using the provided PutEventJSONBodyOrganizer01
+func (t *PutEventJSONBody_Organizer_0_Item) MergePutEventJSONBodyOrganizer01(v PutEventJSONBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer10 returns the union data inside the PutEventJSONBodyOrganizer1 as a PutEventJSONBodyOrganizer10
+func (t PutEventJSONBodyOrganizer1) AsPutEventJSONBodyOrganizer10() (PutEventJSONBodyOrganizer10, error) {
+	var body PutEventJSONBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer10 overwrites any union data inside the PutEventJSONBodyOrganizer1 as the provided PutEventJSONBodyOrganizer10
+func (t *PutEventJSONBodyOrganizer1) FromPutEventJSONBodyOrganizer10(v PutEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer10 performs a merge with any union data inside the PutEventJSONBodyOrganizer1, using the provided PutEventJSONBodyOrganizer10
+func (t *PutEventJSONBodyOrganizer1) MergePutEventJSONBodyOrganizer10(v PutEventJSONBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer11 returns the union data inside the PutEventJSONBodyOrganizer1 as a PutEventJSONBodyOrganizer11
+func (t PutEventJSONBodyOrganizer1) AsPutEventJSONBodyOrganizer11() (PutEventJSONBodyOrganizer11, error) {
+	var body PutEventJSONBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer11 overwrites any union data inside the PutEventJSONBodyOrganizer1 as the provided PutEventJSONBodyOrganizer11
+func (t *PutEventJSONBodyOrganizer1) FromPutEventJSONBodyOrganizer11(v PutEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer11 performs a merge with any union data inside the PutEventJSONBodyOrganizer1, using the provided PutEventJSONBodyOrganizer11
+func (t *PutEventJSONBodyOrganizer1) MergePutEventJSONBodyOrganizer11(v PutEventJSONBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer0 returns the union data inside the PutEventJSONBody_Organizer as a PutEventJSONBodyOrganizer0
+func (t PutEventJSONBody_Organizer) AsPutEventJSONBodyOrganizer0() (PutEventJSONBodyOrganizer0, error) {
+	var body PutEventJSONBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer0 overwrites any union data inside the PutEventJSONBody_Organizer as the provided PutEventJSONBodyOrganizer0
+func (t *PutEventJSONBody_Organizer) FromPutEventJSONBodyOrganizer0(v PutEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer0 performs a merge with any union data inside the PutEventJSONBody_Organizer, using the provided PutEventJSONBodyOrganizer0
+func (t *PutEventJSONBody_Organizer) MergePutEventJSONBodyOrganizer0(v PutEventJSONBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyOrganizer1 returns the union data inside the PutEventJSONBody_Organizer as a PutEventJSONBodyOrganizer1
+func (t PutEventJSONBody_Organizer) AsPutEventJSONBodyOrganizer1() (PutEventJSONBodyOrganizer1, error) {
+	var body PutEventJSONBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyOrganizer1 overwrites any union data inside the PutEventJSONBody_Organizer as the provided PutEventJSONBodyOrganizer1
+func (t *PutEventJSONBody_Organizer) FromPutEventJSONBodyOrganizer1(v PutEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyOrganizer1 performs a merge with any union data inside the PutEventJSONBody_Organizer, using the provided PutEventJSONBodyOrganizer1
+func (t *PutEventJSONBody_Organizer) MergePutEventJSONBodyOrganizer1(v PutEventJSONBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyTags00 returns the union data inside the PutEventJSONBody_Tags_0_Item as a PutEventJSONBodyTags00
+func (t PutEventJSONBody_Tags_0_Item) AsPutEventJSONBodyTags00() (PutEventJSONBodyTags00, error) {
+	var body PutEventJSONBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags00 overwrites any union data inside the PutEventJSONBody_Tags_0_Item as the provided PutEventJSONBodyTags00
+func (t *PutEventJSONBody_Tags_0_Item) FromPutEventJSONBodyTags00(v PutEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags00 performs a merge with any union data inside the PutEventJSONBody_Tags_0_Item, using the provided PutEventJSONBodyTags00
+func (t *PutEventJSONBody_Tags_0_Item) MergePutEventJSONBodyTags00(v PutEventJSONBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyTags01 returns the union data inside the PutEventJSONBody_Tags_0_Item as a PutEventJSONBodyTags01
+func (t PutEventJSONBody_Tags_0_Item) AsPutEventJSONBodyTags01() (PutEventJSONBodyTags01, error) {
+	var body PutEventJSONBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags01 overwrites any union data inside the PutEventJSONBody_Tags_0_Item as the provided PutEventJSONBodyTags01
+func (t *PutEventJSONBody_Tags_0_Item) FromPutEventJSONBodyTags01(v PutEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags01 performs a merge with any union data inside the PutEventJSONBody_Tags_0_Item, using the provided PutEventJSONBodyTags01
+func (t *PutEventJSONBody_Tags_0_Item) MergePutEventJSONBodyTags01(v PutEventJSONBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyTags02 returns the union data inside the PutEventJSONBody_Tags_0_Item as a PutEventJSONBodyTags02
+func (t PutEventJSONBody_Tags_0_Item) AsPutEventJSONBodyTags02() (PutEventJSONBodyTags02, error) {
+	var body PutEventJSONBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags02 overwrites any union data inside the PutEventJSONBody_Tags_0_Item as the provided PutEventJSONBodyTags02
+func (t *PutEventJSONBody_Tags_0_Item) FromPutEventJSONBodyTags02(v PutEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags02 performs a merge with any union data inside the PutEventJSONBody_Tags_0_Item, using the provided PutEventJSONBodyTags02
+func (t *PutEventJSONBody_Tags_0_Item) MergePutEventJSONBodyTags02(v PutEventJSONBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyTags0 returns the union data inside the PutEventJSONBody_Tags as a PutEventJSONBodyTags0
+func (t PutEventJSONBody_Tags) AsPutEventJSONBodyTags0() (PutEventJSONBodyTags0, error) {
+	var body PutEventJSONBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags0 overwrites any union data inside the PutEventJSONBody_Tags as the provided PutEventJSONBodyTags0
+func (t *PutEventJSONBody_Tags) FromPutEventJSONBodyTags0(v PutEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags0 performs a merge with any union data inside the PutEventJSONBody_Tags, using the provided PutEventJSONBodyTags0
+func (t *PutEventJSONBody_Tags) MergePutEventJSONBodyTags0(v PutEventJSONBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyTags1 returns the union data inside the PutEventJSONBody_Tags as a PutEventJSONBodyTags1
+func (t PutEventJSONBody_Tags) AsPutEventJSONBodyTags1() (PutEventJSONBodyTags1, error) {
+	var body PutEventJSONBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags1 overwrites any union data inside the PutEventJSONBody_Tags as the provided PutEventJSONBodyTags1
+func (t *PutEventJSONBody_Tags) FromPutEventJSONBodyTags1(v PutEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags1 performs a merge with any union data inside the PutEventJSONBody_Tags, using the provided PutEventJSONBodyTags1
+func (t *PutEventJSONBody_Tags) MergePutEventJSONBodyTags1(v PutEventJSONBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyTags2 returns the union data inside the PutEventJSONBody_Tags as a PutEventJSONBodyTags2
+func (t PutEventJSONBody_Tags) AsPutEventJSONBodyTags2() (PutEventJSONBodyTags2, error) {
+	var body PutEventJSONBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyTags2 overwrites any union data inside the PutEventJSONBody_Tags as the provided PutEventJSONBodyTags2
+func (t *PutEventJSONBody_Tags) FromPutEventJSONBodyTags2(v PutEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyTags2 performs a merge with any union data inside the PutEventJSONBody_Tags, using the provided PutEventJSONBodyTags2
+func (t *PutEventJSONBody_Tags) MergePutEventJSONBodyTags2(v PutEventJSONBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyVenue00 returns the union data inside the PutEventJSONBody_Venue_0_Item as a PutEventJSONBodyVenue00
+func (t PutEventJSONBody_Venue_0_Item) AsPutEventJSONBodyVenue00() (PutEventJSONBodyVenue00, error) {
+	var body PutEventJSONBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue00 overwrites any union data inside the PutEventJSONBody_Venue_0_Item as the provided PutEventJSONBodyVenue00
+func (t *PutEventJSONBody_Venue_0_Item) FromPutEventJSONBodyVenue00(v PutEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue00 performs a merge with any union data inside the PutEventJSONBody_Venue_0_Item, using the provided PutEventJSONBodyVenue00
+func (t *PutEventJSONBody_Venue_0_Item) MergePutEventJSONBodyVenue00(v PutEventJSONBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyVenue01 returns the union data inside the PutEventJSONBody_Venue_0_Item as a PutEventJSONBodyVenue01
+func (t PutEventJSONBody_Venue_0_Item) AsPutEventJSONBodyVenue01() (PutEventJSONBodyVenue01, error) {
+	var body PutEventJSONBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue01 overwrites any union data inside the PutEventJSONBody_Venue_0_Item as the provided PutEventJSONBodyVenue01
+func (t *PutEventJSONBody_Venue_0_Item) FromPutEventJSONBodyVenue01(v PutEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue01 performs a merge with any union data inside the PutEventJSONBody_Venue_0_Item, using the provided PutEventJSONBodyVenue01
+func (t *PutEventJSONBody_Venue_0_Item) MergePutEventJSONBodyVenue01(v PutEventJSONBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyVenue10 returns the union data inside the PutEventJSONBodyVenue1 as a PutEventJSONBodyVenue10
+func (t PutEventJSONBodyVenue1) AsPutEventJSONBodyVenue10() (PutEventJSONBodyVenue10, error) {
+	var body PutEventJSONBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue10 overwrites any union data inside the PutEventJSONBodyVenue1 as the provided PutEventJSONBodyVenue10
+func (t *PutEventJSONBodyVenue1) FromPutEventJSONBodyVenue10(v PutEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue10 performs a merge with any union data inside the PutEventJSONBodyVenue1, using the provided PutEventJSONBodyVenue10
+func (t *PutEventJSONBodyVenue1) MergePutEventJSONBodyVenue10(v PutEventJSONBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyVenue11 returns the union data inside the PutEventJSONBodyVenue1 as a PutEventJSONBodyVenue11
+func (t PutEventJSONBodyVenue1) AsPutEventJSONBodyVenue11() (PutEventJSONBodyVenue11, error) {
+	var body PutEventJSONBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue11 overwrites any union data inside the PutEventJSONBodyVenue1 as the provided PutEventJSONBodyVenue11
+func (t *PutEventJSONBodyVenue1) FromPutEventJSONBodyVenue11(v PutEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue11 performs a merge with any union data inside the PutEventJSONBodyVenue1, using the provided PutEventJSONBodyVenue11
+func (t *PutEventJSONBodyVenue1) MergePutEventJSONBodyVenue11(v PutEventJSONBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyVenue0 returns the union data inside the PutEventJSONBody_Venue as a PutEventJSONBodyVenue0
+func (t PutEventJSONBody_Venue) AsPutEventJSONBodyVenue0() (PutEventJSONBodyVenue0, error) {
+	var body PutEventJSONBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue0 overwrites any union data inside the PutEventJSONBody_Venue as the provided PutEventJSONBodyVenue0
+func (t *PutEventJSONBody_Venue) FromPutEventJSONBodyVenue0(v PutEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue0 performs a merge with any union data inside the PutEventJSONBody_Venue, using the provided PutEventJSONBodyVenue0
+func (t *PutEventJSONBody_Venue) MergePutEventJSONBodyVenue0(v PutEventJSONBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyVenue1 returns the union data inside the PutEventJSONBody_Venue as a PutEventJSONBodyVenue1
+func (t PutEventJSONBody_Venue) AsPutEventJSONBodyVenue1() (PutEventJSONBodyVenue1, error) {
+	var body PutEventJSONBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyVenue1 overwrites any union data inside the PutEventJSONBody_Venue as the provided PutEventJSONBodyVenue1
+func (t *PutEventJSONBody_Venue) FromPutEventJSONBodyVenue1(v PutEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyVenue1 performs a merge with any union data inside the PutEventJSONBody_Venue, using the provided PutEventJSONBodyVenue1
+func (t *PutEventJSONBody_Venue) MergePutEventJSONBodyVenue1(v PutEventJSONBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Venue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyCategories00 returns the union data inside the PutEventFormdataBody_Categories_0_Item as a PutEventFormdataBodyCategories00
+func (t PutEventFormdataBody_Categories_0_Item) AsPutEventFormdataBodyCategories00() (PutEventFormdataBodyCategories00, error) {
+	var body PutEventFormdataBodyCategories00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories00 overwrites any union data inside the PutEventFormdataBody_Categories_0_Item as the provided PutEventFormdataBodyCategories00
+func (t *PutEventFormdataBody_Categories_0_Item) FromPutEventFormdataBodyCategories00(v PutEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories00 performs a merge with any union data inside the PutEventFormdataBody_Categories_0_Item, using the provided PutEventFormdataBodyCategories00
+func (t *PutEventFormdataBody_Categories_0_Item) MergePutEventFormdataBodyCategories00(v PutEventFormdataBodyCategories00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCategories01 returns the union data inside the PutEventFormdataBody_Categories_0_Item as a PutEventFormdataBodyCategories01
+func (t PutEventFormdataBody_Categories_0_Item) AsPutEventFormdataBodyCategories01() (PutEventFormdataBodyCategories01, error) {
+	var body PutEventFormdataBodyCategories01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories01 overwrites any union data inside the PutEventFormdataBody_Categories_0_Item as the provided PutEventFormdataBodyCategories01
+func (t *PutEventFormdataBody_Categories_0_Item) FromPutEventFormdataBodyCategories01(v PutEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories01 performs a merge with any union data inside the PutEventFormdataBody_Categories_0_Item, using the provided PutEventFormdataBodyCategories01
+func (t *PutEventFormdataBody_Categories_0_Item) MergePutEventFormdataBodyCategories01(v PutEventFormdataBodyCategories01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCategories02 returns the union data inside the PutEventFormdataBody_Categories_0_Item as a PutEventFormdataBodyCategories02
+func (t PutEventFormdataBody_Categories_0_Item) AsPutEventFormdataBodyCategories02() (PutEventFormdataBodyCategories02, error) {
+	var body PutEventFormdataBodyCategories02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories02 overwrites any union data inside the PutEventFormdataBody_Categories_0_Item as the provided PutEventFormdataBodyCategories02
+func (t *PutEventFormdataBody_Categories_0_Item) FromPutEventFormdataBodyCategories02(v PutEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories02 performs a merge with any union data inside the PutEventFormdataBody_Categories_0_Item, using the provided PutEventFormdataBodyCategories02
+func (t *PutEventFormdataBody_Categories_0_Item) MergePutEventFormdataBodyCategories02(v PutEventFormdataBodyCategories02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Categories_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Categories_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyCategories0 returns the union data inside the PutEventFormdataBody_Categories as a PutEventFormdataBodyCategories0
+func (t PutEventFormdataBody_Categories) AsPutEventFormdataBodyCategories0() (PutEventFormdataBodyCategories0, error) {
+	var body PutEventFormdataBodyCategories0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories0 overwrites any union data inside the PutEventFormdataBody_Categories as the provided PutEventFormdataBodyCategories0
+func (t *PutEventFormdataBody_Categories) FromPutEventFormdataBodyCategories0(v PutEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories0 performs a merge with any union data inside the PutEventFormdataBody_Categories, using the provided PutEventFormdataBodyCategories0
+func (t *PutEventFormdataBody_Categories) MergePutEventFormdataBodyCategories0(v PutEventFormdataBodyCategories0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCategories1 returns the union data inside the PutEventFormdataBody_Categories as a PutEventFormdataBodyCategories1
+func (t PutEventFormdataBody_Categories) AsPutEventFormdataBodyCategories1() (PutEventFormdataBodyCategories1, error) {
+	var body PutEventFormdataBodyCategories1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories1 overwrites any union data inside the PutEventFormdataBody_Categories as the provided PutEventFormdataBodyCategories1
+func (t *PutEventFormdataBody_Categories) FromPutEventFormdataBodyCategories1(v PutEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories1 performs a merge with any union data inside the PutEventFormdataBody_Categories, using the provided PutEventFormdataBodyCategories1
+func (t *PutEventFormdataBody_Categories) MergePutEventFormdataBodyCategories1(v PutEventFormdataBodyCategories1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCategories2 returns the union data inside the PutEventFormdataBody_Categories as a PutEventFormdataBodyCategories2
+func (t PutEventFormdataBody_Categories) AsPutEventFormdataBodyCategories2() (PutEventFormdataBodyCategories2, error) {
+	var body PutEventFormdataBodyCategories2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCategories2 overwrites any union data inside the PutEventFormdataBody_Categories as the provided PutEventFormdataBodyCategories2
+func (t *PutEventFormdataBody_Categories) FromPutEventFormdataBodyCategories2(v PutEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCategories2 performs a merge with any union data inside the PutEventFormdataBody_Categories, using the provided PutEventFormdataBodyCategories2
+func (t *PutEventFormdataBody_Categories) MergePutEventFormdataBodyCategories2(v PutEventFormdataBodyCategories2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Categories) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Categories) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyCost00 returns the union data inside the PutEventFormdataBodyCost0 as a PutEventFormdataBodyCost00
+func (t PutEventFormdataBodyCost0) AsPutEventFormdataBodyCost00() (PutEventFormdataBodyCost00, error) {
+	var body PutEventFormdataBodyCost00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost00 overwrites any union data inside the PutEventFormdataBodyCost0 as the provided PutEventFormdataBodyCost00
+func (t *PutEventFormdataBodyCost0) FromPutEventFormdataBodyCost00(v PutEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost00 performs a merge with any union data inside the PutEventFormdataBodyCost0, using the provided PutEventFormdataBodyCost00
+func (t *PutEventFormdataBodyCost0) MergePutEventFormdataBodyCost00(v PutEventFormdataBodyCost00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCost01 returns the union data inside the PutEventFormdataBodyCost0 as a PutEventFormdataBodyCost01
+func (t PutEventFormdataBodyCost0) AsPutEventFormdataBodyCost01() (PutEventFormdataBodyCost01, error) {
+	var body PutEventFormdataBodyCost01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost01 overwrites any union data inside the PutEventFormdataBodyCost0 as the provided PutEventFormdataBodyCost01
+func (t *PutEventFormdataBodyCost0) FromPutEventFormdataBodyCost01(v PutEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost01 performs a merge with any union data inside the PutEventFormdataBodyCost0, using the provided PutEventFormdataBodyCost01
+func (t *PutEventFormdataBodyCost0) MergePutEventFormdataBodyCost01(v PutEventFormdataBodyCost01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBodyCost0) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBodyCost0) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyCost10 returns the union data inside the PutEventFormdataBody_Cost_1_Item as a PutEventFormdataBodyCost10
+func (t PutEventFormdataBody_Cost_1_Item) AsPutEventFormdataBodyCost10() (PutEventFormdataBodyCost10, error) {
+	var body PutEventFormdataBodyCost10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost10 overwrites any union data inside the PutEventFormdataBody_Cost_1_Item as the provided PutEventFormdataBodyCost10
+func (t *PutEventFormdataBody_Cost_1_Item) FromPutEventFormdataBodyCost10(v PutEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost10 performs a merge with any union data inside the PutEventFormdataBody_Cost_1_Item, using the provided PutEventFormdataBodyCost10
+func (t *PutEventFormdataBody_Cost_1_Item) MergePutEventFormdataBodyCost10(v PutEventFormdataBodyCost10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCost11 returns the union data inside the PutEventFormdataBody_Cost_1_Item as a PutEventFormdataBodyCost11
+func (t PutEventFormdataBody_Cost_1_Item) AsPutEventFormdataBodyCost11() (PutEventFormdataBodyCost11, error) {
+	var body PutEventFormdataBodyCost11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost11 overwrites any union data inside the PutEventFormdataBody_Cost_1_Item as the provided PutEventFormdataBodyCost11
+func (t *PutEventFormdataBody_Cost_1_Item) FromPutEventFormdataBodyCost11(v PutEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost11 performs a merge with any union data inside the PutEventFormdataBody_Cost_1_Item, using the provided PutEventFormdataBodyCost11
+func (t *PutEventFormdataBody_Cost_1_Item) MergePutEventFormdataBodyCost11(v PutEventFormdataBodyCost11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Cost_1_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Cost_1_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyCost0 returns the union data inside the PutEventFormdataBody_Cost as a PutEventFormdataBodyCost0
+func (t PutEventFormdataBody_Cost) AsPutEventFormdataBodyCost0() (PutEventFormdataBodyCost0, error) {
+	var body PutEventFormdataBodyCost0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost0 overwrites any union data inside the PutEventFormdataBody_Cost as the provided PutEventFormdataBodyCost0
+func (t *PutEventFormdataBody_Cost) FromPutEventFormdataBodyCost0(v PutEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost0 performs a merge with any union data inside the PutEventFormdataBody_Cost, using the provided PutEventFormdataBodyCost0
+func (t *PutEventFormdataBody_Cost) MergePutEventFormdataBodyCost0(v PutEventFormdataBodyCost0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyCost1 returns the union data inside the PutEventFormdataBody_Cost as a PutEventFormdataBodyCost1
+func (t PutEventFormdataBody_Cost) AsPutEventFormdataBodyCost1() (PutEventFormdataBodyCost1, error) {
+	var body PutEventFormdataBodyCost1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyCost1 overwrites any union data inside the PutEventFormdataBody_Cost as the provided PutEventFormdataBodyCost1
+func (t *PutEventFormdataBody_Cost) FromPutEventFormdataBodyCost1(v PutEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyCost1 performs a merge with any union data inside the PutEventFormdataBody_Cost, using the provided PutEventFormdataBodyCost1
+func (t *PutEventFormdataBody_Cost) MergePutEventFormdataBodyCost1(v PutEventFormdataBodyCost1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Cost) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer00 returns the union data inside the PutEventFormdataBody_Organizer_0_Item as a PutEventFormdataBodyOrganizer00
+func (t PutEventFormdataBody_Organizer_0_Item) AsPutEventFormdataBodyOrganizer00() (PutEventFormdataBodyOrganizer00, error) {
+	var body PutEventFormdataBodyOrganizer00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer00 overwrites any union data inside the PutEventFormdataBody_Organizer_0_Item as the provided PutEventFormdataBodyOrganizer00
+func (t *PutEventFormdataBody_Organizer_0_Item) FromPutEventFormdataBodyOrganizer00(v PutEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer00 performs a merge with any union data inside the PutEventFormdataBody_Organizer_0_Item, using the provided PutEventFormdataBodyOrganizer00
+func (t *PutEventFormdataBody_Organizer_0_Item) MergePutEventFormdataBodyOrganizer00(v PutEventFormdataBodyOrganizer00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer01 returns the union data inside the PutEventFormdataBody_Organizer_0_Item as a PutEventFormdataBodyOrganizer01
+func (t PutEventFormdataBody_Organizer_0_Item) AsPutEventFormdataBodyOrganizer01() (PutEventFormdataBodyOrganizer01, error) {
+	var body PutEventFormdataBodyOrganizer01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer01 overwrites any union data inside the PutEventFormdataBody_Organizer_0_Item as the provided PutEventFormdataBodyOrganizer01
+func (t *PutEventFormdataBody_Organizer_0_Item) FromPutEventFormdataBodyOrganizer01(v PutEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer01 performs a merge with any union data inside the PutEventFormdataBody_Organizer_0_Item, using the provided PutEventFormdataBodyOrganizer01
+func (t *PutEventFormdataBody_Organizer_0_Item) MergePutEventFormdataBodyOrganizer01(v PutEventFormdataBodyOrganizer01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Organizer_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Organizer_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer10 returns the union data inside the PutEventFormdataBodyOrganizer1 as a PutEventFormdataBodyOrganizer10
+func (t PutEventFormdataBodyOrganizer1) AsPutEventFormdataBodyOrganizer10() (PutEventFormdataBodyOrganizer10, error) {
+	var body PutEventFormdataBodyOrganizer10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer10 overwrites any union data inside the PutEventFormdataBodyOrganizer1 as the provided PutEventFormdataBodyOrganizer10
+func (t *PutEventFormdataBodyOrganizer1) FromPutEventFormdataBodyOrganizer10(v PutEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer10 performs a merge with any union data inside the PutEventFormdataBodyOrganizer1, using the provided PutEventFormdataBodyOrganizer10
+func (t *PutEventFormdataBodyOrganizer1) MergePutEventFormdataBodyOrganizer10(v PutEventFormdataBodyOrganizer10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer11 returns the union data inside the PutEventFormdataBodyOrganizer1 as a PutEventFormdataBodyOrganizer11
+func (t PutEventFormdataBodyOrganizer1) AsPutEventFormdataBodyOrganizer11() (PutEventFormdataBodyOrganizer11, error) {
+	var body PutEventFormdataBodyOrganizer11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer11 overwrites any union data inside the PutEventFormdataBodyOrganizer1 as the provided PutEventFormdataBodyOrganizer11
+func (t *PutEventFormdataBodyOrganizer1) FromPutEventFormdataBodyOrganizer11(v PutEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer11 performs a merge with any union data inside the PutEventFormdataBodyOrganizer1, using the provided PutEventFormdataBodyOrganizer11
+func (t *PutEventFormdataBodyOrganizer1) MergePutEventFormdataBodyOrganizer11(v PutEventFormdataBodyOrganizer11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBodyOrganizer1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBodyOrganizer1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer0 returns the union data inside the PutEventFormdataBody_Organizer as a PutEventFormdataBodyOrganizer0
+func (t PutEventFormdataBody_Organizer) AsPutEventFormdataBodyOrganizer0() (PutEventFormdataBodyOrganizer0, error) {
+	var body PutEventFormdataBodyOrganizer0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer0 overwrites any union data inside the PutEventFormdataBody_Organizer as the provided PutEventFormdataBodyOrganizer0
+func (t *PutEventFormdataBody_Organizer) FromPutEventFormdataBodyOrganizer0(v PutEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer0 performs a merge with any union data inside the PutEventFormdataBody_Organizer, using the provided PutEventFormdataBodyOrganizer0
+func (t *PutEventFormdataBody_Organizer) MergePutEventFormdataBodyOrganizer0(v PutEventFormdataBodyOrganizer0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyOrganizer1 returns the union data inside the PutEventFormdataBody_Organizer as a PutEventFormdataBodyOrganizer1
+func (t PutEventFormdataBody_Organizer) AsPutEventFormdataBodyOrganizer1() (PutEventFormdataBodyOrganizer1, error) {
+	var body PutEventFormdataBodyOrganizer1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyOrganizer1 overwrites any union data inside the PutEventFormdataBody_Organizer as the provided PutEventFormdataBodyOrganizer1
+func (t *PutEventFormdataBody_Organizer) FromPutEventFormdataBodyOrganizer1(v PutEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyOrganizer1 performs a merge with any union data inside the PutEventFormdataBody_Organizer, using the provided PutEventFormdataBodyOrganizer1
+func (t *PutEventFormdataBody_Organizer) MergePutEventFormdataBodyOrganizer1(v PutEventFormdataBodyOrganizer1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyTags00 returns the union data inside the PutEventFormdataBody_Tags_0_Item as a PutEventFormdataBodyTags00
+func (t PutEventFormdataBody_Tags_0_Item) AsPutEventFormdataBodyTags00() (PutEventFormdataBodyTags00, error) {
+	var body PutEventFormdataBodyTags00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags00 overwrites any union data inside the PutEventFormdataBody_Tags_0_Item as the provided PutEventFormdataBodyTags00
+func (t *PutEventFormdataBody_Tags_0_Item) FromPutEventFormdataBodyTags00(v PutEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags00 performs a merge with any union data inside the PutEventFormdataBody_Tags_0_Item, using the provided PutEventFormdataBodyTags00
+func (t *PutEventFormdataBody_Tags_0_Item) MergePutEventFormdataBodyTags00(v PutEventFormdataBodyTags00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyTags01 returns the union data inside the PutEventFormdataBody_Tags_0_Item as a PutEventFormdataBodyTags01
+func (t PutEventFormdataBody_Tags_0_Item) AsPutEventFormdataBodyTags01() (PutEventFormdataBodyTags01, error) {
+	var body PutEventFormdataBodyTags01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags01 overwrites any union data inside the PutEventFormdataBody_Tags_0_Item as the provided PutEventFormdataBodyTags01
+func (t *PutEventFormdataBody_Tags_0_Item) FromPutEventFormdataBodyTags01(v PutEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags01 performs a merge with any union data inside the PutEventFormdataBody_Tags_0_Item, using the provided PutEventFormdataBodyTags01
+func (t *PutEventFormdataBody_Tags_0_Item) MergePutEventFormdataBodyTags01(v PutEventFormdataBodyTags01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyTags02 returns the union data inside the PutEventFormdataBody_Tags_0_Item as a PutEventFormdataBodyTags02
+func (t PutEventFormdataBody_Tags_0_Item) AsPutEventFormdataBodyTags02() (PutEventFormdataBodyTags02, error) {
+	var body PutEventFormdataBodyTags02
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags02 overwrites any union data inside the PutEventFormdataBody_Tags_0_Item as the provided PutEventFormdataBodyTags02
+func (t *PutEventFormdataBody_Tags_0_Item) FromPutEventFormdataBodyTags02(v PutEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags02 performs a merge with any union data inside the PutEventFormdataBody_Tags_0_Item, using the provided PutEventFormdataBodyTags02
+func (t *PutEventFormdataBody_Tags_0_Item) MergePutEventFormdataBodyTags02(v PutEventFormdataBodyTags02) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Tags_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Tags_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyTags0 returns the union data inside the PutEventFormdataBody_Tags as a PutEventFormdataBodyTags0
+func (t PutEventFormdataBody_Tags) AsPutEventFormdataBodyTags0() (PutEventFormdataBodyTags0, error) {
+	var body PutEventFormdataBodyTags0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags0 overwrites any union data inside the PutEventFormdataBody_Tags as the provided PutEventFormdataBodyTags0
+func (t *PutEventFormdataBody_Tags) FromPutEventFormdataBodyTags0(v PutEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags0 performs a merge with any union data inside the PutEventFormdataBody_Tags, using the provided PutEventFormdataBodyTags0
+func (t *PutEventFormdataBody_Tags) MergePutEventFormdataBodyTags0(v PutEventFormdataBodyTags0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyTags1 returns the union data inside the PutEventFormdataBody_Tags as a PutEventFormdataBodyTags1
+func (t PutEventFormdataBody_Tags) AsPutEventFormdataBodyTags1() (PutEventFormdataBodyTags1, error) {
+	var body PutEventFormdataBodyTags1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags1 overwrites any union data inside the PutEventFormdataBody_Tags as the provided PutEventFormdataBodyTags1
+func (t *PutEventFormdataBody_Tags) FromPutEventFormdataBodyTags1(v PutEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags1 performs a merge with any union data inside the PutEventFormdataBody_Tags, using the provided PutEventFormdataBodyTags1
+func (t *PutEventFormdataBody_Tags) MergePutEventFormdataBodyTags1(v PutEventFormdataBodyTags1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyTags2 returns the union data inside the PutEventFormdataBody_Tags as a PutEventFormdataBodyTags2
+func (t PutEventFormdataBody_Tags) AsPutEventFormdataBodyTags2() (PutEventFormdataBodyTags2, error) {
+	var body PutEventFormdataBodyTags2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyTags2 overwrites any union data inside the PutEventFormdataBody_Tags as the provided PutEventFormdataBodyTags2
+func (t *PutEventFormdataBody_Tags) FromPutEventFormdataBodyTags2(v PutEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyTags2 performs a merge with any union data inside the PutEventFormdataBody_Tags, using the provided PutEventFormdataBodyTags2
+func (t *PutEventFormdataBody_Tags) MergePutEventFormdataBodyTags2(v PutEventFormdataBodyTags2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Tags) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Tags) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyVenue00 returns the union data inside the PutEventFormdataBody_Venue_0_Item as a PutEventFormdataBodyVenue00
+func (t PutEventFormdataBody_Venue_0_Item) AsPutEventFormdataBodyVenue00() (PutEventFormdataBodyVenue00, error) {
+	var body PutEventFormdataBodyVenue00
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue00 overwrites any union data inside the PutEventFormdataBody_Venue_0_Item as the provided PutEventFormdataBodyVenue00
+func (t *PutEventFormdataBody_Venue_0_Item) FromPutEventFormdataBodyVenue00(v PutEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue00 performs a merge with any union data inside the PutEventFormdataBody_Venue_0_Item, using the provided PutEventFormdataBodyVenue00
+func (t *PutEventFormdataBody_Venue_0_Item) MergePutEventFormdataBodyVenue00(v PutEventFormdataBodyVenue00) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyVenue01 returns the union data inside the PutEventFormdataBody_Venue_0_Item as a PutEventFormdataBodyVenue01
+func (t PutEventFormdataBody_Venue_0_Item) AsPutEventFormdataBodyVenue01() (PutEventFormdataBodyVenue01, error) {
+	var body PutEventFormdataBodyVenue01
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue01 overwrites any union data inside the PutEventFormdataBody_Venue_0_Item as the provided PutEventFormdataBodyVenue01
+func (t *PutEventFormdataBody_Venue_0_Item) FromPutEventFormdataBodyVenue01(v PutEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue01 performs a merge with any union data inside the PutEventFormdataBody_Venue_0_Item, using the provided PutEventFormdataBodyVenue01
+func (t *PutEventFormdataBody_Venue_0_Item) MergePutEventFormdataBodyVenue01(v PutEventFormdataBodyVenue01) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Venue_0_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Venue_0_Item) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyVenue10 returns the union data inside the PutEventFormdataBodyVenue1 as a PutEventFormdataBodyVenue10
+func (t PutEventFormdataBodyVenue1) AsPutEventFormdataBodyVenue10() (PutEventFormdataBodyVenue10, error) {
+	var body PutEventFormdataBodyVenue10
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue10 overwrites any union data inside the PutEventFormdataBodyVenue1 as the provided PutEventFormdataBodyVenue10
+func (t *PutEventFormdataBodyVenue1) FromPutEventFormdataBodyVenue10(v PutEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue10 performs a merge with any union data inside the PutEventFormdataBodyVenue1, using the provided PutEventFormdataBodyVenue10
+func (t *PutEventFormdataBodyVenue1) MergePutEventFormdataBodyVenue10(v PutEventFormdataBodyVenue10) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyVenue11 returns the union data inside the PutEventFormdataBodyVenue1 as a PutEventFormdataBodyVenue11
+func (t PutEventFormdataBodyVenue1) AsPutEventFormdataBodyVenue11() (PutEventFormdataBodyVenue11, error) {
+	var body PutEventFormdataBodyVenue11
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue11 overwrites any union data inside the PutEventFormdataBodyVenue1 as the provided PutEventFormdataBodyVenue11
+func (t *PutEventFormdataBodyVenue1) FromPutEventFormdataBodyVenue11(v PutEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue11 performs a merge with any union data inside the PutEventFormdataBodyVenue1, using the provided PutEventFormdataBodyVenue11
+func (t *PutEventFormdataBodyVenue1) MergePutEventFormdataBodyVenue11(v PutEventFormdataBodyVenue11) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBodyVenue1) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBodyVenue1) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyVenue0 returns the union data inside the PutEventFormdataBody_Venue as a PutEventFormdataBodyVenue0
+func (t PutEventFormdataBody_Venue) AsPutEventFormdataBodyVenue0() (PutEventFormdataBodyVenue0, error) {
+	var body PutEventFormdataBodyVenue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue0 overwrites any union data inside the PutEventFormdataBody_Venue as the provided PutEventFormdataBodyVenue0
+func (t *PutEventFormdataBody_Venue) FromPutEventFormdataBodyVenue0(v PutEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue0 performs a merge with any union data inside the PutEventFormdataBody_Venue, using the provided PutEventFormdataBodyVenue0
+func (t *PutEventFormdataBody_Venue) MergePutEventFormdataBodyVenue0(v PutEventFormdataBodyVenue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyVenue1 returns the union data inside the PutEventFormdataBody_Venue as a PutEventFormdataBodyVenue1
+func (t PutEventFormdataBody_Venue) AsPutEventFormdataBodyVenue1() (PutEventFormdataBodyVenue1, error) {
+	var body PutEventFormdataBodyVenue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyVenue1 overwrites any union data inside the PutEventFormdataBody_Venue as the provided PutEventFormdataBodyVenue1
+func (t *PutEventFormdataBody_Venue) FromPutEventFormdataBodyVenue1(v PutEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyVenue1 performs a merge with any union data inside the PutEventFormdataBody_Venue, using the provided PutEventFormdataBodyVenue1
+func (t *PutEventFormdataBody_Venue) MergePutEventFormdataBodyVenue1(v PutEventFormdataBodyVenue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Venue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Venue) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
