@@ -409,3 +409,23 @@ func TestDSTGapAndOverlapThroughTheAPI(t *testing.T) {
 		}
 	})
 }
+
+// Issue 15 item 9 (last part): a venue update recomputes stateprovince from
+// the new country, state and province (SPEC §4) while it was derived.
+func TestVenueUpdateRecomputesStateProvince(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		r := e.do(t, "POST", "/cal/events/v1/venues", map[string]any{"venue": "Hall", "country": "Japan", "province": "Tokyo"}, models.RoleEditor)
+		mustStatus(t, r, http.StatusCreated)
+		v := r.Map(t)
+		if v["stateprovince"] != "Tokyo" {
+			t.Errorf("created stateprovince %v, want Tokyo", v["stateprovince"])
+		}
+		path := fmt.Sprintf("/cal/events/v1/venues/%d", int64(v["id"].(float64)))
+		r = e.do(t, "POST", path, map[string]any{"country": "United States", "state": "NY"}, models.RoleEditor)
+		mustStatus(t, r, http.StatusOK)
+		if got := r.Map(t)["stateprovince"]; got != "NY" {
+			t.Errorf("after moving to the US: stateprovince %v, want NY", got)
+		}
+	})
+}
