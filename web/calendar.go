@@ -218,17 +218,10 @@ type moveView struct {
 	F          eventForm
 	Zone       string
 	Back       string
-	Errors     []fieldError
+	Errors     fieldErrors
 }
 
-func (v moveView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v moveView) err(field string) string { return v.Errors.of(field) }
 
 // calendarBack is where the move form returns: a calendar URL, or the
 // calendar.

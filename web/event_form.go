@@ -172,13 +172,26 @@ func (f eventForm) input(lang string) models.EventInput {
 // fieldError is one message of a failed form, next to its field.
 type fieldError struct{ Field, Message string }
 
+// fieldErrors are a failed form's messages.
+type fieldErrors []fieldError
+
+// of returns the message of field, or "".
+func (e fieldErrors) of(field string) string {
+	for _, fe := range e {
+		if fe.Field == field {
+			return fe.Message
+		}
+	}
+	return ""
+}
+
 // eventFormView is the create or edit page of an event.
 type eventFormView struct {
 	Layout     layoutView
 	F          eventForm
 	ID         int64 // 0 for a new event
 	Action     string
-	Errors     []fieldError
+	Errors     fieldErrors
 	Statuses   []option
 	Venues     []option
 	Organizers []option
@@ -208,14 +221,7 @@ type translationLink struct {
 }
 
 // err returns the message of field, or "".
-func (v eventFormView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v eventFormView) err(field string) string { return v.Errors.of(field) }
 
 // formFields are the fields the event form shows, in order; a message for
 // any other field goes to the summary only.
@@ -427,21 +433,14 @@ type translationView struct {
 	Source      eventForm // the source text, read-only
 	T           eventForm // the translation (title, description, excerpt)
 	Missing     map[string]bool
-	Errors      []fieldError
+	Errors      fieldErrors
 	Action      string
 	EditHref    string
 	Langs       []translationLink
 	RecordTitle string
 }
 
-func (v translationView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v translationView) err(field string) string { return v.Errors.of(field) }
 
 // eventTranslation shows the source text and the lang text of an event
 // side by side.

@@ -196,7 +196,7 @@ type linkedFormView struct {
 	Action     string
 	Fields     []formField
 	Values     map[string]string
-	Errors     []fieldError
+	Errors     fieldErrors
 	Statuses   []option
 	StatusName string
 	Status     string
@@ -205,14 +205,7 @@ type linkedFormView struct {
 	Trashed    bool
 }
 
-func (v linkedFormView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v linkedFormView) err(field string) string { return v.Errors.of(field) }
 
 func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string) linkedFormView {
 	lay := h.layoutFor(c, titleID)
@@ -440,21 +433,14 @@ type linkedTranslationView struct {
 	Source      map[string]string
 	Values      map[string]string
 	Missing     map[string]bool
-	Errors      []fieldError
+	Errors      fieldErrors
 	Action      string
 	EditHref    string
 	Langs       []translationLink
 	RecordTitle string
 }
 
-func (v linkedTranslationView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v linkedTranslationView) err(field string) string { return v.Errors.of(field) }
 
 // translation shows (or, posted, saves) the lang translation of a record:
 // the translatable fields only, saved through the same update as the API's

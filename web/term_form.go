@@ -51,7 +51,7 @@ type termFormView struct {
 	F       termForm
 	ID      int64 // 0 for a new term
 	Action  string
-	Errors  []fieldError
+	Errors  fieldErrors
 	Parents []option
 	Access  models.TermAdminAccess
 	Count   string
@@ -59,14 +59,7 @@ type termFormView struct {
 }
 
 // err returns the message of field, or "".
-func (v termFormView) err(field string) string {
-	for _, e := range v.Errors {
-		if e.Field == field {
-			return e.Message
-		}
-	}
-	return ""
-}
+func (v termFormView) err(field string) string { return v.Errors.of(field) }
 
 // termFormFields are the fields the term form shows; a message for any
 // other field goes to the summary only.
