@@ -28,9 +28,13 @@ type eventForm struct {
 	Categories, Tags                    []string
 	NewTags                             string
 	Cost, Website                       string
-	Featured, Sticky, Hidden            bool
-	ShowMap, ShowMapLink                bool
-	Version                             string // the loaded record's last change, Unix seconds
+	Image, Slug, Date                   string // image URL, slug, publication date (site zone)
+	// The event's own currency; empty when the cost text (or the site)
+	// decides, and then not sent.
+	CurrencySymbol, CurrencyCode, CurrencyPosition string
+	Featured, Sticky, Hidden                       bool
+	ShowMap, ShowMapLink                           bool
+	Version                                        string // the loaded record's last change, Unix seconds
 }
 
 // Form values of date inputs.
@@ -57,6 +61,11 @@ func formOf(e *models.Event, site *time.Location) eventForm {
 	}
 	if e.Website != nil {
 		f.Website = *e.Website
+	}
+	f.Image, f.Slug, f.Date = e.ImageURL, e.Slug, e.PublishedAt.In(site).Format("2006-01-02T15:04:05")
+	f.CurrencyCode = e.CurrencyCode
+	if sym, pos := models.DetectCurrency(models.CostItems(e.Cost)); sym != e.CurrencySymbol || pos != e.CurrencyPosition {
+		f.CurrencySymbol, f.CurrencyPosition = e.CurrencySymbol, e.CurrencyPosition
 	}
 	if len(e.Venues) > 0 {
 		f.Venue = strconv.FormatInt(e.Venues[0].ID, 10)
@@ -104,7 +113,10 @@ func readEventForm(c *fiber.Ctx) eventForm {
 		Organizers: multi("organizer"), NewOrganizer: strings.TrimSpace(c.FormValue("new_organizer")),
 		Categories: multi("categories"), Tags: multi("tags"), NewTags: c.FormValue("new_tags"),
 		Cost: strings.TrimSpace(c.FormValue("cost")), Website: strings.TrimSpace(c.FormValue("website")),
-		Featured: on("featured"), Sticky: on("sticky"), Hidden: on("hide_from_listings"),
+		Image: strings.TrimSpace(c.FormValue("image")), Slug: strings.TrimSpace(c.FormValue("slug")), Date: c.FormValue("date"),
+		CurrencySymbol: strings.TrimSpace(c.FormValue("currency_symbol")), CurrencyCode: strings.TrimSpace(c.FormValue("currency_code")),
+		CurrencyPosition: c.FormValue("currency_position"),
+		Featured:         on("featured"), Sticky: on("sticky"), Hidden: on("hide_from_listings"),
 		ShowMap: on("show_map"), ShowMapLink: on("show_map_link"), Version: c.FormValue("_version"),
 	}
 }
@@ -130,6 +142,15 @@ func (f eventForm) input(lang string) models.EventInput {
 	if f.Status != "" {
 		in.Status = str(f.Status)
 	}
+	in.ImageURL = str(f.Image)
+	opt := func(v string) *string {
+		if v == "" {
+			return nil
+		}
+		return &v
+	}
+	in.Slug, in.Date = opt(f.Slug), opt(formDate(f.Date))
+	in.CurrencySymbol, in.CurrencyCode, in.CurrencyPosition = opt(f.CurrencySymbol), opt(f.CurrencyCode), opt(f.CurrencyPosition)
 	terms := func(ids []string, names string) *[]models.TermRef {
 		out := []models.TermRef{}
 		for _, s := range ids {
@@ -227,7 +248,8 @@ func (v eventFormView) err(field string) string { return v.Errors.of(field) }
 // any other field goes to the summary only.
 var formFields = map[string]bool{"title": true, "description": true, "excerpt": true, "status": true,
 	"start_date": true, "end_date": true, "timezone": true, "venue": true, "organizer": true,
-	"categories": true, "tags": true, "cost": true, "website": true}
+	"categories": true, "tags": true, "cost": true, "website": true, "image": true, "slug": true, "date": true,
+	"currency_symbol": true, "currency_code": true, "currency_position": true}
 
 func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id int64) (eventFormView, error) {
 	lay := h.layoutFor(c, titleID)

@@ -375,3 +375,42 @@ func TestTagsAreAddedWithEnter(t *testing.T) {
 		t.Errorf("tags %v, want Outdoor and open air", names)
 	}
 }
+
+// The form takes every field the API takes: image, slug, publication
+// date and the event's own currency; saving an unchanged form changes
+// nothing.
+func TestEventFormTakesEveryAPIField(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	p := srv.Page(t)
+	p.SignIn(ed)
+	p.Visit("/admin/events/new")
+	p.Fill(eventForm, "title", "Tea ceremony")
+	p.Fill(eventForm, "cost", "3000")
+	p.Fill(eventForm, "currency_symbol", "円")
+	p.Fill(eventForm, "currency_code", "jpy")
+	p.Fill(eventForm, "currency_position", "postfix")
+	p.Fill(eventForm, "image", "https://example.test/tea.jpg")
+	p.Fill(eventForm, "slug", "sado")
+	p.Fill(eventForm, "date", "2026-01-02T03:04:05")
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	id := eventIDOf(t, p.Path())
+	before := apiEvent(t, srv, ed, id, "en")
+	d := before["cost_details"].(map[string]any)
+	if before["cost"] != "3000円" || d["currency_code"] != "JPY" || before["slug"] != "sado" || before["date"] != "2026-01-02 03:04:05" ||
+		before["image"].(map[string]any)["url"] != "https://example.test/tea.jpg" {
+		t.Errorf("through the API: cost %v, details %v, slug %v, date %v, image %v", before["cost"], d, before["slug"], before["date"], before["image"])
+	}
+	p.Visit("/admin/events/" + id + "/edit")
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("save unchanged: status %d", st)
+	}
+	after := apiEvent(t, srv, ed, id, "en")
+	for _, k := range []string{"date", "cost", "slug", "start_date", "end_date", "cost_details"} {
+		if fmt.Sprint(after[k]) != fmt.Sprint(before[k]) {
+			t.Errorf("saving the unchanged form changed %s: %v -> %v", k, before[k], after[k])
+		}
+	}
+}
