@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -50,13 +51,27 @@ func Hash(name string) string {
 	return hashes[strings.TrimPrefix(path.Clean("/"+name), "/")]
 }
 
-// URL returns the public URL of the file at name with its content hash as a
-// query ("/assets/vendor/htmx.min.js?v=0123abcd4567"), so a new build
+// URL returns the public URL of the file at name with its content hash in
+// the file name ("/assets/vendor/htmx.min.0123abcd4567.js"), so a new build
 // changes every URL and old copies in caches are never used.
 func URL(name string) string {
 	name = strings.TrimPrefix(path.Clean("/"+name), "/")
 	if h := Hash(name); h != "" {
-		return Prefix + name + "?v=" + h
+		ext := path.Ext(name)
+		return Prefix + strings.TrimSuffix(name, ext) + "." + h + ext
 	}
 	return Prefix + name
+}
+
+// hashedName matches a file name carrying a content hash before its
+// extension, as URL writes it.
+var hashedName = regexp.MustCompile(`^(.+)\.([0-9a-f]{12})(\.[A-Za-z0-9]+)$`)
+
+// Unhash splits a requested path into the file's name and the hash its URL
+// carries ("" when it carries none).
+func Unhash(p string) (name, hash string) {
+	if m := hashedName.FindStringSubmatch(p); m != nil {
+		return m[1] + m[3], m[2]
+	}
+	return p, ""
 }

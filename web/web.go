@@ -130,11 +130,12 @@ func render(c *fiber.Ctx, status int, comp templ.Component) error {
 	return c.Status(status).Send(buf.Bytes())
 }
 
-// asset serves an embedded file. With the current content hash in ?v= the
-// file may be cached for a year; without it (or with a stale hash) caches
-// must revalidate, so an old URL never pins an old file.
+// asset serves an embedded file. With the current content hash in its name
+// (assets.URL) or in ?v= the file may be cached for a year; without it (or
+// with a stale hash) caches must revalidate, so an old URL never pins an
+// old file.
 func (h *handler) asset(c *fiber.Ctx) error {
-	name := strings.TrimPrefix(path.Clean("/"+c.Params("*")), "/")
+	name, inName := assets.Unhash(strings.TrimPrefix(path.Clean("/"+c.Params("*")), "/"))
 	b, err := fs.ReadFile(assets.FS, name)
 	if err != nil || name == "" {
 		return fiber.ErrNotFound
@@ -144,7 +145,7 @@ func (h *handler) asset(c *fiber.Ctx) error {
 		ct = fiber.MIMEOctetStream
 	}
 	hash := assets.Hash(name)
-	if c.Query("v") == hash {
+	if inName == hash || c.Query("v") == hash {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
 	} else {
 		c.Set(fiber.HeaderCacheControl, "no-cache")

@@ -85,7 +85,11 @@ func TestAssetsAreCachedByContentHash(t *testing.T) {
 		if len(hash) != 12 {
 			t.Fatalf("%s: hash %q", name, hash)
 		}
-		resp, _ := do(t, app, assets.URL(name))
+		u := assets.URL(name)
+		if !strings.Contains(u, "."+hash+".") || strings.Contains(u, "?") {
+			t.Errorf("%s: URL %s, want the hash in the file name", name, u)
+		}
+		resp, _ := do(t, app, u)
 		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 			t.Errorf("%s: %d %q", name, resp.StatusCode, resp.Header.Get("Cache-Control"))
 		}
@@ -94,9 +98,11 @@ func TestAssetsAreCachedByContentHash(t *testing.T) {
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/css") || !strings.Contains(body, "prefers-color-scheme") {
 		t.Errorf("stylesheet: %q", resp.Header.Get("Content-Type"))
 	}
-	resp, _ = do(t, app, "/assets/vendor/htmx.min.js?v=stale")
-	if resp.Header.Get("Cache-Control") != "no-cache" {
-		t.Errorf("stale hash cached: %q", resp.Header.Get("Cache-Control"))
+	for _, stale := range []string{"/assets/vendor/htmx.min.js?v=stale", "/assets/vendor/htmx.min.000000000000.js"} {
+		resp, _ = do(t, app, stale)
+		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("%s: %d, cached %q", stale, resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
 	}
 	hash := assets.Hash("vendor/htmx.min.js")
 	resp, _ = do(t, app, "/assets/vendor/htmx.min.js", "If-None-Match", `"`+hash+`"`)
