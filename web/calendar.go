@@ -105,16 +105,7 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	for _, name := range calendarViews {
 		v.Views = append(v.Views, option{Value: name, Label: t("admin.calendar.view." + name), Selected: name == view})
 	}
-	if v.Categories, err = h.categoryOptions(c, lang, []string{q.Categories}); err != nil {
-		return err
-	}
-	if v.Tags, err = h.tagOptions(c, lang, []string{q.Tags}); err != nil {
-		return err
-	}
-	if v.Venues, err = h.venueOptions(c, lang, "", q.Venue); err != nil {
-		return err
-	}
-	if v.Organizers, err = h.organizerOptions(c, lang, "", []string{q.Organizer}); err != nil {
+	if v.Categories, v.Tags, v.Venues, v.Organizers, err = h.filterOptions(c, lang, q.Categories, q.Tags, q.Venue, q.Organizer); err != nil {
 		return err
 	}
 	if access.Statuses {

@@ -276,20 +276,28 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	for _, o := range []string{models.OrderStart, models.OrderTitle, models.OrderModified} {
 		v.Orders = append(v.Orders, option{Value: o, Label: t("admin.events.order." + o), Selected: q.Order == o})
 	}
-	if v.Categories, err = h.categoryOptions(c, lang, []string{q.Category}); err != nil {
-		return err
-	}
-	if v.Tags, err = h.tagOptions(c, lang, []string{q.Tag}); err != nil {
-		return err
-	}
-	if v.Venues, err = h.venueOptions(c, lang, "", q.Venue); err != nil {
-		return err
-	}
-	if v.Organizers, err = h.organizerOptions(c, lang, "", []string{q.Organizer}); err != nil {
+	if v.Categories, v.Tags, v.Venues, v.Organizers, err = h.filterOptions(c, lang, q.Category, q.Tag, q.Venue, q.Organizer); err != nil {
 		return err
 	}
 	v.Bulk = h.bulkActions(lang, v.Trash, v.Access)
 	return render(c, fiber.StatusOK, eventsListPage(v))
+}
+
+// filterOptions are the choices of the event filters (events list and
+// calendar): categories as a tree, tags, venues and organizers, the chosen
+// ones marked.
+func (h *handler) filterOptions(c *fiber.Ctx, lang, category, tag, venue, organizer string) (cats, tags, venues, orgs []option, err error) {
+	if cats, err = h.categoryOptions(c, lang, []string{category}); err != nil {
+		return
+	}
+	if tags, err = h.tagOptions(c, lang, []string{tag}); err != nil {
+		return
+	}
+	if venues, err = h.venueOptions(c, lang, "", venue); err != nil {
+		return
+	}
+	orgs, err = h.organizerOptions(c, lang, "", []string{organizer})
+	return
 }
 
 // missingLangs lists the languages a record is not yet translated into
