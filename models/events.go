@@ -388,6 +388,9 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
 			return err
 		}
+		if err := tx.syncEventTerms(ctx, id); err != nil {
+			return err
+		}
 		after, err := tx.eventTermCounts(ctx, id, e.Status)
 		if err != nil {
 			return err
@@ -469,6 +472,9 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 			}
 		}
 		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
+			return err
+		}
+		if err := tx.syncEventTerms(ctx, id); err != nil {
 			return err
 		}
 		after, err := tx.eventTermCounts(ctx, id, e.Status)
@@ -567,6 +573,9 @@ func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (
 				Where("id = ?", p.ID).Exec(ctx)
 			if err != nil {
 				return fmt.Errorf("models: trash event %d: %w", p.ID, mapErr(err))
+			}
+			if err := tx.syncEventTerms(ctx, p.ID); err != nil {
+				return err
 			}
 			return tx.adjustTermCounts(ctx, before, termCounts{})
 		})

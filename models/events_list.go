@@ -127,9 +127,14 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	// is the costly part of a big window); otherwise one COUNT query.
 	total := int64(offset + len(events))
 	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
-		cq := s.db.NewSelect().Model((*Event)(nil))
-		s.applyEventFilter(cq, f, true)
-		n, err := cq.Count(ctx)
+		n, ok, err := s.countByTerms(ctx, f)
+		if !ok {
+			cq := s.db.NewSelect().Model((*Event)(nil))
+			s.applyEventFilter(cq, f, true)
+			var n64 int64
+			n64, err = cq.Count(ctx)
+			n = int(n64)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
 		}
@@ -208,32 +213,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 	if !f.IncludeHidden {
 		q.Where("event.hide_from_listings = ?", false)
 	}
-	bound := func(cond string, t *time.Time) {
-		if t != nil {
-			q.Where(cond, Sec(*t))
-		}
-	}
-	// On SQLite end_at is only a residual filter read from the index
-	// entries; a unary + drops the column's NUMERIC affinity, so each row is
-	// compared as the text it is stored as instead of first being tried as
-	// a number (same result: stored times are never numeric).
-	endAt := "event.end_at"
-	if s.db.Dialect().Name() == dialect.SQLite {
-		endAt = "+event.end_at"
-	}
-	bound("event.start_at >= ?", f.StartMin)
-	bound(endAt+" <= ?", f.EndMax)
-	bound("event.start_at < ?", f.StartsBefore)
-	bound("event.start_at > ?", f.StartsAfter)
-	bound(endAt+" < ?", f.EndsBefore)
-	bound(endAt+" > ?", f.EndsAfter)
-	// Every write keeps start_at <= end_at (applyEventFields), so an upper
-	// bound on the end bounds the start too. Said explicitly, it closes the
-	// start_at range of the index scan: the count then reads only the
-	// window's entries instead of every entry from the window start to the
-	// last event.
-	bound("event.start_at <= ?", f.EndMax)
-	bound("event.start_at < ?", f.EndsBefore)
+	windowConds(q, "event", s.db.Dialect().Name() == dialect.SQLite, f)
 
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0:

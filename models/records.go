@@ -177,6 +177,12 @@ type EventTerm struct {
 	bun.BaseModel `bun:"table:event_terms"`
 	EventID       int64 `bun:"event_id,pk"`
 	TermID        int64 `bun:"term_id,pk"`
+	// Copies of the event's fields that a filtered list counts on, kept by
+	// syncEventTerms in the transaction of every event write.
+	Status  string    `bun:"status,notnull"`
+	StartAt time.Time `bun:"start_at,nullzero"`
+	EndAt   time.Time `bun:"end_at,nullzero"`
+	Hidden  bool      `bun:"hidden,notnull"`
 }
 
 // User is an account. Login is stored lower-case.

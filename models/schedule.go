@@ -122,6 +122,9 @@ func publishDue[T any](ctx context.Context, s *Store, kind Kind, id int64, now t
 		}
 		done = true
 		if kind == KindEvent {
+			if err := tx.syncEventTerms(ctx, id); err != nil {
+				return err
+			}
 			return tx.adjustTermCounts(ctx, before, termCounts{published: true, terms: before.terms})
 		}
 		return nil

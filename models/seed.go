@@ -430,7 +430,7 @@ func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedRep
 			eo = append(eo, EventOrganizer{EventID: id, OrganizerID: o, Position: p})
 		}
 		for _, t := range append(g.sample(g.cats, g.o.CategoriesPerEvent), g.sample(g.tags, g.o.TagsPerEvent)...) {
-			et = append(et, EventTerm{EventID: id, TermID: t})
+			et = append(et, EventTerm{EventID: id, TermID: t, Status: e.Status, StartAt: e.StartAt, EndAt: e.EndAt, Hidden: e.HideFromListings})
 		}
 		if g.chance(g.o.Translated) {
 			other := g.otherLang(lang)

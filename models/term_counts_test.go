@@ -29,6 +29,9 @@ func TestTermCountsStayExactThroughEveryWrite(t *testing.T) {
 			if n != 0 {
 				t.Errorf("%s: %d term counts were wrong", step, n)
 			}
+			if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 0 {
+				t.Errorf("%s: %d links' copies of their event were wrong (%v)", step, n, err)
+			}
 		}
 		count := func(taxonomy, name string) int64 {
 			t.Helper()
@@ -67,6 +70,11 @@ func TestTermCountsStayExactThroughEveryWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		exact("hidden from listings")
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(hidden.ID), models.EventInput{
+			StartDate: ptr("2027-05-03 09:00"), EndDate: ptr("2027-05-04 18:00"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		exact("dates moved")
 		if got := count(models.TaxCategory, "Music"); got != 2 {
 			t.Errorf("Music counts %d published events, want 2", got)
 		}
@@ -180,6 +188,15 @@ func TestRecountRepairsCounts(t *testing.T) {
 		}
 		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
 			t.Fatalf("second recount: %d, %v; want nothing", n, err)
+		}
+		if _, err := db.IDB().NewRaw("UPDATE event_terms SET status = 'draft', start_at = NULL").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 1 {
+			t.Fatalf("repair copies: %d, %v; want 1 repaired", n, err)
+		}
+		if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 0 {
+			t.Fatalf("second repair of copies: %d, %v; want nothing", n, err)
 		}
 	})
 }

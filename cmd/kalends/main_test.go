@@ -490,7 +490,7 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 term counts repaired\n", "0 term counts repaired\n"} {
+	for _, want := range []string{"1 term counts repaired\n0 category and tag links repaired\n", "0 term counts repaired\n0 category and tag links repaired\n"} {
 		if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || r.stdout != want {
 			t.Fatalf("recount: exit %d, stdout %q (want %q)\n%s", r.code, r.stdout, want, r.stderr)
 		}

@@ -112,8 +112,8 @@ func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	return db.Close()
 }
 
-// runRecount recomputes every term count from the links and says how many
-// were wrong.
+// runRecount recomputes every term count from the links, and the links'
+// copies of their events' fields, and says how many were wrong.
 func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
 	db, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
@@ -124,7 +124,11 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n", n)
+	links, err := db.RepairEventTermCopies(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n", n, links)
 	return err
 }
 

@@ -1,0 +1,164 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// TestTermFilteredTotalsAgreeWithThePage: a list filtered by categories or
+// tags counts its total from the links' copies of their events; that total
+// equals the number of events the page query itself finds (read here as one
+// page big enough to hold them all, which needs no count), for every caller,
+// status filter, window and hidden flag, after writes that move the copies.
+func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		author := newUser(t, db, "author", models.RoleAuthor)
+		parent, err := db.CreateTerm(ctx, editor, models.TaxCategory, models.TermInput{Name: ptr("Music")}, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.CreateTerm(ctx, editor, models.TaxCategory, models.TermInput{Name: ptr("Jazz"), ParentID: &parent.ID}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tm := range []struct{ tax, name string }{{models.TaxCategory, "Talks"}, {models.TaxTag, "live"}, {models.TaxTag, "free"}} {
+			if _, err := db.CreateTerm(ctx, editor, tm.tax, models.TermInput{Name: ptr(tm.name)}, "en"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		statuses := []string{models.StatusPublish, models.StatusDraft, models.StatusPending, models.StatusPrivate}
+		var events []*models.Event
+		for i := range 40 {
+			day := time.Date(2027, 3, 1+i%28, 10, 0, 0, 0, time.UTC)
+			in := baseInput(fmt.Sprint("Event ", i), day.Format("2006-01-02 15:04"), day.Add(time.Duration(1+i%3)*24*time.Hour).Format("2006-01-02 15:04"))
+			in.Status = ptr(statuses[i%len(statuses)])
+			in.HideFromListings = ptr(i%7 == 0)
+			// Some events in both the parent and its subcategory: counted once.
+			in.Categories = termRefs([][]string{{"Music"}, {"Jazz"}, {"Music", "Jazz"}, {"Talks"}, nil}[i%5])
+			in.Tags = termRefs([][]string{{"live"}, {"live", "free"}, nil}[i%3])
+			u := editor
+			if i%4 == 1 {
+				u = author
+			}
+			e, err := db.CreateEvent(ctx, u, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events = append(events, e)
+		}
+		// Writes that move the copies: dates, status, hidden, trash.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[2].ID), models.EventInput{
+			StartDate: ptr("2027-04-20 10:00"), EndDate: ptr("2027-04-21 10:00"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[5].ID), models.EventInput{
+			PostInput: models.PostInput{Status: ptr(models.StatusPublish)}, HideFromListings: ptr(true), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.TrashEvent(ctx, editor, models.ByID(events[10].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+
+		at := func(s string) *time.Time { v, _ := time.Parse(time.DateOnly, s); return &v }
+		windows := []models.EventFilter{{}, {StartMin: at("2027-03-05"), EndMax: at("2027-03-20")},
+			{StartsAfter: at("2027-03-10"), EndsBefore: at("2027-04-30")}, {EndsAfter: at("2027-03-15"), StartsBefore: at("2027-03-25")}}
+		terms := []struct{ cats, tags []string }{{[]string{"music"}, nil}, {[]string{"jazz"}, nil},
+			{nil, []string{"live"}}, {nil, []string{"live", "free"}}, {[]string{"talks"}, nil}}
+		callers := []*models.User{nil, editor, author}
+		checked := 0
+		for _, u := range callers {
+			for _, w := range windows {
+				for _, tm := range terms {
+					for _, st := range [][]string{nil, {models.StatusPublish}, {models.StatusDraft, models.StatusPrivate}} {
+						for _, hidden := range []bool{false, true} {
+							if st != nil && u == nil && (len(st) > 1 || st[0] != models.StatusPublish) {
+								continue // refused to anonymous callers
+							}
+							f := w
+							f.Lang, f.Statuses, f.IncludeHidden = "en", st, hidden
+							f.Categories, f.Tags = refsOf(tm.cats), refsOf(tm.tags)
+							f.PerPage = 100
+							all, err := db.ListEvents(ctx, u, f)
+							if err != nil {
+								t.Fatal(err)
+							}
+							f.PerPage = 1
+							one, err := db.ListEvents(ctx, u, f)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if one.Total != len(all.Items) {
+								name := "anonymous"
+								if u != nil {
+									name = string(u.Role)
+								}
+								t.Errorf("%s, window %d, categories %v tags %v, statuses %v, hidden %v: total %d, the page finds %d",
+									name, checked, tm.cats, tm.tags, st, hidden, one.Total, len(all.Items))
+							}
+							checked++
+						}
+					}
+				}
+			}
+		}
+		if checked < 200 {
+			t.Fatalf("only %d combinations checked", checked)
+		}
+	})
+}
+
+// TestTermFilteredCountReadsTheLinksIndex: the count of a category-filtered
+// window is one query over event_terms, not a probe per event.
+func TestTermFilteredCountReadsTheLinksIndex(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		for i := range 3 {
+			in := baseInput(fmt.Sprint("Event ", i), "2027-05-01 10:00", "2027-05-01 11:00")
+			in.Categories = termRefs([]string{"Music"})
+			if _, err := db.CreateEvent(ctx, editor, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log := &queryLog{}
+		db.Bun.AddQueryHook(log)
+		p, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 2, Categories: refsOf([]string{"music"}), Lang: "en"})
+		if err != nil || p.Total != 3 {
+			t.Fatalf("list: total %v, %v; want 3", p, err)
+		}
+		var counts []string
+		for _, q := range log.reset() {
+			if strings.Contains(q, "COUNT(") {
+				counts = append(counts, q)
+			}
+		}
+		if len(counts) != 1 || !strings.Contains(counts[0], "FROM event_terms AS l") {
+			t.Fatalf("want one count over the links, got:\n%s", strings.Join(counts, "\n"))
+		}
+		if plan := explain(t, db, counts[0]); !linksIndexRE.MatchString(plan) {
+			t.Errorf("the count does not read event_terms_window_idx:\n%s\n%s", counts[0], plan)
+		}
+	})
+}
+
+// linksIndexRE finds event_terms read through the window index, on SQLite
+// (EXPLAIN QUERY PLAN) or MySQL (EXPLAIN).
+var linksIndexRE = regexp.MustCompile(`SEARCH l USING COVERING INDEX event_terms_window_idx|table=l type=\w+ possible_keys=\S* key=event_terms_window_idx`)
+
+func refsOf(slugs []string) []models.TermRef {
+	refs := make([]models.TermRef, len(slugs))
+	for i, s := range slugs {
+		refs[i] = models.TermRef{Name: s}
+	}
+	return refs
+}
