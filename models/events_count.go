@@ -53,22 +53,33 @@ func (s *Store) RepairEventTermCopies(ctx context.Context) (int, error) {
 	return int(n), err
 }
 
-// countByTerms counts the events f selects from the links of its only term
-// filter, when f has no other filter that needs the events table and the
-// caller's visibility depends on status alone. ok is false when it cannot
-// (the caller then counts from the events table).
+// countByTerms counts the events f selects from the links of its category
+// filter (or, without one, its tag filter), when the caller's visibility
+// depends on status alone and f has no filter that needs to read the
+// events rows (search, geography, include, parent). The other link filters
+// (tags, venue, organizer) and featured are probed per link by the event
+// id. ok is false when it cannot (the caller then counts from the events
+// table).
 func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
-	ids := f.categoryIDs
+	ids, other := f.categoryIDs, f.tagIDs
 	if len(ids) == 0 {
-		ids = f.tagIDs
-	} else if len(f.tagIDs) > 0 {
-		return 0, false, nil
+		ids, other = f.tagIDs, nil
 	}
-	if len(ids) == 0 || len(f.Search) > 0 || len(f.VenueIDs) > 0 || len(f.OrganizerIDs) > 0 || f.Featured != nil ||
-		f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil {
+	if len(ids) == 0 || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil {
 		return 0, false, nil
 	}
 	q := s.db.NewSelect().TableExpr("event_terms AS l").Where("l.term_id IN (?)", bun.List(ids))
+	probe := func(table, col string, ids []int64) {
+		if len(ids) > 0 {
+			q.Where("EXISTS (SELECT 1 FROM "+table+" p WHERE p.event_id = l.event_id AND p."+col+" IN (?))", bun.List(ids))
+		}
+	}
+	probe("event_terms", "term_id", other)
+	probe("event_venues", "venue_id", f.VenueIDs)
+	probe("event_organizers", "organizer_id", f.OrganizerIDs)
+	if f.Featured != nil {
+		q.Where("EXISTS (SELECT 1 FROM events p WHERE p.id = l.event_id AND p.featured = ?)", *f.Featured)
+	}
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0 && v.AllButTrash:
 		q.Where("l.status IN (?)", bun.List(f.Statuses))

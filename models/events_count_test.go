@@ -35,6 +35,14 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		var venues []int64
+		for _, name := range []string{"Hall", "Club"} {
+			v, _, err := db.Venues().Create(ctx, editor, models.VenueInput{Venue: ptr(name)}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			venues = append(venues, v.ID)
+		}
 		statuses := []string{models.StatusPublish, models.StatusDraft, models.StatusPending, models.StatusPrivate}
 		var events []*models.Event
 		for i := range 40 {
@@ -45,6 +53,8 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 			// Some events in both the parent and its subcategory: counted once.
 			in.Categories = termRefs([][]string{{"Music"}, {"Jazz"}, {"Music", "Jazz"}, {"Talks"}, nil}[i%5])
 			in.Tags = termRefs([][]string{{"live"}, {"live", "free"}, nil}[i%3])
+			in.Venues = &[]models.VenueRef{{ID: venues[i%2]}}
+			in.Featured = ptr(i%3 == 1)
 			u := editor
 			if i%4 == 1 {
 				u = author
@@ -71,8 +81,14 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 		at := func(s string) *time.Time { v, _ := time.Parse(time.DateOnly, s); return &v }
 		windows := []models.EventFilter{{}, {StartMin: at("2027-03-05"), EndMax: at("2027-03-20")},
 			{StartsAfter: at("2027-03-10"), EndsBefore: at("2027-04-30")}, {EndsAfter: at("2027-03-15"), StartsBefore: at("2027-03-25")}}
-		terms := []struct{ cats, tags []string }{{[]string{"music"}, nil}, {[]string{"jazz"}, nil},
-			{nil, []string{"live"}}, {nil, []string{"live", "free"}}, {[]string{"talks"}, nil}}
+		terms := []struct {
+			cats, tags []string
+			venue      bool
+			featured   *bool
+		}{{cats: []string{"music"}}, {cats: []string{"jazz"}},
+			{tags: []string{"live"}}, {tags: []string{"live", "free"}}, {cats: []string{"talks"}},
+			{cats: []string{"music"}, tags: []string{"free"}}, {cats: []string{"music"}, venue: true},
+			{tags: []string{"live"}, venue: true, featured: ptr(true)}, {cats: []string{"jazz"}, featured: ptr(false)}}
 		callers := []*models.User{nil, editor, author}
 		checked := 0
 		for _, u := range callers {
@@ -85,7 +101,10 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 							}
 							f := w
 							f.Lang, f.Statuses, f.IncludeHidden = "en", st, hidden
-							f.Categories, f.Tags = refsOf(tm.cats), refsOf(tm.tags)
+							f.Categories, f.Tags, f.Featured = refsOf(tm.cats), refsOf(tm.tags), tm.featured
+							if tm.venue {
+								f.VenueIDs = venues[:1]
+							}
 							f.PerPage = 100
 							all, err := db.ListEvents(ctx, u, f)
 							if err != nil {
