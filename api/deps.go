@@ -54,6 +54,17 @@ func (d *Deps) Root(r *Request) string {
 	return d.site().BaseURL
 }
 
+// PageRoot is the root of the public pages in the request's language:
+// <base-url> in the site's default language, <base-url>/<lang> in the
+// others, whether the language came by path prefix or by ml_language, so a
+// record's url leads to its page in the language it was read in.
+func (d *Deps) PageRoot(r *Request) string {
+	if r != nil && r.Lang != "" && r.Lang != d.defaultLang() {
+		return d.site().BaseURL + "/" + r.Lang
+	}
+	return d.site().BaseURL
+}
+
 // APIURL returns the absolute URL of path inside the namespace, keeping the
 // request's language prefix: APIURL(r, "/events/7") ->
 // "http://host:8080/ja/cal/events/v1/events/7".

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/kalends/kalends/internal/ordered"
 )
 
 // KV is one member of an Obj.
@@ -34,6 +36,21 @@ func (o Obj) MarshalJSON() ([]byte, error) {
 // through encoding/json.
 func appendJSON(b *bytes.Buffer, v any) error {
 	switch v := v.(type) {
+	case ordered.Obj: // the JSON-LD of internal/jsonld, written as an Obj
+		b.WriteByte('{')
+		for i, kv := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			appendString(b, kv.K)
+			b.WriteByte(':')
+			if err := appendJSON(b, kv.V); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case []ordered.Obj:
+		return appendArray(b, v, func(o ordered.Obj) error { return appendJSON(b, o) })
 	case Obj: // a nil Obj is {} too, as its MarshalJSON always said
 		b.WriteByte('{')
 		for i, kv := range v {

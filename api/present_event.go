@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"html"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/jsonld"
+	"github.com/kalends/kalends/internal/ordered"
 	"github.com/kalends/kalends/models"
 )
 
@@ -53,9 +54,9 @@ func zeroPad(n, width int) string {
 // plain ?post_type=tribe_events&p=<id> form otherwise, as WordPress.
 func eventURL(r *Request, e *models.Event) string {
 	if e.Status == models.StatusPublish || e.Status == models.StatusPrivate {
-		return r.Deps.Root(r) + "/event/" + url.PathEscape(e.Slug) + "/"
+		return r.Deps.PageRoot(r) + "/event/" + url.PathEscape(e.Slug) + "/"
 	}
-	return r.Deps.Root(r) + "/?post_type=tribe_events&p=" + strconv.FormatInt(e.ID, 10)
+	return r.Deps.PageRoot(r) + "/?post_type=tribe_events&p=" + strconv.FormatInt(e.ID, 10)
 }
 
 // costFormat is the currency and localized texts used to format e's cost.
@@ -171,7 +172,7 @@ func presentEvent(r *Request, e *models.Event, single bool) Obj {
 		{"translations", nonNil(e.Translations)},
 	}
 	if single {
-		obj = append(obj, KV{"json_ld", eventJSONLD(r, e, loc, permalink, items, values, vs, os)})
+		obj = append(obj, KV{"json_ld", eventJSONLD(r, e, loc, permalink)})
 	}
 	return obj
 }
@@ -222,63 +223,10 @@ func autop(s string) string {
 	return strings.Join(paras, "\n")
 }
 
-// tags matches HTML tags for plain-text JSON-LD fields.
-var tags = regexp.MustCompile(`<[^>]*>`)
-
-func eventPlainText(s string) string {
-	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(s, "")))
-}
-
-// eventJSONLD is the schema.org Event of a single read (TEC §15.2), with
-// the request language as inLanguage.
-func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink string, items, values []string,
-	vs []*models.Venue, os []*models.Organizer) Obj {
-	desc := eventPlainText(e.Excerpt)
-	if desc == "" {
-		desc = eventPlainText(e.Description)
-	}
-	ld := Obj{
-		{"@context", "http://schema.org"},
-		{"@type", "Event"},
-		{"name", eventPlainText(e.Title)},
-		{"description", desc},
-	}
-	if e.ImageURL != "" {
-		ld = append(ld, KV{"image", e.ImageURL})
-	}
-	ld = append(ld,
-		KV{"url", permalink},
-		KV{"eventAttendanceMode", "https://schema.org/OfflineEventAttendanceMode"},
-		KV{"eventStatus", "https://schema.org/EventScheduled"},
-		KV{"startDate", e.StartAt.In(loc).Format("2006-01-02T15:04:05-07:00")},
-		KV{"endDate", e.EndAt.In(loc).Format("2006-01-02T15:04:05-07:00")},
-	)
-	if len(vs) > 0 {
-		ld = append(ld, KV{"location", venueJSONLD(r, vs[0])})
-	}
-	if len(os) > 0 {
-		ld = append(ld, KV{"organizer", organizerJSONLD(r, os[0])})
-	}
-	if len(items) > 0 {
-		// A string, as TEC writes it (sample 18): "0" when free.
-		price := values[0]
-		if f, err := strconv.ParseFloat(values[0], 64); (err == nil && f == 0) || values[0] == "free" {
-			price = "0"
-		}
-		code := e.CurrencyCode
-		if code == "" {
-			code = r.Deps.site().CurrencyCode
-		}
-		ld = append(ld, KV{"offers", Obj{
-			{"@type", "Offer"},
-			{"price", price},
-			{"priceCurrency", code},
-			{"url", permalink},
-			{"category", "primary"},
-			{"availability", "inStock"},
-			{"validFrom", e.PublishedAt.UTC().Format("2006-01-02") + "T00:00:00+00:00"},
-		}})
-	}
-	ld = append(ld, KV{"performer", "Organization"}, KV{"inLanguage", i18n.Tag(r.Lang).String()})
-	return ld
+// eventJSONLD is the schema.org Event of a single read (internal/jsonld),
+// with the request language as inLanguage.
+func eventJSONLD(r *Request, e *models.Event, loc *time.Location, permalink string) ordered.Obj {
+	return jsonld.Event(e, jsonld.EventContext{Zone: loc, Permalink: permalink,
+		VenueURL: func(v *models.Venue) string { return linkedURL(r, "venue", v.Slug) },
+		Currency: r.Deps.site().CurrencyCode, Lang: i18n.Tag(r.Lang).String()})
 }

@@ -85,7 +85,7 @@ func presentTerm(r *Request, t *models.Term) Obj {
 	}
 	return append(o,
 		KV{"meta", []any{}},
-		KV{"url", r.Deps.Root(r) + archive + url.PathEscape(t.Slug) + "/"},
+		KV{"url", r.Deps.PageRoot(r) + archive + url.PathEscape(t.Slug) + "/"},
 		KV{"urls", termURLs(r, t)},
 		KV{"lang", t.Lang},
 		KV{"translations", termTranslations(t)},

@@ -1,14 +1,14 @@
 package api
 
 import (
-	"html"
 	"net/url"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kalends/kalends/internal/jsonld"
+	"github.com/kalends/kalends/internal/ordered"
 	"github.com/kalends/kalends/models"
 )
 
@@ -31,26 +31,10 @@ func presentVenue(r *Request, v *models.Venue, withJSONLD bool) Obj {
 	return linkedTail(r, o, v.ID, v.Lang, v.Translations)
 }
 
-// venueJSONLD is the schema.org Place of a venue, in the language the venue
-// was read in; the event's json_ld reuses it as its location.
-func venueJSONLD(r *Request, v *models.Venue) Obj {
-	o := Obj{{"@type", "Place"}, {"name", v.Venue}, {"description", plainText(v.Description)},
-		{"url", linkedURL(r, "venue", v.Slug)}}
-	var addr Obj
-	for _, kv := range []KV{{"streetAddress", v.Address}, {"addressLocality", v.City},
-		{"addressRegion", v.StateProvince}, {"postalCode", v.Zip}, {"addressCountry", v.Country}} {
-		if kv.V.(string) != "" {
-			addr = append(addr, kv)
-		}
-	}
-	if len(addr) > 0 {
-		o = append(o, KV{"address", append(Obj{{"@type", "PostalAddress"}}, addr...)})
-	}
-	if v.GeoLat != nil && v.GeoLng != nil {
-		o = append(o, KV{"geo", Obj{{"@type", "GeoCoordinates"}, {"latitude", *v.GeoLat}, {"longitude", *v.GeoLng}}})
-	}
-	// telephone and sameAs are always there, empty when unset (sample 19).
-	return append(o, KV{"telephone", v.Phone}, KV{"sameAs", v.Website})
+// venueJSONLD is the schema.org Place of a venue (internal/jsonld), in the
+// language the venue was read in.
+func venueJSONLD(r *Request, v *models.Venue) ordered.Obj {
+	return jsonld.Venue(v, linkedURL(r, "venue", v.Slug))
 }
 
 // linkedHead is the common start of a venue or organizer object: id,
@@ -86,7 +70,7 @@ func linkedTail(r *Request, o Obj, id int64, lang string, translations []string)
 
 // linkedURL is the public permalink <root>/<kind>/<slug>/.
 func linkedURL(r *Request, kind, slug string) string {
-	return r.Deps.Root(r) + "/" + kind + "/" + url.PathEscape(slug) + "/"
+	return r.Deps.PageRoot(r) + "/" + kind + "/" + url.PathEscape(slug) + "/"
 }
 
 func linkedLocalTime(r *Request, t time.Time) string {
@@ -127,11 +111,4 @@ func linkedImage(u string) any {
 		}
 	}
 	return o
-}
-
-var tagRE = regexp.MustCompile(`<[^>]*>`)
-
-// plainText turns an HTML description into the plain text JSON-LD wants.
-func plainText(s string) string {
-	return strings.Join(strings.Fields(html.UnescapeString(tagRE.ReplaceAllString(s, " "))), " ")
 }

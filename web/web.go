@@ -1,5 +1,6 @@
-// Package web is the browser admin: templ pages under /admin/ and the
-// embedded static files under /assets/. It calls models and never bun
+// Package web is the browser admin (templ pages under /admin/), the public
+// pages (/events/, /event/<slug>/, …) and the embedded static files under
+// /assets/. It calls models and never bun
 // directly; texts come from the i18n bundle.
 package web
 
@@ -51,7 +52,7 @@ type handler struct{ d *Deps }
 func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
 	app.Get("/assets/*", h.asset)
-	app.Get("/", func(c *fiber.Ctx) error { return c.Redirect(dashboardPath, fiber.StatusSeeOther) })
+	h.registerPublic(app)
 	// /admin without the slash, before the sign-in wall (it would otherwise
 	// come back as redirect_to). Without strict routing this route also
 	// sees /admin/, which goes on.

@@ -256,8 +256,8 @@ func TestSignInAndSignOut(t *testing.T) {
 		account(t, db, "ann", models.RoleEditor)
 		b := newBrowser(t, app)
 
-		resp, _ := b.get("/")
-		if resp.StatusCode != 303 || resp.Header.Get("Location") != "/admin/" {
+		resp, _ := b.get("/") // the public list of events; the admin stays at /admin/
+		if resp.StatusCode != 302 || resp.Header.Get("Location") != "/events/" {
 			t.Errorf("/ = %d %q", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		for target, want := range map[string]string{

@@ -1,0 +1,214 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/assets"
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/jsonld"
+	"github.com/kalends/kalends/internal/ordered"
+	"github.com/kalends/kalends/models"
+)
+
+// The public pages: the url every API record carries leads here
+// (/event/<slug>/, /venue/<slug>/, /organizer/<slug>/,
+// /events/category/<slug>/, /tag/<slug>/, and the list /events/), at the
+// root in the site's default language and under /<lang>/ in each language.
+// They read through the same models operations as the API, as the caller
+// (anonymous, or the admin session's user): what the API hides is 404 here.
+
+// publicPerPage is the page size of the public lists.
+const publicPerPage = 20
+
+// registerPublic mounts the public pages.
+func (h *handler) registerPublic(app *fiber.App) {
+	prefixes := append([]string{""}, i18n.Codes...)
+	for _, code := range prefixes {
+		lang, pre := code, ""
+		if code != "" {
+			pre = "/" + code
+		} else {
+			lang = ""
+		}
+		with := func(next func(*fiber.Ctx, string) error) fiber.Handler {
+			return func(c *fiber.Ctx) error {
+				l := lang
+				if l == "" {
+					l = h.siteLang()
+				}
+				return next(c, l)
+			}
+		}
+		app.Get(pre+"/", h.loadSession, with(h.root))
+		app.Get(pre+"/events", h.loadSession, with(h.publicEvents))
+		app.Get(pre+"/event/:slug", h.loadSession, with(h.publicEvent))
+		app.Get(pre+"/venue/:slug", h.loadSession, with(h.publicLinked(venueKind)))
+		app.Get(pre+"/organizer/:slug", h.loadSession, with(h.publicLinked(organizerKind)))
+		app.Get(pre+"/events/category/:slug", h.loadSession, with(h.publicTerm(models.TaxCategory)))
+		app.Get(pre+"/tag/:slug", h.loadSession, with(h.publicTerm(models.TaxTag)))
+	}
+	app.Get("/sitemap.xml", h.sitemap)
+}
+
+// pageURL is the absolute URL of path in lang: no prefix in the site's
+// default language, /<lang> otherwise (as the API's url of a record).
+func (h *handler) pageURL(lang, path string) string {
+	if lang == h.siteLang() {
+		return h.d.Site.BaseURL + path
+	}
+	return h.d.Site.BaseURL + "/" + lang + path
+}
+
+// siteLang is the site's default language (the source language when unset).
+func (h *handler) siteLang() string { return i18n.OrSource(h.d.Site.Language()) }
+
+// pagePath is pageURL without the base URL (for redirects).
+func (h *handler) pagePath(lang, path string) string {
+	if lang == h.siteLang() {
+		return path
+	}
+	return "/" + lang + path
+}
+
+// publicView is the frame of a public page.
+type publicView struct {
+	Lang, HTMLLang, Title, Description string
+	T                                  func(id string) string
+	CSSURL                             string
+	Canonical                          string
+	XDefault                           string     // the page in the site's default language
+	Alternates                         []langLink // hreflang: every language, then x-default
+	OG                                 []metaPair
+	JSONLD                             string
+	SiteName, Home                     string
+	Path                               string // the page's path without language prefix
+}
+
+type metaPair struct{ Property, Content string }
+
+// frame builds the frame of a public page at path (no language prefix).
+func (h *handler) frame(lang, path, title, description string) publicView {
+	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
+	v := publicView{Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: title, Description: description, T: t,
+		CSSURL: assets.URL("css/public.css"), Canonical: h.pageURL(lang, path), SiteName: t("public.site_name"),
+		Home: h.pageURL(lang, "/events/"), Path: path, XDefault: h.pageURL(h.siteLang(), path)}
+	for _, code := range i18n.Codes {
+		v.Alternates = append(v.Alternates, langLink{Code: code, Tag: i18n.Tag(code).String(), Name: languageNames[code],
+			Href: h.pageURL(code, path), Current: code == lang})
+	}
+	v.OG = []metaPair{{"og:type", "website"}, {"og:title", title}, {"og:url", v.Canonical},
+		{"og:site_name", v.SiteName}, {"og:locale", strings.ReplaceAll(i18n.Tag(lang).String(), "-", "_")}}
+	if description != "" {
+		v.OG = append(v.OG, metaPair{"og:description", description})
+	}
+	return v
+}
+
+// withJSONLD sets the page's JSON-LD.
+func (v *publicView) withJSONLD(o ordered.Obj) error {
+	s, err := jsonld.Script(o)
+	v.JSONLD = s
+	return err
+}
+
+// sendPublic renders a public page with the headers every one carries: the
+// API discovery link, and a validator (ETag) answered 304 when it matches.
+// Pages read by a signed-in user (who may see private records) are not
+// stored by shared caches.
+func (h *handler) sendPublic(c *fiber.Ctx, status int, body []byte) error {
+	pageHeaders(c)
+	c.Set(fiber.HeaderLink, "<"+h.d.Site.BaseURL+h.d.APIPath+`>; rel="https://api.w.org/"`)
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Set(fiber.HeaderXFrameOptions, "SAMEORIGIN")
+	if userOf(c) != nil {
+		c.Set(fiber.HeaderCacheControl, "private, no-cache")
+	} else {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	}
+	c.Set(fiber.HeaderVary, "Cookie")
+	if status == fiber.StatusOK {
+		sum := sha256.Sum256(body)
+		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		c.Set(fiber.HeaderETag, tag)
+		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagListHas(inm, tag) {
+			return c.SendStatus(fiber.StatusNotModified)
+		}
+	}
+	return c.Status(status).Send(body)
+}
+
+// etagListHas says whether an If-None-Match list names tag (weak
+// comparison, as RFC 9110 wants for If-None-Match).
+func etagListHas(list, tag string) bool {
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound is the public 404 page in lang.
+func (h *handler) notFound(c *fiber.Ctx, lang string) error {
+	v := h.frame(lang, "/events/", h.d.I18n.T(lang, "public.not_found.title", nil), "")
+	v.Canonical = ""
+	return h.renderPublic(c, fiber.StatusNotFound, publicNotFound(v))
+}
+
+// hidden reports whether err means the record is not there for this
+// caller: unknown, not readable, or refused; such a page is a 404.
+func hidden(err error) bool {
+	var fe *models.ForbiddenError
+	var ve *models.ValidationError
+	return errors.Is(err, models.ErrNotFound) || errors.As(err, &fe) || errors.As(err, &ve) ||
+		errors.Is(err, models.ErrForbidden)
+}
+
+// onPublicPage reports whether a record in status has a public page for
+// its reader: published, or private for a reader allowed to read it (the
+// models operation that returned it has checked that).
+func onPublicPage(status string) bool {
+	return status == models.StatusPublish || status == models.StatusPrivate
+}
+
+// actor is the caller of a public page: the admin session's user or nil.
+func actor(c *fiber.Ctx) *models.User { return userOf(c) }
+
+// upcoming is the window of "upcoming" lists: events not yet over.
+func (h *handler) upcoming() *time.Time {
+	now := h.d.Site.Now()
+	return &now
+}
+
+// queryInt reads a positive integer argument; ok is false when it is there
+// but not one.
+func queryInt(c *fiber.Ctx, name string, def int) (int, bool) {
+	s := c.Query(name)
+	if s == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 1_000_000 {
+		return def, false
+	}
+	return n, true
+}
+
+// webcalURL is url with its scheme replaced by webcal (calendar apps
+// subscribe to it).
+func webcalURL(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		p.Scheme = "webcal"
+		return p.String()
+	}
+	return u
+}
