@@ -32,6 +32,7 @@ var fullCalendarLocales = map[string]string{"zh-hans": "zh-cn", "ja": "ja", "ko"
 // calendarView is the calendar page.
 type calendarView struct {
 	Layout     layoutView
+	Subscribe  string // webcal:// feed of the published events the filters select
 	View, Date string
 	FCLocale   string
 	Zone       string
@@ -61,6 +62,22 @@ type calendarView struct {
 type calendarQuery struct {
 	Categories, Tags, Venue, Organizer, Status, Search string
 	Featured                                           bool
+}
+
+// subscribeURL is the webcal:// address of the public feed with the
+// calendar's filters (the feed holds published events only).
+func (h *handler) subscribeURL(lang string, q calendarQuery) string {
+	args := url.Values{}
+	for k, v := range map[string]string{"categories": q.Categories, "tags": q.Tags, "venue": q.Venue, "organizer": q.Organizer, "search": q.Search} {
+		if v != "" {
+			args.Set(k, v)
+		}
+	}
+	u := h.pageURL(lang, "/events.ics")
+	if len(args) > 0 {
+		u += "?" + args.Encode()
+	}
+	return webcalURL(u)
 }
 
 // boolAttr is a boolean as a data attribute reads it.
@@ -102,6 +119,7 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 		Zone: site.String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(h.d.Site.PageSize(1 << 20)),
 		Scope: models.EditScope(u, models.KindEvent), UserID: strconv.FormatInt(u.ID, 10),
 		MayFilter: access.Statuses, MayCreate: access.Create, Q: q, BackHref: c.OriginalURL()}
+	v.Subscribe = h.subscribeURL(lang, q)
 	for _, name := range calendarViews {
 		v.Views = append(v.Views, option{Value: name, Label: t("admin.calendar.view." + name), Selected: name == view})
 	}

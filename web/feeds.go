@@ -1,0 +1,185 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/ical"
+	"github.com/kalends/kalends/models"
+)
+
+// The iCalendar feeds: /events.ics (every filter of the events list) and
+// /event/<slug>.ics, at the root and under /<lang>/. Calendar apps poll
+// them; they read what an anonymous caller reads.
+
+// feedCap bounds the events of one feed.
+const feedCap = 1000
+
+// feedRefresh is how often a subscribed calendar should poll.
+const feedRefresh = time.Hour
+
+// registerFeeds mounts the feeds; before the public pages, whose
+// /event/:slug would otherwise take /event/x.ics.
+func (h *handler) registerFeeds(app *fiber.App) {
+	for _, code := range append([]string{""}, i18n.Codes...) {
+		pre, lang := "", code
+		if code != "" {
+			pre = "/" + code
+		}
+		with := func(next func(*fiber.Ctx, string) error) fiber.Handler {
+			return func(c *fiber.Ctx) error {
+				l := lang
+				if l == "" {
+					l = h.siteLang()
+					if q := strings.ToLower(c.Query("ml_language")); q != "" {
+						if !i18n.Valid(q) {
+							return feedError(c, http.StatusBadRequest, "ml_language")
+						}
+						l = q
+					}
+				}
+				return next(c, l)
+			}
+		}
+		app.Get(pre+"/events.ics", with(h.eventsFeed))
+		app.Get(pre+"/event/:slug.ics", with(h.eventFeed))
+	}
+}
+
+// feedError is a plain-text error naming the argument at fault.
+func feedError(c *fiber.Ctx, status int, arg string) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
+	return c.Status(status).SendString("invalid argument: " + arg + "\n")
+}
+
+// eventsFeed is /events.ics.
+func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
+	f := models.EventFilter{PerPage: feedCap, Lang: lang}
+	for _, a := range []struct {
+		name string
+		dst  *[]models.TermRef
+	}{{"categories", &f.Categories}, {"tags", &f.Tags}} {
+		for _, s := range splitList(c.Query(a.name)) {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+				*a.dst = append(*a.dst, models.TermRef{ID: id})
+			} else {
+				*a.dst = append(*a.dst, models.TermRef{Name: s})
+			}
+		}
+	}
+	for _, a := range []struct {
+		name string
+		dst  *[]int64
+	}{{"venue", &f.VenueIDs}, {"organizer", &f.OrganizerIDs}} {
+		for _, s := range splitList(c.Query(a.name)) {
+			id, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || id < 1 {
+				return feedError(c, http.StatusBadRequest, a.name)
+			}
+			*a.dst = append(*a.dst, id)
+		}
+	}
+	if s := c.Query("search"); s != "" {
+		if len([]rune(s)) > 200 {
+			return feedError(c, http.StatusBadRequest, "search")
+		}
+		f.Search = models.SearchWords(s)
+	}
+	zone := h.d.Site.Zone()
+	now := h.d.Site.Now().In(zone)
+	from := time.Date(now.Year(), now.Month(), now.Day()-30, 0, 0, 0, 0, zone)
+	to := from.AddDate(1, 1, 0)
+	for _, a := range []struct {
+		name string
+		dst  *time.Time
+		end  bool
+	}{{"start_date", &from, false}, {"end_date", &to, true}} {
+		if s := c.Query(a.name); s != "" {
+			t, err := time.ParseInLocation(time.DateOnly, s[:min(len(s), 10)], zone)
+			if err != nil {
+				return feedError(c, http.StatusBadRequest, a.name)
+			}
+			if a.end {
+				t = t.AddDate(0, 0, 1)
+			}
+			*a.dst = t
+		}
+	}
+	f.EndsAfter, f.StartsBefore = &from, &to
+	p, err := h.d.DB.ListEvents(c.UserContext(), nil, f)
+	if hidden(err) {
+		return feedError(c, http.StatusBadRequest, "categories, tags, venue or organizer")
+	}
+	if err != nil {
+		return err
+	}
+	return h.sendFeed(c, lang, p.Items)
+}
+
+// eventFeed is /event/<slug>.ics.
+func (h *handler) eventFeed(c *fiber.Ctx, lang string) error {
+	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(c.Params("slug")), lang)
+	if hidden(err) || err == nil && e.Status != models.StatusPublish {
+		return feedError(c, http.StatusNotFound, "slug")
+	}
+	if err != nil {
+		return err
+	}
+	return h.sendFeed(c, lang, []*models.Event{e})
+}
+
+// sendFeed writes events as a calendar with validators: ETag (the body's
+// hash, as DTSTAMP is the newest change) and Last-Modified (the newest
+// change), each answered 304.
+func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) error {
+	var newest time.Time
+	for _, e := range events {
+		if e.UpdatedAt.After(newest) {
+			newest = e.UpdatedAt
+		}
+	}
+	if newest.IsZero() {
+		newest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	host := h.d.Site.BaseURL
+	if u, err := url.Parse(host); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	body := ical.Write(ical.Calendar{Name: h.d.I18n.T(lang, "public.site_name", nil), Zone: h.d.Site.Zone().String(),
+		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(),
+		URL: func(e *models.Event) string { return h.pageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/") }})
+	sum := sha256.Sum256(body)
+	tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	c.Set(fiber.HeaderETag, tag)
+	c.Set(fiber.HeaderLastModified, newest.UTC().Format(http.TimeFormat))
+	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" {
+		if etagListHas(inm, tag) {
+			return c.SendStatus(fiber.StatusNotModified)
+		}
+	} else if ims, err := http.ParseTime(c.Get(fiber.HeaderIfModifiedSince)); err == nil && !newest.Truncate(time.Second).After(ims) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, "text/calendar; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="events.ics"`)
+	return c.Send(body)
+}
+
+// splitList splits a comma-separated argument, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
