@@ -42,6 +42,10 @@ type EventInput struct {
 	Organizers *[]OrganizerRef
 
 	Lang string // request language: source language on create, translation language otherwise
+
+	// UID is the iCalendar UID of an imported event (import only; the API
+	// does not take it).
+	UID *string
 }
 
 // currencyCode is an ISO 4217 code (upper-cased before the check).
@@ -325,7 +329,25 @@ func applyEventFields(e *Event, in EventInput, old *Event, site *Site) error {
 	setBool(&e.HideFromListings, in.HideFromListings)
 	setBool(&e.Sticky, in.Sticky)
 	setBool(&e.Featured, in.Featured)
+	if in.UID != nil && *in.UID != "" {
+		e.UID = in.UID
+	}
 	return nil
+}
+
+// EventIDByUID returns the id of the event imported with the iCalendar UID
+// uid (0 when none).
+func (s *Store) EventIDByUID(ctx context.Context, uid string) (int64, error) {
+	var ids []int64
+	err := s.db.NewSelect().Model((*Event)(nil)).Column("id").Where("uid = ?", uid).Where("status <> ?", StatusTrash).
+		OrderExpr("id").Limit(1).Scan(ctx, &ids)
+	if err != nil {
+		return 0, fmt.Errorf("models: event by uid: %w", mapErr(err))
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	return ids[0], nil
 }
 
 // CreateEvent stores a new event by u with its links, in one transaction,

@@ -96,6 +96,7 @@ type Event struct {
 	Featured         bool      `bun:"featured,notnull"`
 	ImageURL         string    `bun:"image_url,notnull"`
 	ParentID         *int64    `bun:"parent_id"`
+	UID              *string   `bun:"uid"` // iCalendar UID of an imported event; nil for events made here
 
 	// The linked records, read in the same language as the event: every
 	// operation that returns events fills them (a fixed number of queries

@@ -52,6 +52,8 @@ type command struct {
 	login, password, role, email, displayName, appName string
 	// flags of seed
 	seed seedFlags
+	// flags and argument of export and import
+	format, to, file string
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -68,6 +70,12 @@ Usage:
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]
                                  create an application password and print it alone on stdout
+  kalends [options] export [--format ics] [--to FILE]
+                                 write the published events as iCalendar (stdout by default)
+  kalends [options] import [--format ics] [--login L] FILE
+                                 create or update events (matched by UID), venues, organizers and
+                                 categories from an iCalendar file, in one transaction, as user L
+                                 (default: the first administrator); prints what it did
   kalends version                print the version
 
 Roles: subscriber, contributor, author, editor, administrator.
@@ -104,6 +112,10 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runUserCreate(ctx, cmd, stdout, logger)
 	case "app-password create":
 		err = runAppPasswordCreate(ctx, cmd, stdout, logger)
+	case "export":
+		err = runExport(ctx, cmd, stdout, logger)
+	case "import":
+		err = runImport(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
 		msg := cliMessage(err)
@@ -209,6 +221,14 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		s.addFlags(fs)
 		fs.StringVar(&cmd.login, "login", "", "login of the user (required)")
 		fs.StringVar(&cmd.appName, "name", "API", "what the password is for, e.g. the client's name")
+	case "export", "import":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.format, "format", "", "ics (the only format so far; default: from the file name)")
+		if cmd.name == "export" {
+			fs.StringVar(&cmd.to, "to", "", "file to write (default: stdout)")
+		} else {
+			fs.StringVar(&cmd.login, "login", "", "user the records are written as (default: the first administrator)")
+		}
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
@@ -221,8 +241,10 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(0))
+	if cmd.name == "import" && fs.NArg() == 1 {
+		cmd.file = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
 	}
 	if cmd.name == "version" {
 		return cmd, nil
@@ -238,6 +260,10 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	case "app-password create":
 		if cmd.login == "" {
 			missing = append(missing, "--login")
+		}
+	case "import":
+		if cmd.file == "" {
+			missing = append(missing, "FILE")
 		}
 	}
 	if len(missing) > 0 {

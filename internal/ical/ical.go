@@ -95,7 +95,11 @@ func zoneOf(e *models.Event, site *time.Location) *time.Location {
 
 func writeEvent(w *writer, c Calendar, e *models.Event) {
 	w.line("BEGIN:VEVENT")
-	w.prop("UID", nil, strconv.FormatInt(e.ID, 10)+"@"+c.Host)
+	uid := strconv.FormatInt(e.ID, 10) + "@" + c.Host
+	if e.UID != nil && *e.UID != "" {
+		uid = *e.UID // imported: the UID it came with
+	}
+	w.prop("UID", nil, text(uid))
 	w.prop("DTSTAMP", nil, utc(c.Stamp))
 	w.prop("CREATED", nil, utc(e.CreatedAt))
 	w.prop("LAST-MODIFIED", nil, utc(e.UpdatedAt))

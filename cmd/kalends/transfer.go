@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/ical"
+	"github.com/kalends/kalends/models"
+)
+
+// importMax bounds the file kalends import reads.
+const importMax = 50 << 20
+
+// transferFormat is the format of export or import: --format, else the
+// file's extension, else ics. Only ics is written and read so far.
+func transferFormat(flagValue, file string) (string, error) {
+	f := strings.ToLower(flagValue)
+	if f == "" {
+		f = strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), ".")
+	}
+	if f == "" || f == "ical" || f == "ifb" {
+		f = "ics"
+	}
+	if f != "ics" {
+		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics (JSON export and import are not built yet)", f)}
+	}
+	return f, nil
+}
+
+// runExport writes the published events as one iCalendar file, as the
+// feed /events.ics would, without its date window.
+func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
+	if _, err := transferFormat(cmd.format, cmd.to); err != nil {
+		return err
+	}
+	db, err := openMigrated(ctx, cmd.cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	site := siteOf(cmd.cfg)
+	lang := i18n.OrSource(site.Language())
+	var events []*models.Event
+	for page := 1; ; page++ {
+		p, err := db.ListEvents(ctx, models.Console, models.EventFilter{Page: page, PerPage: 500, Lang: lang,
+			Statuses: []string{models.StatusPublish}, IncludeHidden: true})
+		if err != nil {
+			return err
+		}
+		events = append(events, p.Items...)
+		if len(p.Items) < 500 {
+			break
+		}
+	}
+	var newest time.Time
+	for _, e := range events {
+		if e.UpdatedAt.After(newest) {
+			newest = e.UpdatedAt
+		}
+	}
+	host := site.BaseURL
+	if u, err := url.Parse(host); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	bundle, err := i18n.New(logger)
+	if err != nil {
+		return err
+	}
+	body := ical.Write(ical.Calendar{Name: bundle.T(lang, "public.site_name", nil), Zone: site.Zone().String(), Refresh: time.Hour,
+		Host: host, Stamp: newest, Events: events, SiteZone: site.Zone(),
+		URL: func(e *models.Event) string { return site.BaseURL + "/event/" + url.PathEscape(e.Slug) + "/" }})
+	if cmd.to == "" {
+		_, err = stdout.Write(body)
+		return err
+	}
+	return os.WriteFile(cmd.to, body, 0o644) //nolint:gosec // G306: an export is meant to be read.
+}
+
+// runImport reads an iCalendar file and writes its events as one user, in
+// one transaction, then prints what it created, updated and skipped.
+func runImport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
+	if _, err := transferFormat(cmd.format, cmd.file); err != nil {
+		return err
+	}
+	f, err := os.Open(cmd.file) //nolint:gosec // G703: the operator names the file to import.
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	items, err := ical.Read(io.LimitReader(f, importMax))
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd.file, err)
+	}
+	db, err := openMigrated(ctx, cmd.cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	u, err := importUser(ctx, db, cmd.login)
+	if err != nil {
+		return err
+	}
+	rep, err := ical.Import(ctx, db, u, items, i18n.OrSource(siteOf(cmd.cfg).Language()))
+	if err != nil {
+		return fmt.Errorf("%s: nothing imported: %w", cmd.file, err)
+	}
+	_, _ = fmt.Fprintf(stdout, "created %d, updated %d, skipped %d\n", rep.Created, rep.Updated, len(rep.Skipped))
+	for _, s := range rep.Skipped {
+		_, _ = fmt.Fprintf(stdout, "skipped %q (%s): %s\n", s.Summary, s.UID, s.Reason)
+	}
+	for _, s := range rep.Notes {
+		_, _ = fmt.Fprintf(stdout, "note %q (%s): %s\n", s.Summary, s.UID, s.Reason)
+	}
+	return nil
+}
+
+// importUser is the user named by login, or the first administrator.
+func importUser(ctx context.Context, db *models.DB, login string) (*models.User, error) {
+	p, err := db.ListUsers(ctx, models.Console, models.UserFilter{Role: models.RoleAdministrator, PerPage: 1})
+	if login != "" {
+		p, err = db.ListUsers(ctx, models.Console, models.UserFilter{Search: login, PerPage: 50})
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range p.Items {
+		if login == "" || strings.EqualFold(u.Login, login) {
+			return u, nil
+		}
+	}
+	if login != "" {
+		return nil, &usageError{fmt.Sprintf("no user with the login %q", login)}
+	}
+	return nil, errors.New("no administrator to write the records as: create one with 'kalends user create' or pass --login")
+}
