@@ -42,6 +42,7 @@ var navEntries = []navEntry{
 	{ID: "organizers", Path: "/admin/organizers", LabelID: "admin.nav.organizers", Ready: true},
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories", Ready: true},
 	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags", Ready: true},
+	{ID: "import", Path: "/admin/import", LabelID: "admin.nav.import", Ready: true},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }

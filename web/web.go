@@ -85,6 +85,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)
+	admin.Get("/import", h.importPage)
+	admin.Post("/import", h.importFile)
 	admin.Get("/calendar", h.calendar)
 	venuePages.mount(admin, h)
 	organizerPages.mount(admin, h)

@@ -113,12 +113,16 @@ func runImport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 	if err != nil {
 		return fmt.Errorf("%s: nothing imported: %w", cmd.file, err)
 	}
+	bundle, err := i18n.New(logger)
+	if err != nil {
+		return err
+	}
 	_, _ = fmt.Fprintf(stdout, "created %d, updated %d, skipped %d\n", rep.Created, rep.Updated, len(rep.Skipped))
 	for _, s := range rep.Skipped {
-		_, _ = fmt.Fprintf(stdout, "skipped %q (%s): %s\n", s.Summary, s.UID, s.Reason)
+		_, _ = fmt.Fprintf(stdout, "skipped %q (%s): %s\n", s.Summary, s.UID, bundle.T(i18n.Source, s.Reason, map[string]any{"Detail": s.Detail}))
 	}
 	for _, s := range rep.Notes {
-		_, _ = fmt.Fprintf(stdout, "note %q (%s): %s\n", s.Summary, s.UID, s.Reason)
+		_, _ = fmt.Fprintf(stdout, "note %q (%s): %s\n", s.Summary, s.UID, bundle.T(i18n.Source, s.Reason, map[string]any{"Detail": s.Detail}))
 	}
 	return nil
 }

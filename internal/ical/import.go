@@ -15,8 +15,9 @@ type Report struct {
 	Notes            []Skipped // imported, with a remark (a recurring event's first occurrence)
 }
 
-// Skipped is an event left out (or imported with a remark) and why.
-type Skipped struct{ UID, Summary, Reason string }
+// Skipped is an event left out (or imported with a remark) and why: a
+// message id of the i18n bundle and its Detail.
+type Skipped struct{ UID, Summary, Reason, Detail string }
 
 // Import writes the items of one file as u, in one transaction: an item
 // whose UID an earlier import stored updates that event, others are
@@ -31,7 +32,7 @@ func Import(ctx context.Context, db *models.DB, u *models.User, items []Item, la
 		venues, organizers := map[string]int64{}, map[string]int64{}
 		for _, it := range items {
 			if it.Skip != "" {
-				rep.Skipped = append(rep.Skipped, Skipped{it.UID, it.Summary, it.Skip})
+				rep.Skipped = append(rep.Skipped, Skipped{it.UID, it.Summary, it.Skip, it.Detail})
 				continue
 			}
 			in := input(it, lang)
@@ -64,7 +65,7 @@ func Import(ctx context.Context, db *models.DB, u *models.User, items []Item, la
 				organizers[it.Organizer] = e.Organizers[0].ID
 			}
 			if it.Rule != "" {
-				rep.Notes = append(rep.Notes, Skipped{it.UID, it.Summary, "recurring (" + it.Rule + "): first occurrence only"})
+				rep.Notes = append(rep.Notes, Skipped{it.UID, it.Summary, "import.note.recurring", it.Rule})
 			}
 		}
 		return nil

@@ -23,9 +23,9 @@ type Item struct {
 	Organizer      string // CN
 	OrganizerEmail string
 	Categories     []string
-	// Skip says why the item cannot be imported ("" when it can): no UID,
-	// no start, a cancelled event.
-	Skip string
+	// Skip says why the item cannot be imported ("" when it can): a message
+	// id of the i18n bundle ("import.skip.…"), with Detail as its data.
+	Skip, Detail string
 	// Rule is set when the item recurs: only its first occurrence is
 	// imported (recurring events are not modelled yet).
 	Rule string
@@ -98,24 +98,24 @@ func readEvent(ev *ics.VEvent) Item {
 	}
 	switch {
 	case it.UID == "":
-		it.Skip = "no UID"
+		it.Skip = "import.skip.no_uid"
 		return it
 	case len(it.UID) > 255:
-		it.Skip = "UID longer than 255 characters"
+		it.Skip = "import.skip.uid_too_long"
 		return it
 	case strings.EqualFold(val(ics.ComponentPropertyStatus), "CANCELLED"):
-		it.Skip = "cancelled"
+		it.Skip = "import.skip.cancelled"
 		return it
 	}
 	start := get(ics.ComponentPropertyDtStart)
 	if start == nil {
-		it.Skip = "no DTSTART"
+		it.Skip = "import.skip.no_start"
 		return it
 	}
 	var err error
 	it.Start, it.Zone, it.AllDay, err = readTime(start)
 	if err != nil {
-		it.Skip = "DTSTART: " + err.Error()
+		it.Skip, it.Detail = "import.skip.bad_start", err.Error()
 		return it
 	}
 	if end := get(ics.ComponentPropertyDtEnd); end != nil {
@@ -123,11 +123,11 @@ func readEvent(ev *ics.VEvent) Item {
 		var allDay bool
 		it.End, zone, allDay, err = readTime(end)
 		if err != nil {
-			it.Skip = "DTEND: " + err.Error()
+			it.Skip, it.Detail = "import.skip.bad_end", err.Error()
 			return it
 		}
 		if allDay != it.AllDay {
-			it.Skip = "DTSTART and DTEND of different kinds"
+			it.Skip = "import.skip.mixed"
 			return it
 		}
 		if !allDay && zone != it.Zone { // written in another zone: move to the start's
