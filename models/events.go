@@ -410,12 +410,14 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
 			return err
 		}
-		if err := tx.syncEventTerms(ctx, id); err != nil {
-			return err
-		}
 		after, err := tx.eventTermCounts(ctx, id, e.Status)
 		if err != nil {
 			return err
+		}
+		if len(after.terms) > 0 {
+			if err := tx.copyEventToTerms(ctx, e); err != nil {
+				return err
+			}
 		}
 		return tx.adjustTermCounts(ctx, termCounts{}, after)
 	})
@@ -496,12 +498,17 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		if err := tx.writeEventLinks(ctx, u, id, in); err != nil {
 			return err
 		}
-		if err := tx.syncEventTerms(ctx, id); err != nil {
-			return err
-		}
 		after, err := tx.eventTermCounts(ctx, id, e.Status)
 		if err != nil {
 			return err
+		}
+		// The links' copies change with the status, the dates, the hidden
+		// flag, or new links; an edit of the text leaves them as they are.
+		if len(after.terms) > 0 && (in.Categories != nil || in.Tags != nil || old.Status != e.Status ||
+			!old.StartAt.Equal(e.StartAt) || !old.EndAt.Equal(e.EndAt) || old.HideFromListings != e.HideFromListings) {
+			if err := tx.copyEventToTerms(ctx, &e); err != nil {
+				return err
+			}
 		}
 		return tx.adjustTermCounts(ctx, before, after)
 	})

@@ -16,9 +16,10 @@ import (
 // a copy of its event's status, start, end and hide_from_listings, so the
 // count reads one index range per term (event_terms_window_idx) instead.
 //
-// The copies are kept by syncEventTerms, called in the transaction of
-// every write that changes an event or its terms: create, update (which
-// restores too), trash and scheduled publishing. Deletes cascade. Any new
+// The copies are kept in the transaction of every write that changes an
+// event or its terms: create and update (which restores too) write them
+// from the event in hand (copyEventToTerms, only when something they copy
+// changed); trash and scheduled publishing re-read them (syncEventTerms). Deletes cascade. Any new
 // writer of events must call it too; RepairEventTermCopies (kalends
 // recount) repairs copies changed outside Kalends.
 
@@ -34,6 +35,17 @@ const eventTermsCopy = `status = (SELECT e.status FROM events e WHERE e.id = eve
 func (s *Store) syncEventTerms(ctx context.Context, id int64) error {
 	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+" WHERE event_id = ?", id); err != nil {
 		return fmt.Errorf("models: copy event %d onto its terms: %w", id, mapErr(err))
+	}
+	return nil
+}
+
+// copyEventToTerms writes e's status, start, end and hidden flag onto its
+// links from the values in hand (cheaper than syncEventTerms' subqueries).
+func (s *Store) copyEventToTerms(ctx context.Context, e *Event) error {
+	_, err := s.db.NewUpdate().Model((*EventTerm)(nil)).Set("status = ?", e.Status).Set("start_at = ?", Sec(e.StartAt)).
+		Set("end_at = ?", Sec(e.EndAt)).Set("hidden = ?", e.HideFromListings).Where("event_id = ?", e.ID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("models: copy event %d onto its terms: %w", e.ID, mapErr(err))
 	}
 	return nil
 }
