@@ -199,8 +199,11 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 		}
 		f.Search = models.SearchWords(s)
 	}
-	if err := h.publicEventsOf(c, lang, &v, f); err != nil {
-		return h.listError(c, lang, err)
+	month := c.Query("view") == "month"
+	if !month {
+		if err := h.publicEventsOf(c, lang, &v, f); err != nil {
+			return h.listError(c, lang, err)
+		}
 	}
 	q := c.Request().URI().QueryArgs()
 	args := fiber.AcquireArgs()
@@ -211,9 +214,27 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 	if args.Len() > 0 {
 		ics += "?" + args.String()
 	}
+	args.Del("view")
+	args.Del("month")
+	if args.Len() > 0 {
+		ics = h.pageURL(lang, "/events.ics") + "?" + args.String()
+	}
 	v.ICS, v.Webcal = ics, webcalURL(ics)
+	if month {
+		return h.publicMonth(c, lang, v, f)
+	}
 	if err := v.Frame.withJSONLD(itemList(v.Frame.Title, v.Frame.Canonical, v.Events)); err != nil {
 		return err
 	}
-	return h.renderPublic(c, fiber.StatusOK, publicEventsPage(v, c.Query("search")))
+	return h.renderPublic(c, fiber.StatusOK, publicEventsPage(v, c.Query("search"), h.monthLink(c)))
+}
+
+// monthLink is the month grid with the list's filters.
+func (h *handler) monthLink(c *fiber.Ctx) string {
+	args := fiber.AcquireArgs()
+	defer fiber.ReleaseArgs(args)
+	c.Request().URI().QueryArgs().CopyTo(args)
+	args.Del("page")
+	args.Set("view", "month")
+	return c.Path() + "?" + args.String()
 }

@@ -246,6 +246,16 @@ func TestPublicSiteRootSitemapAndValidators(t *testing.T) {
 				t.Errorf("%s: %d", p[:min(len(p), 60)], res.StatusCode)
 			}
 		}
+		res, page = do(t, app, httptest.NewRequest("GET", "/ja/events/?view=month&month=2030-05", nil))
+		if res.StatusCode != http.StatusOK || !strings.Contains(page, "2030年5月") || !strings.Contains(page, "Concert ja") ||
+			!strings.Contains(page, `data-testid="month-grid"`) {
+			t.Errorf("month grid: %d", res.StatusCode)
+		}
+		for _, m := range []string{"2030-13", "x", "99999-01"} {
+			if res, _ := do(t, app, httptest.NewRequest("GET", "/events/?view=month&month="+m, nil)); res.StatusCode != http.StatusNotFound {
+				t.Errorf("month %s: %d, want 404", m, res.StatusCode)
+			}
+		}
 		res, page = do(t, app, httptest.NewRequest("GET", "/events/?search=concert", nil))
 		if res.StatusCode != http.StatusOK || !strings.Contains(page, "Concert") {
 			t.Errorf("search: %d", res.StatusCode)
