@@ -16,14 +16,14 @@ const monthCap = 500
 // monthView is /events/?view=month: a month as a table of weeks, each day
 // with the events on it; no JavaScript.
 type monthView struct {
-	Frame          publicView
-	Month          string // as the language writes it
-	Weekdays       []string
-	Weeks          [][]monthDay
-	Prev, Next     string
-	List           string // the list view with the same filters
-	Truncated      bool
-	Webcal, ICS    string
+	Frame       publicView
+	Month       string // as the language writes it
+	Weekdays    []string
+	Weeks       [][]monthDay
+	Prev, Next  string
+	List        string // the list view with the same filters
+	Truncated   bool
+	Webcal, ICS string
 }
 
 type monthDay struct {
