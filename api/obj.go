@@ -37,33 +37,11 @@ func (o Obj) MarshalJSON() ([]byte, error) {
 func appendJSON(b *bytes.Buffer, v any) error {
 	switch v := v.(type) {
 	case ordered.Obj: // the JSON-LD of internal/jsonld, written as an Obj
-		b.WriteByte('{')
-		for i, kv := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			appendString(b, kv.K)
-			b.WriteByte(':')
-			if err := appendJSON(b, kv.V); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return appendMembers(b, len(v), func(i int) (string, any) { return v[i].K, v[i].V })
 	case []ordered.Obj:
 		return appendArray(b, v, func(o ordered.Obj) error { return appendJSON(b, o) })
 	case Obj: // a nil Obj is {} too, as its MarshalJSON always said
-		b.WriteByte('{')
-		for i, kv := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			appendString(b, kv.K)
-			b.WriteByte(':')
-			if err := appendJSON(b, kv.V); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return appendMembers(b, len(v), func(i int) (string, any) { return v[i].K, v[i].V })
 	case []Obj:
 		return appendArray(b, v, func(o Obj) error { return appendJSON(b, o) })
 	case []any:
@@ -87,6 +65,25 @@ func appendJSON(b *bytes.Buffer, v any) error {
 		}
 		b.Write(raw)
 	}
+	return nil
+}
+
+// appendMembers writes n members as a JSON object, member i being the key
+// and value member(i) returns.
+func appendMembers(b *bytes.Buffer, n int, member func(i int) (string, any)) error {
+	b.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, v := member(i)
+		appendString(b, k)
+		b.WriteByte(':')
+		if err := appendJSON(b, v); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
 	return nil
 }
 

@@ -123,26 +123,10 @@ func (h *handler) sitemap(c *fiber.Ctx) error {
 		list func(page int) ([]*models.Post, error)
 	}{
 		{"/venue/", func(page int) ([]*models.Post, error) {
-			p, err := h.d.DB.Venues().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang})
-			if err != nil {
-				return nil, err
-			}
-			out := make([]*models.Post, len(p.Items))
-			for i, v := range p.Items {
-				out[i] = &v.Post
-			}
-			return out, nil
+			return posts(h.d.DB.Venues().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang}))(func(v *models.Venue) *models.Post { return &v.Post })
 		}},
 		{"/organizer/", func(page int) ([]*models.Post, error) {
-			p, err := h.d.DB.Organizers().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang})
-			if err != nil {
-				return nil, err
-			}
-			out := make([]*models.Post, len(p.Items))
-			for i, v := range p.Items {
-				out[i] = &v.Post
-			}
-			return out, nil
+			return posts(h.d.DB.Organizers().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang}))(func(o *models.Organizer) *models.Post { return &o.Post })
 		}},
 	} {
 		for page := 1; len(set.URLs) < sitemapCap; page++ {
@@ -180,4 +164,18 @@ func (h *handler) sitemap(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
 	return c.Send(append([]byte(xml.Header), out...))
+}
+
+// posts turns a page of venues or organizers into their posts.
+func posts[T any](p *models.Page[T], err error) func(post func(*T) *models.Post) ([]*models.Post, error) {
+	return func(post func(*T) *models.Post) ([]*models.Post, error) {
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*models.Post, len(p.Items))
+		for i, v := range p.Items {
+			out[i] = post(v)
+		}
+		return out, nil
+	}
 }
