@@ -88,7 +88,7 @@ type MediaUpload struct {
 // administrators may upload, as WordPress's upload_files).
 func (s *Store) CreateMedia(ctx context.Context, actor *User, in MediaUpload) (*Media, error) {
 	if !MayUploadMedia(actor) {
-		return nil, &ForbiddenError{Kind: KindMedia, Reason: RefusalNotAllowed, SignedIn: actor != nil}
+		return nil, refuse(actor, KindMedia, RefusalNotAllowed)
 	}
 	c := &fieldChecks{}
 	c.text("title", &in.Title, MaxNameLen)
@@ -187,10 +187,10 @@ func (s *Store) Media(ctx context.Context, id int64) (*Media, error) {
 		return nil, mapErr(err)
 	}
 	if err := s.db.NewSelect().Model(&m.Files).Column("media_id", "size", "width", "height", "filesize", "etag").
-		Where("media_id = ?", id).OrderExpr("CASE size WHEN 'full' THEN 0 WHEN 'thumbnail' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END").
-		Scan(ctx); err != nil {
+		Where("media_id = ?", id).Scan(ctx); err != nil {
 		return nil, mapErr(err)
 	}
+	sortMediaFiles(m.Files)
 	return m, nil
 }
 

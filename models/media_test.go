@@ -7,6 +7,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/kalends/kalends/internal/imagetest"
@@ -130,6 +131,55 @@ func TestMediaRefusals(t *testing.T) {
 		db.UseMedia(models.MediaStorage{MaxBytes: 100})
 		if _, err := db.CreateMedia(ctx, author, models.MediaUpload{Data: imagetest.PNG(50, 50)}); !errors.Is(err, models.ErrInvalid) {
 			t.Errorf("too large: %v", err)
+		}
+	})
+}
+
+func TestMediaAsImageAndDelete(t *testing.T) {
+	eachMediaStore(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed-"+filepath.Base(t.Name())+"@example.test", models.RoleEditor)
+		m, err := db.CreateMedia(ctx, ed, models.MediaUpload{FileName: "hall.png", AltText: "The hall", Data: imagetest.PNG(400, 200)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := strconv.FormatInt(m.ID, 10)
+		e, err := db.CreateEvent(ctx, ed, models.EventInput{Title: ptr("Concert"), StartDate: ptr("2026-12-01 20:00:00"), EndDate: ptr("2026-12-01 22:00:00"), ImageURL: ptr(id)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.ImageURL != m.Path("full") || models.MediaIDOf(e.ImageURL) != m.ID {
+			t.Fatalf("image_url = %q", e.ImageURL)
+		}
+		v, _, err := db.Venues().Create(ctx, ed, models.VenueInput{Venue: ptr("Hall " + filepath.Base(t.Name())), ImageURL: ptr(id)}, "")
+		if err != nil || v.ImageURL != m.Path("full") {
+			t.Fatalf("venue: %v %+v", err, v)
+		}
+		_, err = db.CreateEvent(ctx, ed, models.EventInput{Title: ptr("X"), StartDate: ptr("2026-12-01 20:00:00"), EndDate: ptr("2026-12-01 22:00:00"), ImageURL: ptr("987654")})
+		var ve *models.ValidationError
+		if !errors.As(err, &ve) || ve.Field("image") == nil || ve.Field("image").Reason != "media.error.unknown_image" {
+			t.Fatalf("unknown id: %v", err)
+		}
+		uses, err := db.MediaUses(ctx, m.ID)
+		if err != nil || len(uses) != 2 {
+			t.Fatalf("uses = %v %+v", err, uses)
+		}
+		list, n, err := db.ListMedia(ctx, ed, models.MediaQuery{Search: "HALL"})
+		if err != nil || n != 1 || len(list) != 1 || len(list[0].Files) != 3 {
+			t.Fatalf("list = %v %d %+v", err, n, list)
+		}
+		if err := db.DeleteMedia(ctx, ed, m.ID, false); !errors.As(err, &ve) || ve.Field("id").Reason != "media.error.in_use" {
+			t.Fatalf("delete in use: %v", err)
+		}
+		if err := db.DeleteMedia(ctx, ed, m.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Media(ctx, m.ID); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("after delete: %v", err)
+		}
+		e2, err := db.GetEvent(ctx, ed, models.Ref{ID: e.ID}, "")
+		if err != nil || e2.ImageURL != "" {
+			t.Errorf("event keeps image: %v %q", err, e2.ImageURL)
 		}
 	})
 }
