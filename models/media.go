@@ -184,7 +184,10 @@ func mediaName(fileName string) string {
 func (s *Store) Media(ctx context.Context, id int64) (*Media, error) {
 	m := new(Media)
 	if err := s.db.NewSelect().Model(m).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, mapErr(err)
+		if err = mapErr(err); errors.Is(err, ErrNotFound) {
+			return nil, &NotFoundError{Kind: KindMedia, Ref: Ref{ID: id}}
+		}
+		return nil, err
 	}
 	if err := s.db.NewSelect().Model(&m.Files).Column("media_id", "size", "width", "height", "filesize", "etag").
 		Where("media_id = ?", id).Scan(ctx); err != nil {
