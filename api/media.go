@@ -40,7 +40,7 @@ func mediaRoutes() []Route {
 			Endpoints: []Endpoint{
 				{Methods: []string{"GET"}, Args: []Arg{id}, Handler: mediaGet},
 				{Methods: []string{"POST", "PUT", "PATCH"}, Args: append([]Arg{id}, texts...), Action: models.ActEdit, Kind: models.KindMedia, Handler: mediaUpdate},
-				{Methods: []string{"DELETE"}, Args: []Arg{id, {Name: "unlink", Type: "boolean", Default: false, HasDefault: true,
+				{Methods: []string{"DELETE"}, Args: []Arg{id, argMediaForce(), {Name: "unlink", Type: "boolean", Default: false, HasDefault: true,
 					Desc: "media.arg.unlink", In: "query", Kind: KBool}}, Action: models.ActEdit, Kind: models.KindMedia, Handler: mediaDelete},
 			},
 		},
@@ -197,4 +197,12 @@ func recordImage(r *Request, u string) any {
 		u = r.Deps.site().BaseURL + u
 	}
 	return linkedImageURL(u)
+}
+
+// argMediaForce is force on DELETE /media/{id}: images have no trash and are
+// always deleted for good; it is accepted as on every DELETE of the API.
+func argMediaForce() Arg {
+	a := argForce()
+	a.Desc = "media.arg.force"
+	return a
 }
