@@ -87,6 +87,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)
 	admin.Get("/import", h.importPage)
+	h.registerMediaAdmin(admin)
 	admin.Post("/import", h.importFile)
 	admin.Get("/calendar", h.calendar)
 	venuePages.mount(admin, h)
