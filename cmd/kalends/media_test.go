@@ -57,7 +57,13 @@ func newMediaEnv(t *testing.T, db *models.DB, store string) *mediaEnv {
 	return e
 }
 
-func (e *mediaEnv) req(t *testing.T, req *http.Request, as models.Role, login string) (*http.Response, []byte) {
+// mediaResp is a response read whole.
+type mediaResp struct {
+	StatusCode int
+	Header     http.Header
+}
+
+func (e *mediaEnv) req(t *testing.T, req *http.Request, as models.Role, login string) (*mediaResp, []byte) {
 	t.Helper()
 	if as != "" {
 		req.SetBasicAuth(login, e.pw[as])
@@ -71,7 +77,7 @@ func (e *mediaEnv) req(t *testing.T, req *http.Request, as models.Role, login st
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, b
+	return &mediaResp{res.StatusCode, res.Header}, b
 }
 
 func uploadRequest(t *testing.T, name string, data []byte, alt string) *http.Request {

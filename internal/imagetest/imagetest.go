@@ -18,7 +18,7 @@ func Picture(w, h int) image.Image {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(x * 255 / max(w, 1)), uint8(y * 255 / max(h, 1)), 128, 255})
+			img.Set(x, y, color.RGBA{uint8(x * 255 / max(w, 1)), uint8(y * 255 / max(h, 1)), 128, 255}) //nolint:gosec // G115: x < w, so the value is below 256
 		}
 	}
 	return img
@@ -69,12 +69,12 @@ func JPEGWithGPS(w, h int) []byte {
 	strAt := gpsIFD + 2 + 2*12 + 4
 	_ = binary.Write(&t, le, uint16(2))
 	entry(0x0001, 2, 2, uint32('N'))
-	entry(0x001c, 2, uint32(len(str)), strAt)
+	entry(0x001c, 2, uint32(len(str)), strAt) //nolint:gosec // G115: a short constant
 	_ = binary.Write(&t, le, uint32(0))
 	t.WriteString(str)
 
 	payload := append([]byte("Exif\x00\x00"), t.Bytes()...)
-	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)}
+	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)} //nolint:gosec // G115: the segment length's two bytes, by design
 	seg = append(seg, payload...)
 	j := JPEG(w, h)
 	out := append([]byte{}, j[:2]...) // SOI
@@ -91,7 +91,7 @@ func PNGBomb(w, h uint32) []byte {
 	binary.BigEndian.PutUint32(ihdr[4:], h)
 	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
 	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(data))) //nolint:gosec // G115: chunks of a few bytes
 		c := append([]byte(typ), data...)
 		b.Write(c)
 		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(c))
