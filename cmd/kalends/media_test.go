@@ -143,6 +143,9 @@ func TestMediaUploadUseReadAndServe(t *testing.T) {
 				if res.StatusCode != 200 {
 					t.Fatalf("get event: %d %s", res.StatusCode, b)
 				}
+				if ld, _ := jsonMap(t, b)["json_ld"].(map[string]any); ld["image"] != img["url"] {
+					t.Errorf("json_ld image = %v, want %v", ld["image"], img["url"])
+				}
 				got := jsonMap(t, b)["image"].(map[string]any)
 				if got["id"] != float64(id) || got["width"] != 1600.0 || got["url"] != img["url"] {
 					t.Fatalf("event image = %v", got)
