@@ -65,8 +65,9 @@ func checkIndexRoutes(t *testing.T, e *testEnv) {
 		t.Fatalf("index: %d %.300s", r.Status, r.Body)
 	}
 	routes := r.Map(t)["routes"].(map[string]any)
-	if len(routes) != 15 {
-		t.Errorf("index lists %d routes, want 15", len(routes))
+	// TEC's 15, plus our extension /media and /media/{id} (issue 16).
+	if len(routes) != 17 {
+		t.Errorf("index lists %d routes, want 15 + 2", len(routes))
 	}
 	required := map[string][]string{
 		"/events": {"title", "start_date", "end_date"}, "/venues": {"venue"}, "/organizers": {"organizer"},
@@ -114,7 +115,8 @@ func checkIndexRoutes(t *testing.T, e *testEnv) {
 				}
 			case "DELETE":
 				// Every DELETE takes force (terms are deleted for good either way).
-				if got != "force,id,ml_language" && got != "force,ml_language,slug" {
+				if got != "force,id,ml_language" && got != "force,ml_language,slug" &&
+					(pattern != nsURL+`/media/(?P<id>\d+)` || got != "force,id,ml_language,unlink") {
 					t.Errorf("DELETE %s args: %s", pattern, got)
 				}
 			}

@@ -14,8 +14,10 @@ import (
 // Deps holds what the API needs. One value is built in main and passed to
 // Mount.
 type Deps struct {
-	DB   *models.DB
-	I18n *i18n.Bundle
+	DB *models.DB
+	// MediaMaxBytes is the largest image POST /media takes (--media-max-bytes).
+	MediaMaxBytes int64
+	I18n          *i18n.Bundle
 	// Site holds the settings shared with the store and the admin (base
 	// URL, time zone, default language, page cap, currency, clock).
 	Site *models.Site

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -30,8 +29,8 @@ func eventWriteArgs(create bool) []Arg {
 	author := a("author", "integer", KPositiveInt)
 	allDay := a("all_day", "boolean", KBool)
 	allDay.Default, allDay.HasDefault = false, true
-	image := a("image", "string", KString)
-	image.MaxLen, image.Validate = 255, validateImage
+	image := a("image", "", KImage)
+	image.MaxLen, image.Accepts = 255, "image"
 	cost := a("cost", "", KRaw)
 	cost.Validate, cost.Accepts = validateCost, "cost"
 	website := a("website", "", KURL)
@@ -74,20 +73,6 @@ func eventWriteArgs(create bool) []Arg {
 		link("venue", validateVenueLinks),
 		link("organizer", validateOrganizerLinks),
 	}
-}
-
-// validateImage accepts "" (no image) or an absolute http(s) URL; Kalends
-// has no media library, so an attachment id names nothing.
-func validateImage(_ *Request, v any) *Reason {
-	s, _ := v.(string)
-	if s == "" {
-		return nil
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return invalid("reason.events.invalid_image", nil)
-	}
-	return nil
 }
 
 // validateCost accepts a string, a number, or a list of them.

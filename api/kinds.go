@@ -62,6 +62,8 @@ func parseKind(r *Request, a *Arg, v any) (any, *Reason) {
 			rs = rsn("rest_out_of_bounds", "reason.not_positive_int", nil)
 		}
 		return n, rs
+	case KImage:
+		return parseImage(a, v)
 	case KBool:
 		return parseBool(v)
 	case KNumber:

@@ -22,6 +22,7 @@ var docResources = map[string]docResource{
 	"organizers": {"Organizer", "organizers", true},
 	"categories": {"Term", "categories", false},
 	"tags":       {"Term", "tags", false},
+	"media":      {"Media", "media", false},
 }
 
 var groupNameRe = regexp.MustCompile(`\(\?P<([A-Za-z_][A-Za-z0-9_]*)>`)
@@ -125,6 +126,10 @@ func operation(r *Request, rt *Route, ep *Endpoint, method string, pathParams ma
 		schema := Obj{{"type", "object"}, {"properties", props}}
 		if len(required) > 0 {
 			schema = append(schema, KV{"required", required})
+		}
+		if ep.Multipart {
+			op = append(op, KV{"requestBody", Obj{{"content", Obj{{"multipart/form-data", Obj{{"schema", schema}}}}}}})
+			return append(op, KV{"responses", responses(r, rt, method, len(pathOrder) > 0, res, known)})
 		}
 		op = append(op, KV{"requestBody", Obj{{"content", Obj{
 			{"application/json", Obj{{"schema", schema}}},
@@ -386,6 +391,8 @@ func acceptsSchema(kind string) Obj {
 	case "cost":
 		item := anyOf(str, Obj{{"type", "number"}})
 		return anyOf(item, list(item))
+	case "image":
+		return anyOf(Obj{{"type", "string"}, {"format", "uri"}}, Obj{{"type", "string"}, {"enum", []string{""}}}, num)
 	}
 	return Obj{}
 }

@@ -90,14 +90,7 @@ func presentEvent(r *Request, e *models.Event, single bool) Obj {
 		website = *e.Website
 	}
 	items := models.CostItems(e.Cost)
-	var image any = false
-	if e.ImageURL != "" {
-		img := Obj{{"url", e.ImageURL}}
-		if ext := imageExt(e.ImageURL); ext != "" {
-			img = append(img, KV{"extension", ext})
-		}
-		image = img
-	}
+	image := recordImage(r, e.ImageURL)
 	cats, tags := make([]Obj, len(e.Categories)), make([]Obj, len(e.Tags))
 	for i, t := range e.Categories {
 		cats[i] = r.embedded(t, false, func() Obj { return presentTermEmbedded(r, t) })
@@ -182,24 +175,6 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// imageExt is the file extension of an image URL's path ("jpg"), or "".
-func imageExt(u string) string {
-	p := u
-	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		p = p[:i]
-	}
-	slash := strings.LastIndex(p, "/")
-	dot := strings.LastIndex(p, ".")
-	if dot <= slash || dot == len(p)-1 {
-		return ""
-	}
-	ext := strings.ToLower(p[dot+1:])
-	if len(ext) > 5 {
-		return ""
-	}
-	return ext
 }
 
 // blockStart tells whether HTML text already starts with a block element,

@@ -54,7 +54,7 @@ func linkedHead(r *Request, p *models.Post, kind, name, description, image strin
 	}
 	o = linkedTexts(o, KV{"description", description})
 	o = append(o, KV{"slug", p.Slug})
-	return linkedImageKV(o, image)
+	return linkedImageKV(r, o, image)
 }
 
 // linkedTail closes a venue or organizer object: global ids, then lang and
@@ -91,19 +91,16 @@ func linkedTexts(o Obj, kvs ...KV) Obj {
 // linkedImageKV adds the image object when there is one. Without an image
 // the key is left out, as TEC drops every empty value of a venue or
 // organizer (its image would be false).
-func linkedImageKV(o Obj, u string) Obj {
+func linkedImageKV(r *Request, o Obj, u string) Obj {
 	if u == "" {
 		return o
 	}
-	return append(o, KV{"image", linkedImage(u)})
+	return append(o, KV{"image", recordImage(r, u)})
 }
 
-// linkedImage is false when there is no image, else the image object with
-// what a stored URL tells: its url and extension.
-func linkedImage(u string) any {
-	if u == "" {
-		return false
-	}
+// linkedImageURL is the image object of an image given by URL, with what
+// the URL tells: its url and extension.
+func linkedImageURL(u string) Obj {
 	o := Obj{{"url", u}}
 	if pu, err := url.Parse(u); err == nil {
 		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(pu.Path)), "."); ext != "" {

@@ -11,5 +11,6 @@ func Routes() []Route {
 	rs = append(rs, organizerRoutes()...)
 	rs = append(rs, categoryRoutes()...)
 	rs = append(rs, tagRoutes()...)
+	rs = append(rs, mediaRoutes()...)
 	return rs
 }

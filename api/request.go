@@ -39,6 +39,8 @@ type Request struct {
 	// terms) already shaped for this response: a page of events shares a
 	// few of them, and each is shaped once.
 	presented map[presentedKey]Obj
+	// media holds the library images already read for this response.
+	media map[int64]*models.Media
 }
 
 // Has reports whether the client sent argument name.

@@ -29,6 +29,7 @@ const (
 	KEmail                   // string, "" or an e-mail address
 	KStatus                  // string, one post status
 	KTimezone                // string, "" or an IANA zone or a UTC±N offset
+	KImage                   // string: "", an absolute http(s) URL, or a media id (a positive integer, or digits)
 	KRaw                     // any: the decoded JSON value as sent (numbers as json.Number; objects map[string]any; arrays []any), or the form string/map/list
 )
 
@@ -78,6 +79,9 @@ type Endpoint struct {
 	Action  models.Action
 	Kind    models.Kind
 	Handler HandlerFunc
+	// Multipart: the body is multipart/form-data (a file upload); /doc
+	// says so instead of JSON and url-encoded forms.
+	Multipart bool
 }
 
 // allows reports whether u has the endpoint's general capability.

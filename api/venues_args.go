@@ -42,7 +42,7 @@ func venueWriteArgs(create bool) []Arg {
 		linkedStr("phone", "arg.venues.phone", KString, 255),
 		linkedStr("stateprovince", "arg.venues.stateprovince", KString, 255),
 		linkedStr("website", "arg.venues.website", KURL, 255),
-		linkedStr("image", "arg.venues.image", KURL, 255),
+		linkedImageArg("arg.venues.image"),
 		{Name: "geo_lat", Type: "number", Format: "double", Desc: "arg.venues.geo_lat", In: "body", Kind: KNumber, Validate: inRange(-90, 90)},
 		{Name: "geo_lng", Type: "number", Format: "double", Desc: "arg.venues.geo_lng", In: "body", Kind: KNumber, Validate: inRange(-180, 180)},
 	}
@@ -61,7 +61,7 @@ func organizerWriteArgs(create bool) []Arg {
 		linkedStr("phone", "arg.organizers.phone", KString, 255),
 		linkedStr("website", "arg.organizers.website", KURL, 255),
 		linkedStr("email", "arg.organizers.email", KEmail, 255),
-		linkedStr("image", "arg.organizers.image", KURL, 255),
+		linkedImageArg("arg.organizers.image"),
 	}
 }
 

@@ -45,6 +45,7 @@ type Store struct {
 	db      bun.IDB
 	dialect Dialect
 	site    *Site
+	media   MediaStorage
 }
 
 // Site returns the site settings the store works with.
@@ -87,7 +88,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	for attempt := 1; ; attempt++ {
 		err := s.db.RunInTx(ctx, opts, func(_ context.Context, tx bun.Tx) error {
-			return fn(&Store{db: tx, dialect: s.dialect, site: s.site})
+			return fn(&Store{db: tx, dialect: s.dialect, site: s.site, media: s.media})
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
 			return mapErr(err)

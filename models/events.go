@@ -82,7 +82,7 @@ func (in *EventInput) check(create bool) error {
 		c.add("timezone", "reason.invalid_timezone", nil)
 	}
 	c.text("image", in.ImageURL, MaxNameLen)
-	c.url("image", in.ImageURL, "reason.events.invalid_image")
+	c.image("image", in.ImageURL, "reason.events.invalid_image")
 	c.text("website", in.Website, MaxNameLen)
 	c.url("website", in.Website, "reason.invalid_url")
 	return c.err()
@@ -367,6 +367,9 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 	if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
 		return nil, err
 	}
+	if err := s.resolveImage(ctx, in.ImageURL); err != nil {
+		return nil, err
+	}
 	now := s.site.Now()
 	e := &Event{Post: Post{AuthorID: u.ID, Lang: in.Lang, CreatedAt: now, UpdatedAt: now, PublishedAt: now, ModifiedBy: u.ID}}
 	if in.AuthorID != nil {
@@ -441,6 +444,9 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		return nil, err
 	}
 	if err := mayAssignAuthor(u, KindEvent, in.AuthorID); err != nil {
+		return nil, err
+	}
+	if err := s.resolveImage(ctx, in.ImageURL); err != nil {
 		return nil, err
 	}
 	if err := s.checkEventRefs(ctx, &in); err != nil {

@@ -81,6 +81,7 @@ type linkedKind[T any, In any] struct {
 	post          func(*T) *Post
 	name          func(*T) string // the record's name, the source of its slug
 	base          func(*In) *PostInput
+	image         func(*In) *string // the image field (a URL or a library id)
 	// check applies the kind's rules that need no data (the name is
 	// required on create).
 	check func(in *In, create bool) error
@@ -136,6 +137,9 @@ func (k *linkedKind[T, In]) create(ctx context.Context, s *Store, u *User, in In
 	}
 	base := k.base(&in)
 	if err := mayAssignAuthor(u, kind, base.AuthorID); err != nil {
+		return nil, false, err
+	}
+	if err := s.resolveImage(ctx, k.image(&in)); err != nil {
 		return nil, false, err
 	}
 	now := s.site.Now()
@@ -272,6 +276,9 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 			return err
 		}
 		if err := tx.checkAuthor(ctx, kind, base.AuthorID); err != nil {
+			return err
+		}
+		if err := tx.resolveImage(ctx, k.image(&in)); err != nil {
 			return err
 		}
 		translated := map[string]string{}

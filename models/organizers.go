@@ -28,6 +28,7 @@ var organizers = &linkedKind[Organizer, OrganizerInput]{
 	post:          func(o *Organizer) *Post { return &o.Post },
 	name:          func(o *Organizer) string { return o.Organizer },
 	base:          func(in *OrganizerInput) *PostInput { return &in.PostInput },
+	image:         func(in *OrganizerInput) *string { return in.ImageURL },
 	check: func(in *OrganizerInput, create bool) error {
 		var c fieldChecks
 		checkName(&c, "organizer", in.Organizer, create)
@@ -39,7 +40,7 @@ var organizers = &linkedKind[Organizer, OrganizerInput]{
 		c.text("email", in.Email, MaxNameLen)
 		c.text("image", in.ImageURL, MaxNameLen)
 		c.url("website", in.Website, "reason.invalid_url")
-		c.url("image", in.ImageURL, "reason.invalid_url")
+		c.image("image", in.ImageURL, "reason.invalid_url")
 		if in.Email != nil && *in.Email != "" && !ValidEmail(*in.Email) {
 			c.add("email", "reason.invalid_email", nil)
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -444,6 +445,36 @@ func TestTermOperationsFollowSPEC6(t *testing.T) {
 				checkRefusal(t, "get "+name, u, true, err)
 				_, err = db.DeleteTerm(ctx, u, tax, fixture.ID, "en")
 				checkRefusal(t, "delete "+name, u, allowed, err)
+			}
+		}
+	})
+}
+
+// TestMediaFollowsUploadFiles: uploading, listing, changing and deleting
+// images of the library need WordPress's upload_files (authors, editors,
+// administrators); contributors, subscribers and anonymous callers are
+// refused before anything is read.
+func TestMediaFollowsUploadFiles(t *testing.T) {
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		c := newCast(t, db)
+		img, err := db.CreateMedia(ctx, c.admin, models.MediaUpload{FileName: "a.png", Data: imagetest.PNG(8, 8)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range c.roles {
+			may := rank[roleOf(u)] >= 3
+			if got := models.MayUploadMedia(u); got != may {
+				t.Errorf("MayUploadMedia(%s) = %v", who(u), got)
+			}
+			_, err := db.CreateMedia(ctx, u, models.MediaUpload{FileName: "b.png", Data: imagetest.PNG(8, 8)})
+			checkRefusal(t, "upload as "+who(u), u, may, err)
+			_, _, err = db.ListMedia(ctx, u, models.MediaQuery{})
+			checkRefusal(t, "list as "+who(u), u, may, err)
+			_, err = db.UpdateMedia(ctx, u, img.ID, models.MediaText{AltText: ptr("alt")})
+			checkRefusal(t, "update as "+who(u), u, may, err)
+			if !may {
+				checkRefusal(t, "delete as "+who(u), u, false, db.DeleteMedia(ctx, u, img.ID, false))
 			}
 		}
 	})

@@ -67,6 +67,8 @@ func Can(u *User, act Action, s Subject) bool {
 		return role == RoleAdministrator
 	}
 	switch s.Kind {
+	case KindMedia: // WordPress's upload_files: authors and up
+		return role.AtLeast(RoleAuthor)
 	case KindCategory: // authors manage categories (TEC: publish_tribe_events)
 		if act == ActRead {
 			return true
@@ -292,3 +294,8 @@ func EditScope(u *User, k Kind) string {
 	}
 	return ""
 }
+
+// MayUploadMedia reports whether u may upload images and change or delete
+// those of the library (WordPress's upload_files: authors, editors and
+// administrators).
+func MayUploadMedia(u *User) bool { return Can(u, ActCreate, Subject{Kind: KindMedia}) }

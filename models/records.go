@@ -21,6 +21,8 @@ const (
 	// KindUser names user accounts (and their application passwords and
 	// sessions) in refusals and not-found errors; users are not posts.
 	KindUser Kind = "user"
+	// KindMedia names images of the media library.
+	KindMedia Kind = "media"
 )
 
 // Post statuses (SPEC §6). Terms have none.

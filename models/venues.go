@@ -31,6 +31,7 @@ var venues = &linkedKind[Venue, VenueInput]{
 	post:          func(v *Venue) *Post { return &v.Post },
 	name:          func(v *Venue) string { return v.Venue },
 	base:          func(in *VenueInput) *PostInput { return &in.PostInput },
+	image:         func(in *VenueInput) *string { return in.ImageURL },
 	check: func(in *VenueInput, create bool) error {
 		var c fieldChecks
 		checkName(&c, "venue", in.Venue, create)
@@ -46,7 +47,7 @@ var venues = &linkedKind[Venue, VenueInput]{
 			c.text(f.name, f.v, MaxNameLen)
 		}
 		c.url("website", in.Website, "reason.invalid_url")
-		c.url("image", in.ImageURL, "reason.invalid_url")
+		c.image("image", in.ImageURL, "reason.invalid_url")
 		coordinate(&c, "geo_lat", in.GeoLat, 90)
 		coordinate(&c, "geo_lng", in.GeoLng, 180)
 		return c.err()

@@ -43,6 +43,7 @@ var navEntries = []navEntry{
 	{ID: "categories", Path: "/admin/categories", LabelID: "admin.nav.categories", Ready: true},
 	{ID: "tags", Path: "/admin/tags", LabelID: "admin.nav.tags", Ready: true},
 	{ID: "import", Path: "/admin/import", LabelID: "admin.nav.import", Ready: true},
+	{ID: "media", Path: "/admin/media", LabelID: "media.nav", Ready: true},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }

@@ -53,6 +53,7 @@ func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
 	app.Get("/assets/*", h.asset)
 	h.registerFeeds(app)
+	h.registerMedia(app)
 	h.registerPublic(app)
 	// /admin without the slash, before the sign-in wall (it would otherwise
 	// come back as redirect_to). Without strict routing this route also
@@ -86,6 +87,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)
 	admin.Get("/import", h.importPage)
+	h.registerMediaAdmin(admin)
 	admin.Post("/import", h.importFile)
 	admin.Get("/calendar", h.calendar)
 	venuePages.mount(admin, h)

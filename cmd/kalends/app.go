@@ -30,12 +30,13 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	apiDeps := &api.Deps{DB: db, I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
+	db.UseMedia(cfg.mediaStorage())
+	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: api.NewResponseCache(db, site, cfg.CacheSize, cfg.CacheCheck)}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
-		BodyLimit: api.DrainLimit, // api.BodyLimit is enforced below, once the body is read
+		BodyLimit: cfg.readLimit(), // api.BodyLimit (or the upload limit) is enforced below, once the body is read
 
 		ReadBufferSize: api.ReadBufferSize,
 		// Fiber reuses request buffers; Immutable copies every string it
@@ -58,7 +59,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	}
 	proxyConfig(&fcfg, cfg.TrustedProxies)
 	app := fiber.New(fcfg)
-	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit)
+	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)
@@ -179,11 +180,19 @@ func securityHeaders(c *fiber.Ctx) error {
 }
 
 // bodyLimit refuses a body over api.BodyLimit with 413 (each surface in its
-// shape). fasthttp has read it whole (up to api.DrainLimit), so the answer
+// shape); an image upload may be as large as --media-max-bytes allows.
+// fasthttp has read it whole (up to the read limit), so the answer
 // reaches clients that write the body before they read.
-func bodyLimit(c *fiber.Ctx) error {
-	if len(c.Request().Body()) > api.BodyLimit {
-		return fiber.ErrRequestEntityTooLarge
+func bodyLimit(cfg *Config) fiber.Handler {
+	upload := int(cfg.mediaMax()) + uploadOverhead
+	return func(c *fiber.Ctx) error {
+		limit := api.BodyLimit
+		if isUpload(c) {
+			limit = upload
+		}
+		if len(c.Request().Body()) > limit {
+			return fiber.ErrRequestEntityTooLarge
+		}
+		return c.Next()
 	}
-	return c.Next()
 }

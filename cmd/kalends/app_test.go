@@ -18,7 +18,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/kalends/kalends/api"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -263,7 +262,7 @@ func TestBodyLimitOnBothSurfaces(t *testing.T) {
 		}
 		// Over the drain bound, refused on the announced length alone.
 		head := "POST " + c.path + " HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nContent-Length: " +
-			strconv.Itoa(api.DrainLimit+1) + "\r\n\r\n"
+			strconv.Itoa((&Config{}).readLimit()+1) + "\r\n\r\n"
 		res, body := raw(t, addr, head)
 		if res.StatusCode != 413 || !strings.Contains(body, c.code) {
 			t.Errorf("%s over the drain bound: %d %.200s", c.path, res.StatusCode, body)

@@ -50,6 +50,12 @@ type Config struct {
 	// parsed by Validate.
 	TrustedProxies []string
 	TrustedNets    []netip.Prefix
+	// MediaStore is where uploaded images go: "db" (in the database) or
+	// "dir" (files under MediaDir). Validate fills the defaults: db on
+	// MySQL (instances share it), dir beside the SQLite file otherwise.
+	MediaStore    string
+	MediaDir      string
+	MediaMaxBytes int64
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -135,6 +141,19 @@ var options = []option{
 		}},
 	{name: "debug-addr", usage: "loopback host:port serving /debug/pprof and /debug/vars (profiling and query counts; off when empty)",
 		set: func(c *Config, v string) error { c.DebugAddr = strings.TrimSpace(v); return nil }},
+	{name: "media-store", usage: "where uploaded images go: db or dir (default: db on MySQL, dir on SQLite)",
+		set: func(c *Config, v string) error { c.MediaStore = strings.ToLower(strings.TrimSpace(v)); return nil }},
+	{name: "media-dir", usage: "directory of uploaded images with --media-store dir (default: media/ beside the SQLite file)",
+		set: func(c *Config, v string) error { c.MediaDir = strings.TrimSpace(v); return nil }},
+	{name: "media-max-bytes", def: "10485760", usage: "largest image an upload may send, in bytes",
+		set: func(c *Config, v string) error {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			c.MediaMaxBytes = n
+			return nil
+		}},
 	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
 		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
 }
@@ -282,6 +301,7 @@ func (c *Config) Validate() error {
 	if (c.AdminLogin == "") != (c.AdminPassword == "") {
 		bad("--admin-login and --admin-password go together: set both or neither")
 	}
+	c.validateMedia(bad)
 	if c.CacheSize < 0 || c.CacheSize > 64<<30 {
 		bad("--cache-size must be from 0 to 65536 (megabytes)")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,7 +41,8 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 	}{
 		{"defaults of SPEC §1", nil, nil, func(t *testing.T, c *command) {
 			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
-				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, PublishInterval: time.Minute}
+				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, PublishInterval: time.Minute,
+				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20}
 			got := *c.cfg
 			got.Location = nil
 			if !reflect.DeepEqual(got, want) {
@@ -186,4 +188,26 @@ func toStrings(kv []any) []string {
 		out[i] = v.(string)
 	}
 	return out
+}
+
+// The media store follows the database: in the database on MySQL (several
+// instances share it), in media/ beside the SQLite file otherwise.
+func TestMediaStoreDefaults(t *testing.T) {
+	for _, c := range []struct{ db, store, dir string }{
+		{"sqlite:/var/lib/kalends/k.db", "dir", "/var/lib/kalends/media"},
+		{"mysql://u:p@db:3306/k", "db", ""},
+	} {
+		cfg := Config{DB: c.db, MediaMaxBytes: 10 << 20}
+		var errs []string
+		cfg.validateMedia(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) })
+		if len(errs) > 0 || cfg.MediaStore != c.store || cfg.MediaDir != c.dir {
+			t.Errorf("%s: %s %q %v", c.db, cfg.MediaStore, cfg.MediaDir, errs)
+		}
+	}
+	cfg := Config{DB: "sqlite:k.db", MediaStore: "s3", MediaMaxBytes: 1}
+	var errs []string
+	cfg.validateMedia(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) })
+	if len(errs) != 2 {
+		t.Errorf("bad media options: %v", errs)
+	}
 }

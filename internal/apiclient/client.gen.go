@@ -19,19 +19,19 @@ import (
 
 // Defines values for CostDetailsCurrencyPosition.
 const (
-	Empty   CostDetailsCurrencyPosition = ""
-	Postfix CostDetailsCurrencyPosition = "postfix"
-	Prefix  CostDetailsCurrencyPosition = "prefix"
+	CostDetailsCurrencyPositionEmpty   CostDetailsCurrencyPosition = ""
+	CostDetailsCurrencyPositionPostfix CostDetailsCurrencyPosition = "postfix"
+	CostDetailsCurrencyPositionPrefix  CostDetailsCurrencyPosition = "prefix"
 )
 
 // Valid indicates whether the value is a known member of the CostDetailsCurrencyPosition enum.
 func (e CostDetailsCurrencyPosition) Valid() bool {
 	switch e {
-	case Empty:
+	case CostDetailsCurrencyPositionEmpty:
 		return true
-	case Postfix:
+	case CostDetailsCurrencyPositionPostfix:
 		return true
-	case Prefix:
+	case CostDetailsCurrencyPositionPrefix:
 		return true
 	default:
 		return false
@@ -521,6 +521,36 @@ func (e CreateEventParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for CreateEventJSONBodyImage1.
+const (
+	CreateEventJSONBodyImage1Empty CreateEventJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateEventJSONBodyImage1 enum.
+func (e CreateEventJSONBodyImage1) Valid() bool {
+	switch e {
+	case CreateEventJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateEventFormdataBodyImage1.
+const (
+	CreateEventFormdataBodyImage1Empty CreateEventFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateEventFormdataBodyImage1 enum.
+func (e CreateEventFormdataBodyImage1) Valid() bool {
+	switch e {
+	case CreateEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeleteEventBySlugParamsMlLanguage.
 const (
 	DeleteEventBySlugParamsMlLanguageEn     DeleteEventBySlugParamsMlLanguage = "en"
@@ -593,6 +623,36 @@ func (e PatchEventBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchEventBySlugJSONBodyImage1.
+const (
+	PatchEventBySlugJSONBodyImage1Empty PatchEventBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchEventBySlugJSONBodyImage1 enum.
+func (e PatchEventBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchEventBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchEventBySlugFormdataBodyImage1.
+const (
+	PatchEventBySlugFormdataBodyImage1Empty PatchEventBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchEventBySlugFormdataBodyImage1 enum.
+func (e PatchEventBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchEventBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostEventBySlugParamsMlLanguage.
 const (
 	PostEventBySlugParamsMlLanguageEn     PostEventBySlugParamsMlLanguage = "en"
@@ -617,6 +677,36 @@ func (e PostEventBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostEventBySlugJSONBodyImage1.
+const (
+	PostEventBySlugJSONBodyImage1Empty PostEventBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostEventBySlugJSONBodyImage1 enum.
+func (e PostEventBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostEventBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostEventBySlugFormdataBodyImage1.
+const (
+	PostEventBySlugFormdataBodyImage1Empty PostEventBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostEventBySlugFormdataBodyImage1 enum.
+func (e PostEventBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostEventBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutEventBySlugParamsMlLanguage.
 const (
 	PutEventBySlugParamsMlLanguageEn     PutEventBySlugParamsMlLanguage = "en"
@@ -635,6 +725,36 @@ func (e PutEventBySlugParamsMlLanguage) Valid() bool {
 	case PutEventBySlugParamsMlLanguageKo:
 		return true
 	case PutEventBySlugParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventBySlugJSONBodyImage1.
+const (
+	PutEventBySlugJSONBodyImage1Empty PutEventBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutEventBySlugJSONBodyImage1 enum.
+func (e PutEventBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutEventBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventBySlugFormdataBodyImage1.
+const (
+	PutEventBySlugFormdataBodyImage1Empty PutEventBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutEventBySlugFormdataBodyImage1 enum.
+func (e PutEventBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutEventBySlugFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -713,6 +833,36 @@ func (e PatchEventParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchEventJSONBodyImage1.
+const (
+	PatchEventJSONBodyImage1Empty PatchEventJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchEventJSONBodyImage1 enum.
+func (e PatchEventJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchEventJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchEventFormdataBodyImage1.
+const (
+	PatchEventFormdataBodyImage1Empty PatchEventFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchEventFormdataBodyImage1 enum.
+func (e PatchEventFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostEventParamsMlLanguage.
 const (
 	PostEventParamsMlLanguageEn     PostEventParamsMlLanguage = "en"
@@ -737,6 +887,36 @@ func (e PostEventParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostEventJSONBodyImage1.
+const (
+	PostEventJSONBodyImage1Empty PostEventJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostEventJSONBodyImage1 enum.
+func (e PostEventJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostEventJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostEventFormdataBodyImage1.
+const (
+	PostEventFormdataBodyImage1Empty PostEventFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostEventFormdataBodyImage1 enum.
+func (e PostEventFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutEventParamsMlLanguage.
 const (
 	PutEventParamsMlLanguageEn     PutEventParamsMlLanguage = "en"
@@ -755,6 +935,204 @@ func (e PutEventParamsMlLanguage) Valid() bool {
 	case PutEventParamsMlLanguageKo:
 		return true
 	case PutEventParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventJSONBodyImage1.
+const (
+	PutEventJSONBodyImage1Empty PutEventJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutEventJSONBodyImage1 enum.
+func (e PutEventJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutEventJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventFormdataBodyImage1.
+const (
+	PutEventFormdataBodyImage1Empty PutEventFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutEventFormdataBodyImage1 enum.
+func (e PutEventFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListMediaParamsMlLanguage.
+const (
+	ListMediaParamsMlLanguageEn     ListMediaParamsMlLanguage = "en"
+	ListMediaParamsMlLanguageJa     ListMediaParamsMlLanguage = "ja"
+	ListMediaParamsMlLanguageKo     ListMediaParamsMlLanguage = "ko"
+	ListMediaParamsMlLanguageZhHans ListMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListMediaParamsMlLanguage enum.
+func (e ListMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListMediaParamsMlLanguageEn:
+		return true
+	case ListMediaParamsMlLanguageJa:
+		return true
+	case ListMediaParamsMlLanguageKo:
+		return true
+	case ListMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateMediaParamsMlLanguage.
+const (
+	CreateMediaParamsMlLanguageEn     CreateMediaParamsMlLanguage = "en"
+	CreateMediaParamsMlLanguageJa     CreateMediaParamsMlLanguage = "ja"
+	CreateMediaParamsMlLanguageKo     CreateMediaParamsMlLanguage = "ko"
+	CreateMediaParamsMlLanguageZhHans CreateMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the CreateMediaParamsMlLanguage enum.
+func (e CreateMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case CreateMediaParamsMlLanguageEn:
+		return true
+	case CreateMediaParamsMlLanguageJa:
+		return true
+	case CreateMediaParamsMlLanguageKo:
+		return true
+	case CreateMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteMediaParamsMlLanguage.
+const (
+	DeleteMediaParamsMlLanguageEn     DeleteMediaParamsMlLanguage = "en"
+	DeleteMediaParamsMlLanguageJa     DeleteMediaParamsMlLanguage = "ja"
+	DeleteMediaParamsMlLanguageKo     DeleteMediaParamsMlLanguage = "ko"
+	DeleteMediaParamsMlLanguageZhHans DeleteMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the DeleteMediaParamsMlLanguage enum.
+func (e DeleteMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case DeleteMediaParamsMlLanguageEn:
+		return true
+	case DeleteMediaParamsMlLanguageJa:
+		return true
+	case DeleteMediaParamsMlLanguageKo:
+		return true
+	case DeleteMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMediaParamsMlLanguage.
+const (
+	GetMediaParamsMlLanguageEn     GetMediaParamsMlLanguage = "en"
+	GetMediaParamsMlLanguageJa     GetMediaParamsMlLanguage = "ja"
+	GetMediaParamsMlLanguageKo     GetMediaParamsMlLanguage = "ko"
+	GetMediaParamsMlLanguageZhHans GetMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the GetMediaParamsMlLanguage enum.
+func (e GetMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case GetMediaParamsMlLanguageEn:
+		return true
+	case GetMediaParamsMlLanguageJa:
+		return true
+	case GetMediaParamsMlLanguageKo:
+		return true
+	case GetMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchMediaParamsMlLanguage.
+const (
+	PatchMediaParamsMlLanguageEn     PatchMediaParamsMlLanguage = "en"
+	PatchMediaParamsMlLanguageJa     PatchMediaParamsMlLanguage = "ja"
+	PatchMediaParamsMlLanguageKo     PatchMediaParamsMlLanguage = "ko"
+	PatchMediaParamsMlLanguageZhHans PatchMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the PatchMediaParamsMlLanguage enum.
+func (e PatchMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case PatchMediaParamsMlLanguageEn:
+		return true
+	case PatchMediaParamsMlLanguageJa:
+		return true
+	case PatchMediaParamsMlLanguageKo:
+		return true
+	case PatchMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostMediaParamsMlLanguage.
+const (
+	PostMediaParamsMlLanguageEn     PostMediaParamsMlLanguage = "en"
+	PostMediaParamsMlLanguageJa     PostMediaParamsMlLanguage = "ja"
+	PostMediaParamsMlLanguageKo     PostMediaParamsMlLanguage = "ko"
+	PostMediaParamsMlLanguageZhHans PostMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the PostMediaParamsMlLanguage enum.
+func (e PostMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case PostMediaParamsMlLanguageEn:
+		return true
+	case PostMediaParamsMlLanguageJa:
+		return true
+	case PostMediaParamsMlLanguageKo:
+		return true
+	case PostMediaParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutMediaParamsMlLanguage.
+const (
+	PutMediaParamsMlLanguageEn     PutMediaParamsMlLanguage = "en"
+	PutMediaParamsMlLanguageJa     PutMediaParamsMlLanguage = "ja"
+	PutMediaParamsMlLanguageKo     PutMediaParamsMlLanguage = "ko"
+	PutMediaParamsMlLanguageZhHans PutMediaParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the PutMediaParamsMlLanguage enum.
+func (e PutMediaParamsMlLanguage) Valid() bool {
+	switch e {
+	case PutMediaParamsMlLanguageEn:
+		return true
+	case PutMediaParamsMlLanguageJa:
+		return true
+	case PutMediaParamsMlLanguageKo:
+		return true
+	case PutMediaParamsMlLanguageZhHans:
 		return true
 	default:
 		return false
@@ -803,6 +1181,36 @@ func (e CreateOrganizerParamsMlLanguage) Valid() bool {
 	case CreateOrganizerParamsMlLanguageKo:
 		return true
 	case CreateOrganizerParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateOrganizerJSONBodyImage1.
+const (
+	CreateOrganizerJSONBodyImage1Empty CreateOrganizerJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateOrganizerJSONBodyImage1 enum.
+func (e CreateOrganizerJSONBodyImage1) Valid() bool {
+	switch e {
+	case CreateOrganizerJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateOrganizerFormdataBodyImage1.
+const (
+	CreateOrganizerFormdataBodyImage1Empty CreateOrganizerFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateOrganizerFormdataBodyImage1 enum.
+func (e CreateOrganizerFormdataBodyImage1) Valid() bool {
+	switch e {
+	case CreateOrganizerFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -881,6 +1289,36 @@ func (e PatchOrganizerBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchOrganizerBySlugJSONBodyImage1.
+const (
+	PatchOrganizerBySlugJSONBodyImage1Empty PatchOrganizerBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchOrganizerBySlugJSONBodyImage1 enum.
+func (e PatchOrganizerBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchOrganizerBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchOrganizerBySlugFormdataBodyImage1.
+const (
+	PatchOrganizerBySlugFormdataBodyImage1Empty PatchOrganizerBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchOrganizerBySlugFormdataBodyImage1 enum.
+func (e PatchOrganizerBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchOrganizerBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostOrganizerBySlugParamsMlLanguage.
 const (
 	PostOrganizerBySlugParamsMlLanguageEn     PostOrganizerBySlugParamsMlLanguage = "en"
@@ -905,6 +1343,36 @@ func (e PostOrganizerBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostOrganizerBySlugJSONBodyImage1.
+const (
+	PostOrganizerBySlugJSONBodyImage1Empty PostOrganizerBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostOrganizerBySlugJSONBodyImage1 enum.
+func (e PostOrganizerBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostOrganizerBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostOrganizerBySlugFormdataBodyImage1.
+const (
+	PostOrganizerBySlugFormdataBodyImage1Empty PostOrganizerBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostOrganizerBySlugFormdataBodyImage1 enum.
+func (e PostOrganizerBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostOrganizerBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutOrganizerBySlugParamsMlLanguage.
 const (
 	PutOrganizerBySlugParamsMlLanguageEn     PutOrganizerBySlugParamsMlLanguage = "en"
@@ -923,6 +1391,36 @@ func (e PutOrganizerBySlugParamsMlLanguage) Valid() bool {
 	case PutOrganizerBySlugParamsMlLanguageKo:
 		return true
 	case PutOrganizerBySlugParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutOrganizerBySlugJSONBodyImage1.
+const (
+	PutOrganizerBySlugJSONBodyImage1Empty PutOrganizerBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutOrganizerBySlugJSONBodyImage1 enum.
+func (e PutOrganizerBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutOrganizerBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutOrganizerBySlugFormdataBodyImage1.
+const (
+	PutOrganizerBySlugFormdataBodyImage1Empty PutOrganizerBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutOrganizerBySlugFormdataBodyImage1 enum.
+func (e PutOrganizerBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutOrganizerBySlugFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -1001,6 +1499,36 @@ func (e PatchOrganizerParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchOrganizerJSONBodyImage1.
+const (
+	PatchOrganizerJSONBodyImage1Empty PatchOrganizerJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchOrganizerJSONBodyImage1 enum.
+func (e PatchOrganizerJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchOrganizerJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchOrganizerFormdataBodyImage1.
+const (
+	PatchOrganizerFormdataBodyImage1Empty PatchOrganizerFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchOrganizerFormdataBodyImage1 enum.
+func (e PatchOrganizerFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchOrganizerFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostOrganizerParamsMlLanguage.
 const (
 	PostOrganizerParamsMlLanguageEn     PostOrganizerParamsMlLanguage = "en"
@@ -1025,6 +1553,36 @@ func (e PostOrganizerParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostOrganizerJSONBodyImage1.
+const (
+	PostOrganizerJSONBodyImage1Empty PostOrganizerJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostOrganizerJSONBodyImage1 enum.
+func (e PostOrganizerJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostOrganizerJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostOrganizerFormdataBodyImage1.
+const (
+	PostOrganizerFormdataBodyImage1Empty PostOrganizerFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostOrganizerFormdataBodyImage1 enum.
+func (e PostOrganizerFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostOrganizerFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutOrganizerParamsMlLanguage.
 const (
 	PutOrganizerParamsMlLanguageEn     PutOrganizerParamsMlLanguage = "en"
@@ -1043,6 +1601,36 @@ func (e PutOrganizerParamsMlLanguage) Valid() bool {
 	case PutOrganizerParamsMlLanguageKo:
 		return true
 	case PutOrganizerParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutOrganizerJSONBodyImage1.
+const (
+	PutOrganizerJSONBodyImage1Empty PutOrganizerJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutOrganizerJSONBodyImage1 enum.
+func (e PutOrganizerJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutOrganizerJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutOrganizerFormdataBodyImage1.
+const (
+	PutOrganizerFormdataBodyImage1Empty PutOrganizerFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutOrganizerFormdataBodyImage1 enum.
+func (e PutOrganizerFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutOrganizerFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -1316,6 +1904,36 @@ func (e CreateVenueParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for CreateVenueJSONBodyImage1.
+const (
+	CreateVenueJSONBodyImage1Empty CreateVenueJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateVenueJSONBodyImage1 enum.
+func (e CreateVenueJSONBodyImage1) Valid() bool {
+	switch e {
+	case CreateVenueJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateVenueFormdataBodyImage1.
+const (
+	CreateVenueFormdataBodyImage1Empty CreateVenueFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the CreateVenueFormdataBodyImage1 enum.
+func (e CreateVenueFormdataBodyImage1) Valid() bool {
+	switch e {
+	case CreateVenueFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeleteVenueBySlugParamsMlLanguage.
 const (
 	DeleteVenueBySlugParamsMlLanguageEn     DeleteVenueBySlugParamsMlLanguage = "en"
@@ -1388,6 +2006,36 @@ func (e PatchVenueBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchVenueBySlugJSONBodyImage1.
+const (
+	PatchVenueBySlugJSONBodyImage1Empty PatchVenueBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchVenueBySlugJSONBodyImage1 enum.
+func (e PatchVenueBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchVenueBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchVenueBySlugFormdataBodyImage1.
+const (
+	PatchVenueBySlugFormdataBodyImage1Empty PatchVenueBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchVenueBySlugFormdataBodyImage1 enum.
+func (e PatchVenueBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchVenueBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostVenueBySlugParamsMlLanguage.
 const (
 	PostVenueBySlugParamsMlLanguageEn     PostVenueBySlugParamsMlLanguage = "en"
@@ -1412,6 +2060,36 @@ func (e PostVenueBySlugParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostVenueBySlugJSONBodyImage1.
+const (
+	PostVenueBySlugJSONBodyImage1Empty PostVenueBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostVenueBySlugJSONBodyImage1 enum.
+func (e PostVenueBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostVenueBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostVenueBySlugFormdataBodyImage1.
+const (
+	PostVenueBySlugFormdataBodyImage1Empty PostVenueBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostVenueBySlugFormdataBodyImage1 enum.
+func (e PostVenueBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostVenueBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutVenueBySlugParamsMlLanguage.
 const (
 	PutVenueBySlugParamsMlLanguageEn     PutVenueBySlugParamsMlLanguage = "en"
@@ -1430,6 +2108,36 @@ func (e PutVenueBySlugParamsMlLanguage) Valid() bool {
 	case PutVenueBySlugParamsMlLanguageKo:
 		return true
 	case PutVenueBySlugParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutVenueBySlugJSONBodyImage1.
+const (
+	PutVenueBySlugJSONBodyImage1Empty PutVenueBySlugJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutVenueBySlugJSONBodyImage1 enum.
+func (e PutVenueBySlugJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutVenueBySlugJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutVenueBySlugFormdataBodyImage1.
+const (
+	PutVenueBySlugFormdataBodyImage1Empty PutVenueBySlugFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutVenueBySlugFormdataBodyImage1 enum.
+func (e PutVenueBySlugFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutVenueBySlugFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -1508,6 +2216,36 @@ func (e PatchVenueParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PatchVenueJSONBodyImage1.
+const (
+	PatchVenueJSONBodyImage1Empty PatchVenueJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchVenueJSONBodyImage1 enum.
+func (e PatchVenueJSONBodyImage1) Valid() bool {
+	switch e {
+	case PatchVenueJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchVenueFormdataBodyImage1.
+const (
+	PatchVenueFormdataBodyImage1Empty PatchVenueFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PatchVenueFormdataBodyImage1 enum.
+func (e PatchVenueFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PatchVenueFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostVenueParamsMlLanguage.
 const (
 	PostVenueParamsMlLanguageEn     PostVenueParamsMlLanguage = "en"
@@ -1532,6 +2270,36 @@ func (e PostVenueParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for PostVenueJSONBodyImage1.
+const (
+	PostVenueJSONBodyImage1Empty PostVenueJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostVenueJSONBodyImage1 enum.
+func (e PostVenueJSONBodyImage1) Valid() bool {
+	switch e {
+	case PostVenueJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostVenueFormdataBodyImage1.
+const (
+	PostVenueFormdataBodyImage1Empty PostVenueFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PostVenueFormdataBodyImage1 enum.
+func (e PostVenueFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PostVenueFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutVenueParamsMlLanguage.
 const (
 	PutVenueParamsMlLanguageEn     PutVenueParamsMlLanguage = "en"
@@ -1550,6 +2318,36 @@ func (e PutVenueParamsMlLanguage) Valid() bool {
 	case PutVenueParamsMlLanguageKo:
 		return true
 	case PutVenueParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutVenueJSONBodyImage1.
+const (
+	PutVenueJSONBodyImage1Empty PutVenueJSONBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutVenueJSONBodyImage1 enum.
+func (e PutVenueJSONBodyImage1) Valid() bool {
+	switch e {
+	case PutVenueJSONBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutVenueFormdataBodyImage1.
+const (
+	PutVenueFormdataBodyImage1Empty PutVenueFormdataBodyImage1 = ""
+)
+
+// Valid indicates whether the value is a known member of the PutVenueFormdataBodyImage1 enum.
+func (e PutVenueFormdataBodyImage1) Valid() bool {
+	switch e {
+	case PutVenueFormdataBodyImage1Empty:
 		return true
 	default:
 		return false
@@ -1769,6 +2567,9 @@ type Image struct {
 	// Extension File extension of the image.
 	Extension *string `json:"extension,omitempty"`
 
+	// Filesize Size of the file in bytes.
+	Filesize *int `json:"filesize,omitempty"`
+
 	// Height Height in pixels.
 	Height *int `json:"height,omitempty"`
 
@@ -1787,11 +2588,47 @@ type Image struct {
 
 // ImageSize defines model for ImageSize.
 type ImageSize struct {
+	// Filesize Size of the file in bytes.
+	Filesize *int `json:"filesize,omitempty"`
+
 	// Height Height in pixels.
 	Height *int `json:"height,omitempty"`
 
 	// MimeType MIME type of the image file.
 	MimeType *string `json:"mime-type,omitempty"`
+
+	// Url Address of the image file.
+	Url *string `json:"url,omitempty"`
+
+	// Width Width in pixels.
+	Width *int `json:"width,omitempty"`
+}
+
+// Media defines model for Media.
+type Media struct {
+	// AltText Alternative text of the image.
+	AltText *string `json:"alt_text,omitempty"`
+
+	// Extension File extension of the image.
+	Extension *string `json:"extension,omitempty"`
+
+	// Filesize Size of the file in bytes.
+	Filesize *int `json:"filesize,omitempty"`
+
+	// Height Height in pixels.
+	Height *int `json:"height,omitempty"`
+
+	// Id ID of the uploaded image.
+	Id *int `json:"id,omitempty"`
+
+	// MimeType MIME type of the image file.
+	MimeType *string `json:"mime_type,omitempty"`
+
+	// Sizes Resized copies of the image, by size name.
+	Sizes *map[string]ImageSize `json:"sizes,omitempty"`
+
+	// Title Title of the image in the library.
+	Title *string `json:"title,omitempty"`
 
 	// Url Address of the image file.
 	Url *string `json:"url,omitempty"`
@@ -2382,8 +3219,8 @@ type CreateEventJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateEventJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *CreateEventJSONBody_Organizer `json:"organizer,omitempty"`
@@ -2466,8 +3303,8 @@ type CreateEventFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateEventFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *CreateEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -2573,6 +3410,20 @@ type CreateEventJSONBody_Cost_1_Item struct {
 
 // CreateEventJSONBody_Cost defines parameters for CreateEvent.
 type CreateEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyImage0 defines parameters for CreateEvent.
+type CreateEventJSONBodyImage0 = string
+
+// CreateEventJSONBodyImage1 defines parameters for CreateEvent.
+type CreateEventJSONBodyImage1 string
+
+// CreateEventJSONBodyImage2 defines parameters for CreateEvent.
+type CreateEventJSONBodyImage2 = int
+
+// CreateEventJSONBody_Image defines parameters for CreateEvent.
+type CreateEventJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -2737,6 +3588,20 @@ type CreateEventFormdataBody_Cost_1_Item struct {
 
 // CreateEventFormdataBody_Cost defines parameters for CreateEvent.
 type CreateEventFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyImage0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyImage0 = string
+
+// CreateEventFormdataBodyImage1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyImage1 string
+
+// CreateEventFormdataBodyImage2 defines parameters for CreateEvent.
+type CreateEventFormdataBodyImage2 = int
+
+// CreateEventFormdataBody_Image defines parameters for CreateEvent.
+type CreateEventFormdataBody_Image struct {
 	union json.RawMessage
 }
 
@@ -2908,8 +3773,8 @@ type PatchEventBySlugJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchEventBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
@@ -2989,8 +3854,8 @@ type PatchEventBySlugFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchEventBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -3093,6 +3958,20 @@ type PatchEventBySlugJSONBody_Cost_1_Item struct {
 
 // PatchEventBySlugJSONBody_Cost defines parameters for PatchEventBySlug.
 type PatchEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyImage0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyImage0 = string
+
+// PatchEventBySlugJSONBodyImage1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyImage1 string
+
+// PatchEventBySlugJSONBodyImage2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyImage2 = int
+
+// PatchEventBySlugJSONBody_Image defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -3260,6 +4139,20 @@ type PatchEventBySlugFormdataBody_Cost struct {
 	union json.RawMessage
 }
 
+// PatchEventBySlugFormdataBodyImage0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyImage0 = string
+
+// PatchEventBySlugFormdataBodyImage1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyImage1 string
+
+// PatchEventBySlugFormdataBodyImage2 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyImage2 = int
+
+// PatchEventBySlugFormdataBody_Image defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PatchEventBySlugFormdataBodyOrganizer0 defines parameters for PatchEventBySlug.
 type PatchEventBySlugFormdataBodyOrganizer0 = []PatchEventBySlugFormdataBody_Organizer_0_Item
 
@@ -3407,8 +4300,8 @@ type PostEventBySlugJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostEventBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
@@ -3488,8 +4381,8 @@ type PostEventBySlugFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostEventBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -3592,6 +4485,20 @@ type PostEventBySlugJSONBody_Cost_1_Item struct {
 
 // PostEventBySlugJSONBody_Cost defines parameters for PostEventBySlug.
 type PostEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyImage0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyImage0 = string
+
+// PostEventBySlugJSONBodyImage1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyImage1 string
+
+// PostEventBySlugJSONBodyImage2 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyImage2 = int
+
+// PostEventBySlugJSONBody_Image defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -3759,6 +4666,20 @@ type PostEventBySlugFormdataBody_Cost struct {
 	union json.RawMessage
 }
 
+// PostEventBySlugFormdataBodyImage0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyImage0 = string
+
+// PostEventBySlugFormdataBodyImage1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyImage1 string
+
+// PostEventBySlugFormdataBodyImage2 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyImage2 = int
+
+// PostEventBySlugFormdataBody_Image defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostEventBySlugFormdataBodyOrganizer0 defines parameters for PostEventBySlug.
 type PostEventBySlugFormdataBodyOrganizer0 = []PostEventBySlugFormdataBody_Organizer_0_Item
 
@@ -3906,8 +4827,8 @@ type PutEventBySlugJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutEventBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
@@ -3987,8 +4908,8 @@ type PutEventBySlugFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutEventBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -4091,6 +5012,20 @@ type PutEventBySlugJSONBody_Cost_1_Item struct {
 
 // PutEventBySlugJSONBody_Cost defines parameters for PutEventBySlug.
 type PutEventBySlugJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyImage0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyImage0 = string
+
+// PutEventBySlugJSONBodyImage1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyImage1 string
+
+// PutEventBySlugJSONBodyImage2 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyImage2 = int
+
+// PutEventBySlugJSONBody_Image defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -4255,6 +5190,20 @@ type PutEventBySlugFormdataBody_Cost_1_Item struct {
 
 // PutEventBySlugFormdataBody_Cost defines parameters for PutEventBySlug.
 type PutEventBySlugFormdataBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyImage0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyImage0 = string
+
+// PutEventBySlugFormdataBodyImage1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyImage1 string
+
+// PutEventBySlugFormdataBodyImage2 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyImage2 = int
+
+// PutEventBySlugFormdataBody_Image defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Image struct {
 	union json.RawMessage
 }
 
@@ -4426,8 +5375,8 @@ type PatchEventJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchEventJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventJSONBody_Organizer `json:"organizer,omitempty"`
@@ -4510,8 +5459,8 @@ type PatchEventFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchEventFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -4617,6 +5566,20 @@ type PatchEventJSONBody_Cost_1_Item struct {
 
 // PatchEventJSONBody_Cost defines parameters for PatchEvent.
 type PatchEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyImage0 defines parameters for PatchEvent.
+type PatchEventJSONBodyImage0 = string
+
+// PatchEventJSONBodyImage1 defines parameters for PatchEvent.
+type PatchEventJSONBodyImage1 string
+
+// PatchEventJSONBodyImage2 defines parameters for PatchEvent.
+type PatchEventJSONBodyImage2 = int
+
+// PatchEventJSONBody_Image defines parameters for PatchEvent.
+type PatchEventJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -4784,6 +5747,20 @@ type PatchEventFormdataBody_Cost struct {
 	union json.RawMessage
 }
 
+// PatchEventFormdataBodyImage0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyImage0 = string
+
+// PatchEventFormdataBodyImage1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyImage1 string
+
+// PatchEventFormdataBodyImage2 defines parameters for PatchEvent.
+type PatchEventFormdataBodyImage2 = int
+
+// PatchEventFormdataBody_Image defines parameters for PatchEvent.
+type PatchEventFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PatchEventFormdataBodyOrganizer0 defines parameters for PatchEvent.
 type PatchEventFormdataBodyOrganizer0 = []PatchEventFormdataBody_Organizer_0_Item
 
@@ -4931,8 +5908,8 @@ type PostEventJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostEventJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventJSONBody_Organizer `json:"organizer,omitempty"`
@@ -5015,8 +5992,8 @@ type PostEventFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostEventFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -5122,6 +6099,20 @@ type PostEventJSONBody_Cost_1_Item struct {
 
 // PostEventJSONBody_Cost defines parameters for PostEvent.
 type PostEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyImage0 defines parameters for PostEvent.
+type PostEventJSONBodyImage0 = string
+
+// PostEventJSONBodyImage1 defines parameters for PostEvent.
+type PostEventJSONBodyImage1 string
+
+// PostEventJSONBodyImage2 defines parameters for PostEvent.
+type PostEventJSONBodyImage2 = int
+
+// PostEventJSONBody_Image defines parameters for PostEvent.
+type PostEventJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -5289,6 +6280,20 @@ type PostEventFormdataBody_Cost struct {
 	union json.RawMessage
 }
 
+// PostEventFormdataBodyImage0 defines parameters for PostEvent.
+type PostEventFormdataBodyImage0 = string
+
+// PostEventFormdataBodyImage1 defines parameters for PostEvent.
+type PostEventFormdataBodyImage1 string
+
+// PostEventFormdataBodyImage2 defines parameters for PostEvent.
+type PostEventFormdataBodyImage2 = int
+
+// PostEventFormdataBody_Image defines parameters for PostEvent.
+type PostEventFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostEventFormdataBodyOrganizer0 defines parameters for PostEvent.
 type PostEventFormdataBodyOrganizer0 = []PostEventFormdataBody_Organizer_0_Item
 
@@ -5436,8 +6441,8 @@ type PutEventJSONBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutEventJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventJSONBody_Organizer `json:"organizer,omitempty"`
@@ -5520,8 +6525,8 @@ type PutEventFormdataBody struct {
 	// HideFromListings Whether to leave the event out of event lists.
 	HideFromListings *bool `form:"hide_from_listings,omitempty" json:"hide_from_listings,omitempty"`
 
-	// Image Featured image: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutEventFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -5627,6 +6632,20 @@ type PutEventJSONBody_Cost_1_Item struct {
 
 // PutEventJSONBody_Cost defines parameters for PutEvent.
 type PutEventJSONBody_Cost struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyImage0 defines parameters for PutEvent.
+type PutEventJSONBodyImage0 = string
+
+// PutEventJSONBodyImage1 defines parameters for PutEvent.
+type PutEventJSONBodyImage1 string
+
+// PutEventJSONBodyImage2 defines parameters for PutEvent.
+type PutEventJSONBodyImage2 = int
+
+// PutEventJSONBody_Image defines parameters for PutEvent.
+type PutEventJSONBody_Image struct {
 	union json.RawMessage
 }
 
@@ -5794,6 +6813,20 @@ type PutEventFormdataBody_Cost struct {
 	union json.RawMessage
 }
 
+// PutEventFormdataBodyImage0 defines parameters for PutEvent.
+type PutEventFormdataBodyImage0 = string
+
+// PutEventFormdataBodyImage1 defines parameters for PutEvent.
+type PutEventFormdataBodyImage1 string
+
+// PutEventFormdataBodyImage2 defines parameters for PutEvent.
+type PutEventFormdataBodyImage2 = int
+
+// PutEventFormdataBody_Image defines parameters for PutEvent.
+type PutEventFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PutEventFormdataBodyOrganizer0 defines parameters for PutEvent.
 type PutEventFormdataBodyOrganizer0 = []PutEventFormdataBody_Organizer_0_Item
 
@@ -5897,6 +6930,150 @@ type PutEventFormdataBody_Venue struct {
 	union json.RawMessage
 }
 
+// ListMediaParams defines parameters for ListMedia.
+type ListMediaParams struct {
+	// Page Page of results to return, starting at 1.
+	Page *int `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Number of results per page; values above the server's maximum are lowered to it.
+	PerPage *int `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// Search Only images whose file name, title or alt text contains this text, ignoring case (at most 200 characters).
+	Search *string `form:"search,omitempty" json:"search,omitempty"`
+
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListMediaParamsMlLanguage defines parameters for ListMedia.
+type ListMediaParamsMlLanguage string
+
+// CreateMediaMultipartBody defines parameters for CreateMedia.
+type CreateMediaMultipartBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `json:"alt_text,omitempty"`
+
+	// File The image file (JPEG, PNG, WebP or GIF), sent as multipart/form-data. Its type is read from its content, not from its name.
+	File *openapi_types.File `json:"file,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `json:"title,omitempty"`
+}
+
+// CreateMediaParams defines parameters for CreateMedia.
+type CreateMediaParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *CreateMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// CreateMediaParamsMlLanguage defines parameters for CreateMedia.
+type CreateMediaParamsMlLanguage string
+
+// DeleteMediaParams defines parameters for DeleteMedia.
+type DeleteMediaParams struct {
+	// Force Images have no trash: they are always deleted for good; accepted as on every deletion.
+	Force *bool `form:"force,omitempty" json:"force,omitempty"`
+
+	// Unlink When the image is in use, remove it from those events, venues and organizers and delete it; otherwise the deletion is refused.
+	Unlink *bool `form:"unlink,omitempty" json:"unlink,omitempty"`
+
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *DeleteMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// DeleteMediaParamsMlLanguage defines parameters for DeleteMedia.
+type DeleteMediaParamsMlLanguage string
+
+// GetMediaParams defines parameters for GetMedia.
+type GetMediaParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *GetMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// GetMediaParamsMlLanguage defines parameters for GetMedia.
+type GetMediaParamsMlLanguage string
+
+// PatchMediaJSONBody defines parameters for PatchMedia.
+type PatchMediaJSONBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `json:"title,omitempty"`
+}
+
+// PatchMediaFormdataBody defines parameters for PatchMedia.
+type PatchMediaFormdataBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `form:"alt_text,omitempty" json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// PatchMediaParams defines parameters for PatchMedia.
+type PatchMediaParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *PatchMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// PatchMediaParamsMlLanguage defines parameters for PatchMedia.
+type PatchMediaParamsMlLanguage string
+
+// PostMediaJSONBody defines parameters for PostMedia.
+type PostMediaJSONBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `json:"title,omitempty"`
+}
+
+// PostMediaFormdataBody defines parameters for PostMedia.
+type PostMediaFormdataBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `form:"alt_text,omitempty" json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// PostMediaParams defines parameters for PostMedia.
+type PostMediaParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *PostMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// PostMediaParamsMlLanguage defines parameters for PostMedia.
+type PostMediaParamsMlLanguage string
+
+// PutMediaJSONBody defines parameters for PutMedia.
+type PutMediaJSONBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `json:"title,omitempty"`
+}
+
+// PutMediaFormdataBody defines parameters for PutMedia.
+type PutMediaFormdataBody struct {
+	// AltText Alternative text describing the image for readers who cannot see it.
+	AltText *string `form:"alt_text,omitempty" json:"alt_text,omitempty"`
+
+	// Title Title of the image in the library (the file name when empty).
+	Title *string `form:"title,omitempty" json:"title,omitempty"`
+}
+
+// PutMediaParams defines parameters for PutMedia.
+type PutMediaParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *PutMediaParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// PutMediaParamsMlLanguage defines parameters for PutMedia.
+type PutMediaParamsMlLanguage string
+
 // ListOrganizersParams defines parameters for ListOrganizers.
 type ListOrganizersParams struct {
 	// Page Page of results to return, starting at 1.
@@ -5944,8 +7121,8 @@ type CreateOrganizerJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateOrganizerJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer string `json:"organizer"`
@@ -5977,8 +7154,8 @@ type CreateOrganizerFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateOrganizerFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer string `form:"organizer" json:"organizer"`
@@ -6001,6 +7178,34 @@ type CreateOrganizerParams struct {
 
 // CreateOrganizerParamsMlLanguage defines parameters for CreateOrganizer.
 type CreateOrganizerParamsMlLanguage string
+
+// CreateOrganizerJSONBodyImage0 defines parameters for CreateOrganizer.
+type CreateOrganizerJSONBodyImage0 = string
+
+// CreateOrganizerJSONBodyImage1 defines parameters for CreateOrganizer.
+type CreateOrganizerJSONBodyImage1 string
+
+// CreateOrganizerJSONBodyImage2 defines parameters for CreateOrganizer.
+type CreateOrganizerJSONBodyImage2 = int
+
+// CreateOrganizerJSONBody_Image defines parameters for CreateOrganizer.
+type CreateOrganizerJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// CreateOrganizerFormdataBodyImage0 defines parameters for CreateOrganizer.
+type CreateOrganizerFormdataBodyImage0 = string
+
+// CreateOrganizerFormdataBodyImage1 defines parameters for CreateOrganizer.
+type CreateOrganizerFormdataBodyImage1 string
+
+// CreateOrganizerFormdataBodyImage2 defines parameters for CreateOrganizer.
+type CreateOrganizerFormdataBodyImage2 = int
+
+// CreateOrganizerFormdataBody_Image defines parameters for CreateOrganizer.
+type CreateOrganizerFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // DeleteOrganizerBySlugParams defines parameters for DeleteOrganizerBySlug.
 type DeleteOrganizerBySlugParams struct {
@@ -6040,8 +7245,8 @@ type PatchOrganizerBySlugJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchOrganizerBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6073,8 +7278,8 @@ type PatchOrganizerBySlugFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchOrganizerBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6098,6 +7303,34 @@ type PatchOrganizerBySlugParams struct {
 // PatchOrganizerBySlugParamsMlLanguage defines parameters for PatchOrganizerBySlug.
 type PatchOrganizerBySlugParamsMlLanguage string
 
+// PatchOrganizerBySlugJSONBodyImage0 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugJSONBodyImage0 = string
+
+// PatchOrganizerBySlugJSONBodyImage1 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugJSONBodyImage1 string
+
+// PatchOrganizerBySlugJSONBodyImage2 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugJSONBodyImage2 = int
+
+// PatchOrganizerBySlugJSONBody_Image defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PatchOrganizerBySlugFormdataBodyImage0 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugFormdataBodyImage0 = string
+
+// PatchOrganizerBySlugFormdataBodyImage1 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugFormdataBodyImage1 string
+
+// PatchOrganizerBySlugFormdataBodyImage2 defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugFormdataBodyImage2 = int
+
+// PatchOrganizerBySlugFormdataBody_Image defines parameters for PatchOrganizerBySlug.
+type PatchOrganizerBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostOrganizerBySlugJSONBody defines parameters for PostOrganizerBySlug.
 type PostOrganizerBySlugJSONBody struct {
 	// Author ID of the user credited as the organizer's author. Only editors and administrators may name another user.
@@ -6115,8 +7348,8 @@ type PostOrganizerBySlugJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostOrganizerBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6148,8 +7381,8 @@ type PostOrganizerBySlugFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostOrganizerBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6173,6 +7406,34 @@ type PostOrganizerBySlugParams struct {
 // PostOrganizerBySlugParamsMlLanguage defines parameters for PostOrganizerBySlug.
 type PostOrganizerBySlugParamsMlLanguage string
 
+// PostOrganizerBySlugJSONBodyImage0 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugJSONBodyImage0 = string
+
+// PostOrganizerBySlugJSONBodyImage1 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugJSONBodyImage1 string
+
+// PostOrganizerBySlugJSONBodyImage2 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugJSONBodyImage2 = int
+
+// PostOrganizerBySlugJSONBody_Image defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PostOrganizerBySlugFormdataBodyImage0 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugFormdataBodyImage0 = string
+
+// PostOrganizerBySlugFormdataBodyImage1 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugFormdataBodyImage1 string
+
+// PostOrganizerBySlugFormdataBodyImage2 defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugFormdataBodyImage2 = int
+
+// PostOrganizerBySlugFormdataBody_Image defines parameters for PostOrganizerBySlug.
+type PostOrganizerBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PutOrganizerBySlugJSONBody defines parameters for PutOrganizerBySlug.
 type PutOrganizerBySlugJSONBody struct {
 	// Author ID of the user credited as the organizer's author. Only editors and administrators may name another user.
@@ -6190,8 +7451,8 @@ type PutOrganizerBySlugJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutOrganizerBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6223,8 +7484,8 @@ type PutOrganizerBySlugFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutOrganizerBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6247,6 +7508,34 @@ type PutOrganizerBySlugParams struct {
 
 // PutOrganizerBySlugParamsMlLanguage defines parameters for PutOrganizerBySlug.
 type PutOrganizerBySlugParamsMlLanguage string
+
+// PutOrganizerBySlugJSONBodyImage0 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugJSONBodyImage0 = string
+
+// PutOrganizerBySlugJSONBodyImage1 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugJSONBodyImage1 string
+
+// PutOrganizerBySlugJSONBodyImage2 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugJSONBodyImage2 = int
+
+// PutOrganizerBySlugJSONBody_Image defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PutOrganizerBySlugFormdataBodyImage0 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugFormdataBodyImage0 = string
+
+// PutOrganizerBySlugFormdataBodyImage1 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugFormdataBodyImage1 string
+
+// PutOrganizerBySlugFormdataBodyImage2 defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugFormdataBodyImage2 = int
+
+// PutOrganizerBySlugFormdataBody_Image defines parameters for PutOrganizerBySlug.
+type PutOrganizerBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // DeleteOrganizerParams defines parameters for DeleteOrganizer.
 type DeleteOrganizerParams struct {
@@ -6286,8 +7575,8 @@ type PatchOrganizerJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchOrganizerJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6319,8 +7608,8 @@ type PatchOrganizerFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchOrganizerFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6344,6 +7633,34 @@ type PatchOrganizerParams struct {
 // PatchOrganizerParamsMlLanguage defines parameters for PatchOrganizer.
 type PatchOrganizerParamsMlLanguage string
 
+// PatchOrganizerJSONBodyImage0 defines parameters for PatchOrganizer.
+type PatchOrganizerJSONBodyImage0 = string
+
+// PatchOrganizerJSONBodyImage1 defines parameters for PatchOrganizer.
+type PatchOrganizerJSONBodyImage1 string
+
+// PatchOrganizerJSONBodyImage2 defines parameters for PatchOrganizer.
+type PatchOrganizerJSONBodyImage2 = int
+
+// PatchOrganizerJSONBody_Image defines parameters for PatchOrganizer.
+type PatchOrganizerJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PatchOrganizerFormdataBodyImage0 defines parameters for PatchOrganizer.
+type PatchOrganizerFormdataBodyImage0 = string
+
+// PatchOrganizerFormdataBodyImage1 defines parameters for PatchOrganizer.
+type PatchOrganizerFormdataBodyImage1 string
+
+// PatchOrganizerFormdataBodyImage2 defines parameters for PatchOrganizer.
+type PatchOrganizerFormdataBodyImage2 = int
+
+// PatchOrganizerFormdataBody_Image defines parameters for PatchOrganizer.
+type PatchOrganizerFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostOrganizerJSONBody defines parameters for PostOrganizer.
 type PostOrganizerJSONBody struct {
 	// Author ID of the user credited as the organizer's author. Only editors and administrators may name another user.
@@ -6361,8 +7678,8 @@ type PostOrganizerJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostOrganizerJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6394,8 +7711,8 @@ type PostOrganizerFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostOrganizerFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6419,6 +7736,34 @@ type PostOrganizerParams struct {
 // PostOrganizerParamsMlLanguage defines parameters for PostOrganizer.
 type PostOrganizerParamsMlLanguage string
 
+// PostOrganizerJSONBodyImage0 defines parameters for PostOrganizer.
+type PostOrganizerJSONBodyImage0 = string
+
+// PostOrganizerJSONBodyImage1 defines parameters for PostOrganizer.
+type PostOrganizerJSONBodyImage1 string
+
+// PostOrganizerJSONBodyImage2 defines parameters for PostOrganizer.
+type PostOrganizerJSONBodyImage2 = int
+
+// PostOrganizerJSONBody_Image defines parameters for PostOrganizer.
+type PostOrganizerJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PostOrganizerFormdataBodyImage0 defines parameters for PostOrganizer.
+type PostOrganizerFormdataBodyImage0 = string
+
+// PostOrganizerFormdataBodyImage1 defines parameters for PostOrganizer.
+type PostOrganizerFormdataBodyImage1 string
+
+// PostOrganizerFormdataBodyImage2 defines parameters for PostOrganizer.
+type PostOrganizerFormdataBodyImage2 = int
+
+// PostOrganizerFormdataBody_Image defines parameters for PostOrganizer.
+type PostOrganizerFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PutOrganizerJSONBody defines parameters for PutOrganizer.
 type PutOrganizerJSONBody struct {
 	// Author ID of the user credited as the organizer's author. Only editors and administrators may name another user.
@@ -6436,8 +7781,8 @@ type PutOrganizerJSONBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutOrganizerJSONBody_Image `json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `json:"organizer,omitempty"`
@@ -6469,8 +7814,8 @@ type PutOrganizerFormdataBody struct {
 	// Email E-mail address of the organizer, or an empty string to remove it.
 	Email *string `form:"email,omitempty" json:"email,omitempty"`
 
-	// Image Featured image of the organizer: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the organizer: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutOrganizerFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Organizer Name of the organizer.
 	Organizer *string `form:"organizer,omitempty" json:"organizer,omitempty"`
@@ -6493,6 +7838,34 @@ type PutOrganizerParams struct {
 
 // PutOrganizerParamsMlLanguage defines parameters for PutOrganizer.
 type PutOrganizerParamsMlLanguage string
+
+// PutOrganizerJSONBodyImage0 defines parameters for PutOrganizer.
+type PutOrganizerJSONBodyImage0 = string
+
+// PutOrganizerJSONBodyImage1 defines parameters for PutOrganizer.
+type PutOrganizerJSONBodyImage1 string
+
+// PutOrganizerJSONBodyImage2 defines parameters for PutOrganizer.
+type PutOrganizerJSONBodyImage2 = int
+
+// PutOrganizerJSONBody_Image defines parameters for PutOrganizer.
+type PutOrganizerJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PutOrganizerFormdataBodyImage0 defines parameters for PutOrganizer.
+type PutOrganizerFormdataBodyImage0 = string
+
+// PutOrganizerFormdataBodyImage1 defines parameters for PutOrganizer.
+type PutOrganizerFormdataBodyImage1 string
+
+// PutOrganizerFormdataBodyImage2 defines parameters for PutOrganizer.
+type PutOrganizerFormdataBodyImage2 = int
+
+// PutOrganizerFormdataBody_Image defines parameters for PutOrganizer.
+type PutOrganizerFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // ListTagsParams defines parameters for ListTags.
 type ListTagsParams struct {
@@ -6754,8 +8127,8 @@ type CreateVenueJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateVenueJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -6817,8 +8190,8 @@ type CreateVenueFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *CreateVenueFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -6859,6 +8232,34 @@ type CreateVenueParams struct {
 
 // CreateVenueParamsMlLanguage defines parameters for CreateVenue.
 type CreateVenueParamsMlLanguage string
+
+// CreateVenueJSONBodyImage0 defines parameters for CreateVenue.
+type CreateVenueJSONBodyImage0 = string
+
+// CreateVenueJSONBodyImage1 defines parameters for CreateVenue.
+type CreateVenueJSONBodyImage1 string
+
+// CreateVenueJSONBodyImage2 defines parameters for CreateVenue.
+type CreateVenueJSONBodyImage2 = int
+
+// CreateVenueJSONBody_Image defines parameters for CreateVenue.
+type CreateVenueJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// CreateVenueFormdataBodyImage0 defines parameters for CreateVenue.
+type CreateVenueFormdataBodyImage0 = string
+
+// CreateVenueFormdataBodyImage1 defines parameters for CreateVenue.
+type CreateVenueFormdataBodyImage1 string
+
+// CreateVenueFormdataBodyImage2 defines parameters for CreateVenue.
+type CreateVenueFormdataBodyImage2 = int
+
+// CreateVenueFormdataBody_Image defines parameters for CreateVenue.
+type CreateVenueFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // DeleteVenueBySlugParams defines parameters for DeleteVenueBySlug.
 type DeleteVenueBySlugParams struct {
@@ -6910,8 +8311,8 @@ type PatchVenueBySlugJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchVenueBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -6973,8 +8374,8 @@ type PatchVenueBySlugFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchVenueBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7016,6 +8417,34 @@ type PatchVenueBySlugParams struct {
 // PatchVenueBySlugParamsMlLanguage defines parameters for PatchVenueBySlug.
 type PatchVenueBySlugParamsMlLanguage string
 
+// PatchVenueBySlugJSONBodyImage0 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugJSONBodyImage0 = string
+
+// PatchVenueBySlugJSONBodyImage1 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugJSONBodyImage1 string
+
+// PatchVenueBySlugJSONBodyImage2 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugJSONBodyImage2 = int
+
+// PatchVenueBySlugJSONBody_Image defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PatchVenueBySlugFormdataBodyImage0 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugFormdataBodyImage0 = string
+
+// PatchVenueBySlugFormdataBodyImage1 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugFormdataBodyImage1 string
+
+// PatchVenueBySlugFormdataBodyImage2 defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugFormdataBodyImage2 = int
+
+// PatchVenueBySlugFormdataBody_Image defines parameters for PatchVenueBySlug.
+type PatchVenueBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostVenueBySlugJSONBody defines parameters for PostVenueBySlug.
 type PostVenueBySlugJSONBody struct {
 	// Address Street address of the venue.
@@ -7045,8 +8474,8 @@ type PostVenueBySlugJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostVenueBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -7108,8 +8537,8 @@ type PostVenueBySlugFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostVenueBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7151,6 +8580,34 @@ type PostVenueBySlugParams struct {
 // PostVenueBySlugParamsMlLanguage defines parameters for PostVenueBySlug.
 type PostVenueBySlugParamsMlLanguage string
 
+// PostVenueBySlugJSONBodyImage0 defines parameters for PostVenueBySlug.
+type PostVenueBySlugJSONBodyImage0 = string
+
+// PostVenueBySlugJSONBodyImage1 defines parameters for PostVenueBySlug.
+type PostVenueBySlugJSONBodyImage1 string
+
+// PostVenueBySlugJSONBodyImage2 defines parameters for PostVenueBySlug.
+type PostVenueBySlugJSONBodyImage2 = int
+
+// PostVenueBySlugJSONBody_Image defines parameters for PostVenueBySlug.
+type PostVenueBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PostVenueBySlugFormdataBodyImage0 defines parameters for PostVenueBySlug.
+type PostVenueBySlugFormdataBodyImage0 = string
+
+// PostVenueBySlugFormdataBodyImage1 defines parameters for PostVenueBySlug.
+type PostVenueBySlugFormdataBodyImage1 string
+
+// PostVenueBySlugFormdataBodyImage2 defines parameters for PostVenueBySlug.
+type PostVenueBySlugFormdataBodyImage2 = int
+
+// PostVenueBySlugFormdataBody_Image defines parameters for PostVenueBySlug.
+type PostVenueBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PutVenueBySlugJSONBody defines parameters for PutVenueBySlug.
 type PutVenueBySlugJSONBody struct {
 	// Address Street address of the venue.
@@ -7180,8 +8637,8 @@ type PutVenueBySlugJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutVenueBySlugJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -7243,8 +8700,8 @@ type PutVenueBySlugFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutVenueBySlugFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7285,6 +8742,34 @@ type PutVenueBySlugParams struct {
 
 // PutVenueBySlugParamsMlLanguage defines parameters for PutVenueBySlug.
 type PutVenueBySlugParamsMlLanguage string
+
+// PutVenueBySlugJSONBodyImage0 defines parameters for PutVenueBySlug.
+type PutVenueBySlugJSONBodyImage0 = string
+
+// PutVenueBySlugJSONBodyImage1 defines parameters for PutVenueBySlug.
+type PutVenueBySlugJSONBodyImage1 string
+
+// PutVenueBySlugJSONBodyImage2 defines parameters for PutVenueBySlug.
+type PutVenueBySlugJSONBodyImage2 = int
+
+// PutVenueBySlugJSONBody_Image defines parameters for PutVenueBySlug.
+type PutVenueBySlugJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PutVenueBySlugFormdataBodyImage0 defines parameters for PutVenueBySlug.
+type PutVenueBySlugFormdataBodyImage0 = string
+
+// PutVenueBySlugFormdataBodyImage1 defines parameters for PutVenueBySlug.
+type PutVenueBySlugFormdataBodyImage1 string
+
+// PutVenueBySlugFormdataBodyImage2 defines parameters for PutVenueBySlug.
+type PutVenueBySlugFormdataBodyImage2 = int
+
+// PutVenueBySlugFormdataBody_Image defines parameters for PutVenueBySlug.
+type PutVenueBySlugFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // DeleteVenueParams defines parameters for DeleteVenue.
 type DeleteVenueParams struct {
@@ -7336,8 +8821,8 @@ type PatchVenueJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchVenueJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -7399,8 +8884,8 @@ type PatchVenueFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PatchVenueFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7442,6 +8927,34 @@ type PatchVenueParams struct {
 // PatchVenueParamsMlLanguage defines parameters for PatchVenue.
 type PatchVenueParamsMlLanguage string
 
+// PatchVenueJSONBodyImage0 defines parameters for PatchVenue.
+type PatchVenueJSONBodyImage0 = string
+
+// PatchVenueJSONBodyImage1 defines parameters for PatchVenue.
+type PatchVenueJSONBodyImage1 string
+
+// PatchVenueJSONBodyImage2 defines parameters for PatchVenue.
+type PatchVenueJSONBodyImage2 = int
+
+// PatchVenueJSONBody_Image defines parameters for PatchVenue.
+type PatchVenueJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PatchVenueFormdataBodyImage0 defines parameters for PatchVenue.
+type PatchVenueFormdataBodyImage0 = string
+
+// PatchVenueFormdataBodyImage1 defines parameters for PatchVenue.
+type PatchVenueFormdataBodyImage1 string
+
+// PatchVenueFormdataBodyImage2 defines parameters for PatchVenue.
+type PatchVenueFormdataBodyImage2 = int
+
+// PatchVenueFormdataBody_Image defines parameters for PatchVenue.
+type PatchVenueFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PostVenueJSONBody defines parameters for PostVenue.
 type PostVenueJSONBody struct {
 	// Address Street address of the venue.
@@ -7471,8 +8984,8 @@ type PostVenueJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostVenueJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -7534,8 +9047,8 @@ type PostVenueFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PostVenueFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7577,6 +9090,34 @@ type PostVenueParams struct {
 // PostVenueParamsMlLanguage defines parameters for PostVenue.
 type PostVenueParamsMlLanguage string
 
+// PostVenueJSONBodyImage0 defines parameters for PostVenue.
+type PostVenueJSONBodyImage0 = string
+
+// PostVenueJSONBodyImage1 defines parameters for PostVenue.
+type PostVenueJSONBodyImage1 string
+
+// PostVenueJSONBodyImage2 defines parameters for PostVenue.
+type PostVenueJSONBodyImage2 = int
+
+// PostVenueJSONBody_Image defines parameters for PostVenue.
+type PostVenueJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PostVenueFormdataBodyImage0 defines parameters for PostVenue.
+type PostVenueFormdataBodyImage0 = string
+
+// PostVenueFormdataBodyImage1 defines parameters for PostVenue.
+type PostVenueFormdataBodyImage1 string
+
+// PostVenueFormdataBodyImage2 defines parameters for PostVenue.
+type PostVenueFormdataBodyImage2 = int
+
+// PostVenueFormdataBody_Image defines parameters for PostVenue.
+type PostVenueFormdataBody_Image struct {
+	union json.RawMessage
+}
+
 // PutVenueJSONBody defines parameters for PutVenue.
 type PutVenueJSONBody struct {
 	// Address Street address of the venue.
@@ -7606,8 +9147,8 @@ type PutVenueJSONBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutVenueJSONBody_Image `json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `json:"phone,omitempty"`
@@ -7669,8 +9210,8 @@ type PutVenueFormdataBody struct {
 	// GeoLng Longitude of the venue in degrees, from -180 to 180.
 	GeoLng *float64 `form:"geo_lng,omitempty" json:"geo_lng,omitempty"`
 
-	// Image Featured image of the venue: an absolute http or https URL, or an empty string to remove it.
-	Image *string `form:"image,omitempty" json:"image,omitempty"`
+	// Image Featured image of the venue: an absolute http or https URL, the ID of an image of the media library, or an empty string to remove it.
+	Image *PutVenueFormdataBody_Image `form:"image,omitempty" json:"image,omitempty"`
 
 	// Phone Phone number of the venue.
 	Phone *string `form:"phone,omitempty" json:"phone,omitempty"`
@@ -7711,6 +9252,34 @@ type PutVenueParams struct {
 
 // PutVenueParamsMlLanguage defines parameters for PutVenue.
 type PutVenueParamsMlLanguage string
+
+// PutVenueJSONBodyImage0 defines parameters for PutVenue.
+type PutVenueJSONBodyImage0 = string
+
+// PutVenueJSONBodyImage1 defines parameters for PutVenue.
+type PutVenueJSONBodyImage1 string
+
+// PutVenueJSONBodyImage2 defines parameters for PutVenue.
+type PutVenueJSONBodyImage2 = int
+
+// PutVenueJSONBody_Image defines parameters for PutVenue.
+type PutVenueJSONBody_Image struct {
+	union json.RawMessage
+}
+
+// PutVenueFormdataBodyImage0 defines parameters for PutVenue.
+type PutVenueFormdataBodyImage0 = string
+
+// PutVenueFormdataBodyImage1 defines parameters for PutVenue.
+type PutVenueFormdataBodyImage1 string
+
+// PutVenueFormdataBodyImage2 defines parameters for PutVenue.
+type PutVenueFormdataBodyImage2 = int
+
+// PutVenueFormdataBody_Image defines parameters for PutVenue.
+type PutVenueFormdataBody_Image struct {
+	union json.RawMessage
+}
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody CreateCategoryJSONBody
@@ -7777,6 +9346,27 @@ type PutEventJSONRequestBody PutEventJSONBody
 
 // PutEventFormdataRequestBody defines body for PutEvent for application/x-www-form-urlencoded ContentType.
 type PutEventFormdataRequestBody PutEventFormdataBody
+
+// CreateMediaMultipartRequestBody defines body for CreateMedia for multipart/form-data ContentType.
+type CreateMediaMultipartRequestBody CreateMediaMultipartBody
+
+// PatchMediaJSONRequestBody defines body for PatchMedia for application/json ContentType.
+type PatchMediaJSONRequestBody PatchMediaJSONBody
+
+// PatchMediaFormdataRequestBody defines body for PatchMedia for application/x-www-form-urlencoded ContentType.
+type PatchMediaFormdataRequestBody PatchMediaFormdataBody
+
+// PostMediaJSONRequestBody defines body for PostMedia for application/json ContentType.
+type PostMediaJSONRequestBody PostMediaJSONBody
+
+// PostMediaFormdataRequestBody defines body for PostMedia for application/x-www-form-urlencoded ContentType.
+type PostMediaFormdataRequestBody PostMediaFormdataBody
+
+// PutMediaJSONRequestBody defines body for PutMedia for application/json ContentType.
+type PutMediaJSONRequestBody PutMediaJSONBody
+
+// PutMediaFormdataRequestBody defines body for PutMedia for application/x-www-form-urlencoded ContentType.
+type PutMediaFormdataRequestBody PutMediaFormdataBody
 
 // CreateOrganizerJSONRequestBody defines body for CreateOrganizer for application/json ContentType.
 type CreateOrganizerJSONRequestBody CreateOrganizerJSONBody
@@ -8492,6 +10082,94 @@ func (t CreateEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *CreateEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyImage0 returns the union data inside the CreateEventJSONBody_Image as a CreateEventJSONBodyImage0
+func (t CreateEventJSONBody_Image) AsCreateEventJSONBodyImage0() (CreateEventJSONBodyImage0, error) {
+	var body CreateEventJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyImage0 overwrites any union data inside the CreateEventJSONBody_Image as the provided CreateEventJSONBodyImage0
+func (t *CreateEventJSONBody_Image) FromCreateEventJSONBodyImage0(v CreateEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyImage0 performs a merge with any union data inside the CreateEventJSONBody_Image, using the provided CreateEventJSONBodyImage0
+func (t *CreateEventJSONBody_Image) MergeCreateEventJSONBodyImage0(v CreateEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyImage1 returns the union data inside the CreateEventJSONBody_Image as a CreateEventJSONBodyImage1
+func (t CreateEventJSONBody_Image) AsCreateEventJSONBodyImage1() (CreateEventJSONBodyImage1, error) {
+	var body CreateEventJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyImage1 overwrites any union data inside the CreateEventJSONBody_Image as the provided CreateEventJSONBodyImage1
+func (t *CreateEventJSONBody_Image) FromCreateEventJSONBodyImage1(v CreateEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyImage1 performs a merge with any union data inside the CreateEventJSONBody_Image, using the provided CreateEventJSONBodyImage1
+func (t *CreateEventJSONBody_Image) MergeCreateEventJSONBodyImage1(v CreateEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyImage2 returns the union data inside the CreateEventJSONBody_Image as a CreateEventJSONBodyImage2
+func (t CreateEventJSONBody_Image) AsCreateEventJSONBodyImage2() (CreateEventJSONBodyImage2, error) {
+	var body CreateEventJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyImage2 overwrites any union data inside the CreateEventJSONBody_Image as the provided CreateEventJSONBodyImage2
+func (t *CreateEventJSONBody_Image) FromCreateEventJSONBodyImage2(v CreateEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyImage2 performs a merge with any union data inside the CreateEventJSONBody_Image, using the provided CreateEventJSONBodyImage2
+func (t *CreateEventJSONBody_Image) MergeCreateEventJSONBodyImage2(v CreateEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -9406,6 +11084,94 @@ func (t *CreateEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsCreateEventFormdataBodyImage0 returns the union data inside the CreateEventFormdataBody_Image as a CreateEventFormdataBodyImage0
+func (t CreateEventFormdataBody_Image) AsCreateEventFormdataBodyImage0() (CreateEventFormdataBodyImage0, error) {
+	var body CreateEventFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyImage0 overwrites any union data inside the CreateEventFormdataBody_Image as the provided CreateEventFormdataBodyImage0
+func (t *CreateEventFormdataBody_Image) FromCreateEventFormdataBodyImage0(v CreateEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyImage0 performs a merge with any union data inside the CreateEventFormdataBody_Image, using the provided CreateEventFormdataBodyImage0
+func (t *CreateEventFormdataBody_Image) MergeCreateEventFormdataBodyImage0(v CreateEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyImage1 returns the union data inside the CreateEventFormdataBody_Image as a CreateEventFormdataBodyImage1
+func (t CreateEventFormdataBody_Image) AsCreateEventFormdataBodyImage1() (CreateEventFormdataBodyImage1, error) {
+	var body CreateEventFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyImage1 overwrites any union data inside the CreateEventFormdataBody_Image as the provided CreateEventFormdataBodyImage1
+func (t *CreateEventFormdataBody_Image) FromCreateEventFormdataBodyImage1(v CreateEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyImage1 performs a merge with any union data inside the CreateEventFormdataBody_Image, using the provided CreateEventFormdataBodyImage1
+func (t *CreateEventFormdataBody_Image) MergeCreateEventFormdataBodyImage1(v CreateEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyImage2 returns the union data inside the CreateEventFormdataBody_Image as a CreateEventFormdataBodyImage2
+func (t CreateEventFormdataBody_Image) AsCreateEventFormdataBodyImage2() (CreateEventFormdataBodyImage2, error) {
+	var body CreateEventFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyImage2 overwrites any union data inside the CreateEventFormdataBody_Image as the provided CreateEventFormdataBodyImage2
+func (t *CreateEventFormdataBody_Image) FromCreateEventFormdataBodyImage2(v CreateEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyImage2 performs a merge with any union data inside the CreateEventFormdataBody_Image, using the provided CreateEventFormdataBodyImage2
+func (t *CreateEventFormdataBody_Image) MergeCreateEventFormdataBodyImage2(v CreateEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsCreateEventFormdataBodyOrganizer00 returns the union data inside the CreateEventFormdataBody_Organizer_0_Item as a CreateEventFormdataBodyOrganizer00
 func (t CreateEventFormdataBody_Organizer_0_Item) AsCreateEventFormdataBodyOrganizer00() (CreateEventFormdataBodyOrganizer00, error) {
 	var body CreateEventFormdataBodyOrganizer00
@@ -10312,6 +12078,94 @@ func (t PatchEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PatchEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyImage0 returns the union data inside the PatchEventBySlugJSONBody_Image as a PatchEventBySlugJSONBodyImage0
+func (t PatchEventBySlugJSONBody_Image) AsPatchEventBySlugJSONBodyImage0() (PatchEventBySlugJSONBodyImage0, error) {
+	var body PatchEventBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyImage0 overwrites any union data inside the PatchEventBySlugJSONBody_Image as the provided PatchEventBySlugJSONBodyImage0
+func (t *PatchEventBySlugJSONBody_Image) FromPatchEventBySlugJSONBodyImage0(v PatchEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyImage0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Image, using the provided PatchEventBySlugJSONBodyImage0
+func (t *PatchEventBySlugJSONBody_Image) MergePatchEventBySlugJSONBodyImage0(v PatchEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyImage1 returns the union data inside the PatchEventBySlugJSONBody_Image as a PatchEventBySlugJSONBodyImage1
+func (t PatchEventBySlugJSONBody_Image) AsPatchEventBySlugJSONBodyImage1() (PatchEventBySlugJSONBodyImage1, error) {
+	var body PatchEventBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyImage1 overwrites any union data inside the PatchEventBySlugJSONBody_Image as the provided PatchEventBySlugJSONBodyImage1
+func (t *PatchEventBySlugJSONBody_Image) FromPatchEventBySlugJSONBodyImage1(v PatchEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyImage1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Image, using the provided PatchEventBySlugJSONBodyImage1
+func (t *PatchEventBySlugJSONBody_Image) MergePatchEventBySlugJSONBodyImage1(v PatchEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyImage2 returns the union data inside the PatchEventBySlugJSONBody_Image as a PatchEventBySlugJSONBodyImage2
+func (t PatchEventBySlugJSONBody_Image) AsPatchEventBySlugJSONBodyImage2() (PatchEventBySlugJSONBodyImage2, error) {
+	var body PatchEventBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyImage2 overwrites any union data inside the PatchEventBySlugJSONBody_Image as the provided PatchEventBySlugJSONBodyImage2
+func (t *PatchEventBySlugJSONBody_Image) FromPatchEventBySlugJSONBodyImage2(v PatchEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyImage2 performs a merge with any union data inside the PatchEventBySlugJSONBody_Image, using the provided PatchEventBySlugJSONBodyImage2
+func (t *PatchEventBySlugJSONBody_Image) MergePatchEventBySlugJSONBodyImage2(v PatchEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -11226,6 +13080,94 @@ func (t *PatchEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPatchEventBySlugFormdataBodyImage0 returns the union data inside the PatchEventBySlugFormdataBody_Image as a PatchEventBySlugFormdataBodyImage0
+func (t PatchEventBySlugFormdataBody_Image) AsPatchEventBySlugFormdataBodyImage0() (PatchEventBySlugFormdataBodyImage0, error) {
+	var body PatchEventBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyImage0 overwrites any union data inside the PatchEventBySlugFormdataBody_Image as the provided PatchEventBySlugFormdataBodyImage0
+func (t *PatchEventBySlugFormdataBody_Image) FromPatchEventBySlugFormdataBodyImage0(v PatchEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyImage0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Image, using the provided PatchEventBySlugFormdataBodyImage0
+func (t *PatchEventBySlugFormdataBody_Image) MergePatchEventBySlugFormdataBodyImage0(v PatchEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyImage1 returns the union data inside the PatchEventBySlugFormdataBody_Image as a PatchEventBySlugFormdataBodyImage1
+func (t PatchEventBySlugFormdataBody_Image) AsPatchEventBySlugFormdataBodyImage1() (PatchEventBySlugFormdataBodyImage1, error) {
+	var body PatchEventBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyImage1 overwrites any union data inside the PatchEventBySlugFormdataBody_Image as the provided PatchEventBySlugFormdataBodyImage1
+func (t *PatchEventBySlugFormdataBody_Image) FromPatchEventBySlugFormdataBodyImage1(v PatchEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyImage1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Image, using the provided PatchEventBySlugFormdataBodyImage1
+func (t *PatchEventBySlugFormdataBody_Image) MergePatchEventBySlugFormdataBodyImage1(v PatchEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyImage2 returns the union data inside the PatchEventBySlugFormdataBody_Image as a PatchEventBySlugFormdataBodyImage2
+func (t PatchEventBySlugFormdataBody_Image) AsPatchEventBySlugFormdataBodyImage2() (PatchEventBySlugFormdataBodyImage2, error) {
+	var body PatchEventBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyImage2 overwrites any union data inside the PatchEventBySlugFormdataBody_Image as the provided PatchEventBySlugFormdataBodyImage2
+func (t *PatchEventBySlugFormdataBody_Image) FromPatchEventBySlugFormdataBodyImage2(v PatchEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyImage2 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Image, using the provided PatchEventBySlugFormdataBodyImage2
+func (t *PatchEventBySlugFormdataBody_Image) MergePatchEventBySlugFormdataBodyImage2(v PatchEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPatchEventBySlugFormdataBodyOrganizer00 returns the union data inside the PatchEventBySlugFormdataBody_Organizer_0_Item as a PatchEventBySlugFormdataBodyOrganizer00
 func (t PatchEventBySlugFormdataBody_Organizer_0_Item) AsPatchEventBySlugFormdataBodyOrganizer00() (PatchEventBySlugFormdataBodyOrganizer00, error) {
 	var body PatchEventBySlugFormdataBodyOrganizer00
@@ -12132,6 +14074,94 @@ func (t PostEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PostEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyImage0 returns the union data inside the PostEventBySlugJSONBody_Image as a PostEventBySlugJSONBodyImage0
+func (t PostEventBySlugJSONBody_Image) AsPostEventBySlugJSONBodyImage0() (PostEventBySlugJSONBodyImage0, error) {
+	var body PostEventBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyImage0 overwrites any union data inside the PostEventBySlugJSONBody_Image as the provided PostEventBySlugJSONBodyImage0
+func (t *PostEventBySlugJSONBody_Image) FromPostEventBySlugJSONBodyImage0(v PostEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyImage0 performs a merge with any union data inside the PostEventBySlugJSONBody_Image, using the provided PostEventBySlugJSONBodyImage0
+func (t *PostEventBySlugJSONBody_Image) MergePostEventBySlugJSONBodyImage0(v PostEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyImage1 returns the union data inside the PostEventBySlugJSONBody_Image as a PostEventBySlugJSONBodyImage1
+func (t PostEventBySlugJSONBody_Image) AsPostEventBySlugJSONBodyImage1() (PostEventBySlugJSONBodyImage1, error) {
+	var body PostEventBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyImage1 overwrites any union data inside the PostEventBySlugJSONBody_Image as the provided PostEventBySlugJSONBodyImage1
+func (t *PostEventBySlugJSONBody_Image) FromPostEventBySlugJSONBodyImage1(v PostEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyImage1 performs a merge with any union data inside the PostEventBySlugJSONBody_Image, using the provided PostEventBySlugJSONBodyImage1
+func (t *PostEventBySlugJSONBody_Image) MergePostEventBySlugJSONBodyImage1(v PostEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyImage2 returns the union data inside the PostEventBySlugJSONBody_Image as a PostEventBySlugJSONBodyImage2
+func (t PostEventBySlugJSONBody_Image) AsPostEventBySlugJSONBodyImage2() (PostEventBySlugJSONBodyImage2, error) {
+	var body PostEventBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyImage2 overwrites any union data inside the PostEventBySlugJSONBody_Image as the provided PostEventBySlugJSONBodyImage2
+func (t *PostEventBySlugJSONBody_Image) FromPostEventBySlugJSONBodyImage2(v PostEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyImage2 performs a merge with any union data inside the PostEventBySlugJSONBody_Image, using the provided PostEventBySlugJSONBodyImage2
+func (t *PostEventBySlugJSONBody_Image) MergePostEventBySlugJSONBodyImage2(v PostEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -13046,6 +15076,94 @@ func (t *PostEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPostEventBySlugFormdataBodyImage0 returns the union data inside the PostEventBySlugFormdataBody_Image as a PostEventBySlugFormdataBodyImage0
+func (t PostEventBySlugFormdataBody_Image) AsPostEventBySlugFormdataBodyImage0() (PostEventBySlugFormdataBodyImage0, error) {
+	var body PostEventBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyImage0 overwrites any union data inside the PostEventBySlugFormdataBody_Image as the provided PostEventBySlugFormdataBodyImage0
+func (t *PostEventBySlugFormdataBody_Image) FromPostEventBySlugFormdataBodyImage0(v PostEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyImage0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Image, using the provided PostEventBySlugFormdataBodyImage0
+func (t *PostEventBySlugFormdataBody_Image) MergePostEventBySlugFormdataBodyImage0(v PostEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyImage1 returns the union data inside the PostEventBySlugFormdataBody_Image as a PostEventBySlugFormdataBodyImage1
+func (t PostEventBySlugFormdataBody_Image) AsPostEventBySlugFormdataBodyImage1() (PostEventBySlugFormdataBodyImage1, error) {
+	var body PostEventBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyImage1 overwrites any union data inside the PostEventBySlugFormdataBody_Image as the provided PostEventBySlugFormdataBodyImage1
+func (t *PostEventBySlugFormdataBody_Image) FromPostEventBySlugFormdataBodyImage1(v PostEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyImage1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Image, using the provided PostEventBySlugFormdataBodyImage1
+func (t *PostEventBySlugFormdataBody_Image) MergePostEventBySlugFormdataBodyImage1(v PostEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyImage2 returns the union data inside the PostEventBySlugFormdataBody_Image as a PostEventBySlugFormdataBodyImage2
+func (t PostEventBySlugFormdataBody_Image) AsPostEventBySlugFormdataBodyImage2() (PostEventBySlugFormdataBodyImage2, error) {
+	var body PostEventBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyImage2 overwrites any union data inside the PostEventBySlugFormdataBody_Image as the provided PostEventBySlugFormdataBodyImage2
+func (t *PostEventBySlugFormdataBody_Image) FromPostEventBySlugFormdataBodyImage2(v PostEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyImage2 performs a merge with any union data inside the PostEventBySlugFormdataBody_Image, using the provided PostEventBySlugFormdataBodyImage2
+func (t *PostEventBySlugFormdataBody_Image) MergePostEventBySlugFormdataBodyImage2(v PostEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPostEventBySlugFormdataBodyOrganizer00 returns the union data inside the PostEventBySlugFormdataBody_Organizer_0_Item as a PostEventBySlugFormdataBodyOrganizer00
 func (t PostEventBySlugFormdataBody_Organizer_0_Item) AsPostEventBySlugFormdataBodyOrganizer00() (PostEventBySlugFormdataBodyOrganizer00, error) {
 	var body PostEventBySlugFormdataBodyOrganizer00
@@ -13952,6 +16070,94 @@ func (t PutEventBySlugJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PutEventBySlugJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyImage0 returns the union data inside the PutEventBySlugJSONBody_Image as a PutEventBySlugJSONBodyImage0
+func (t PutEventBySlugJSONBody_Image) AsPutEventBySlugJSONBodyImage0() (PutEventBySlugJSONBodyImage0, error) {
+	var body PutEventBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyImage0 overwrites any union data inside the PutEventBySlugJSONBody_Image as the provided PutEventBySlugJSONBodyImage0
+func (t *PutEventBySlugJSONBody_Image) FromPutEventBySlugJSONBodyImage0(v PutEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyImage0 performs a merge with any union data inside the PutEventBySlugJSONBody_Image, using the provided PutEventBySlugJSONBodyImage0
+func (t *PutEventBySlugJSONBody_Image) MergePutEventBySlugJSONBodyImage0(v PutEventBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyImage1 returns the union data inside the PutEventBySlugJSONBody_Image as a PutEventBySlugJSONBodyImage1
+func (t PutEventBySlugJSONBody_Image) AsPutEventBySlugJSONBodyImage1() (PutEventBySlugJSONBodyImage1, error) {
+	var body PutEventBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyImage1 overwrites any union data inside the PutEventBySlugJSONBody_Image as the provided PutEventBySlugJSONBodyImage1
+func (t *PutEventBySlugJSONBody_Image) FromPutEventBySlugJSONBodyImage1(v PutEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyImage1 performs a merge with any union data inside the PutEventBySlugJSONBody_Image, using the provided PutEventBySlugJSONBodyImage1
+func (t *PutEventBySlugJSONBody_Image) MergePutEventBySlugJSONBodyImage1(v PutEventBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyImage2 returns the union data inside the PutEventBySlugJSONBody_Image as a PutEventBySlugJSONBodyImage2
+func (t PutEventBySlugJSONBody_Image) AsPutEventBySlugJSONBodyImage2() (PutEventBySlugJSONBodyImage2, error) {
+	var body PutEventBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyImage2 overwrites any union data inside the PutEventBySlugJSONBody_Image as the provided PutEventBySlugJSONBodyImage2
+func (t *PutEventBySlugJSONBody_Image) FromPutEventBySlugJSONBodyImage2(v PutEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyImage2 performs a merge with any union data inside the PutEventBySlugJSONBody_Image, using the provided PutEventBySlugJSONBodyImage2
+func (t *PutEventBySlugJSONBody_Image) MergePutEventBySlugJSONBodyImage2(v PutEventBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -14866,6 +17072,94 @@ func (t *PutEventBySlugFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPutEventBySlugFormdataBodyImage0 returns the union data inside the PutEventBySlugFormdataBody_Image as a PutEventBySlugFormdataBodyImage0
+func (t PutEventBySlugFormdataBody_Image) AsPutEventBySlugFormdataBodyImage0() (PutEventBySlugFormdataBodyImage0, error) {
+	var body PutEventBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyImage0 overwrites any union data inside the PutEventBySlugFormdataBody_Image as the provided PutEventBySlugFormdataBodyImage0
+func (t *PutEventBySlugFormdataBody_Image) FromPutEventBySlugFormdataBodyImage0(v PutEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyImage0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Image, using the provided PutEventBySlugFormdataBodyImage0
+func (t *PutEventBySlugFormdataBody_Image) MergePutEventBySlugFormdataBodyImage0(v PutEventBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyImage1 returns the union data inside the PutEventBySlugFormdataBody_Image as a PutEventBySlugFormdataBodyImage1
+func (t PutEventBySlugFormdataBody_Image) AsPutEventBySlugFormdataBodyImage1() (PutEventBySlugFormdataBodyImage1, error) {
+	var body PutEventBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyImage1 overwrites any union data inside the PutEventBySlugFormdataBody_Image as the provided PutEventBySlugFormdataBodyImage1
+func (t *PutEventBySlugFormdataBody_Image) FromPutEventBySlugFormdataBodyImage1(v PutEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyImage1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Image, using the provided PutEventBySlugFormdataBodyImage1
+func (t *PutEventBySlugFormdataBody_Image) MergePutEventBySlugFormdataBodyImage1(v PutEventBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyImage2 returns the union data inside the PutEventBySlugFormdataBody_Image as a PutEventBySlugFormdataBodyImage2
+func (t PutEventBySlugFormdataBody_Image) AsPutEventBySlugFormdataBodyImage2() (PutEventBySlugFormdataBodyImage2, error) {
+	var body PutEventBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyImage2 overwrites any union data inside the PutEventBySlugFormdataBody_Image as the provided PutEventBySlugFormdataBodyImage2
+func (t *PutEventBySlugFormdataBody_Image) FromPutEventBySlugFormdataBodyImage2(v PutEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyImage2 performs a merge with any union data inside the PutEventBySlugFormdataBody_Image, using the provided PutEventBySlugFormdataBodyImage2
+func (t *PutEventBySlugFormdataBody_Image) MergePutEventBySlugFormdataBodyImage2(v PutEventBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPutEventBySlugFormdataBodyOrganizer00 returns the union data inside the PutEventBySlugFormdataBody_Organizer_0_Item as a PutEventBySlugFormdataBodyOrganizer00
 func (t PutEventBySlugFormdataBody_Organizer_0_Item) AsPutEventBySlugFormdataBodyOrganizer00() (PutEventBySlugFormdataBodyOrganizer00, error) {
 	var body PutEventBySlugFormdataBodyOrganizer00
@@ -15772,6 +18066,94 @@ func (t PatchEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PatchEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyImage0 returns the union data inside the PatchEventJSONBody_Image as a PatchEventJSONBodyImage0
+func (t PatchEventJSONBody_Image) AsPatchEventJSONBodyImage0() (PatchEventJSONBodyImage0, error) {
+	var body PatchEventJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyImage0 overwrites any union data inside the PatchEventJSONBody_Image as the provided PatchEventJSONBodyImage0
+func (t *PatchEventJSONBody_Image) FromPatchEventJSONBodyImage0(v PatchEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyImage0 performs a merge with any union data inside the PatchEventJSONBody_Image, using the provided PatchEventJSONBodyImage0
+func (t *PatchEventJSONBody_Image) MergePatchEventJSONBodyImage0(v PatchEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyImage1 returns the union data inside the PatchEventJSONBody_Image as a PatchEventJSONBodyImage1
+func (t PatchEventJSONBody_Image) AsPatchEventJSONBodyImage1() (PatchEventJSONBodyImage1, error) {
+	var body PatchEventJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyImage1 overwrites any union data inside the PatchEventJSONBody_Image as the provided PatchEventJSONBodyImage1
+func (t *PatchEventJSONBody_Image) FromPatchEventJSONBodyImage1(v PatchEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyImage1 performs a merge with any union data inside the PatchEventJSONBody_Image, using the provided PatchEventJSONBodyImage1
+func (t *PatchEventJSONBody_Image) MergePatchEventJSONBodyImage1(v PatchEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyImage2 returns the union data inside the PatchEventJSONBody_Image as a PatchEventJSONBodyImage2
+func (t PatchEventJSONBody_Image) AsPatchEventJSONBodyImage2() (PatchEventJSONBodyImage2, error) {
+	var body PatchEventJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyImage2 overwrites any union data inside the PatchEventJSONBody_Image as the provided PatchEventJSONBodyImage2
+func (t *PatchEventJSONBody_Image) FromPatchEventJSONBodyImage2(v PatchEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyImage2 performs a merge with any union data inside the PatchEventJSONBody_Image, using the provided PatchEventJSONBodyImage2
+func (t *PatchEventJSONBody_Image) MergePatchEventJSONBodyImage2(v PatchEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -16686,6 +19068,94 @@ func (t *PatchEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPatchEventFormdataBodyImage0 returns the union data inside the PatchEventFormdataBody_Image as a PatchEventFormdataBodyImage0
+func (t PatchEventFormdataBody_Image) AsPatchEventFormdataBodyImage0() (PatchEventFormdataBodyImage0, error) {
+	var body PatchEventFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyImage0 overwrites any union data inside the PatchEventFormdataBody_Image as the provided PatchEventFormdataBodyImage0
+func (t *PatchEventFormdataBody_Image) FromPatchEventFormdataBodyImage0(v PatchEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyImage0 performs a merge with any union data inside the PatchEventFormdataBody_Image, using the provided PatchEventFormdataBodyImage0
+func (t *PatchEventFormdataBody_Image) MergePatchEventFormdataBodyImage0(v PatchEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyImage1 returns the union data inside the PatchEventFormdataBody_Image as a PatchEventFormdataBodyImage1
+func (t PatchEventFormdataBody_Image) AsPatchEventFormdataBodyImage1() (PatchEventFormdataBodyImage1, error) {
+	var body PatchEventFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyImage1 overwrites any union data inside the PatchEventFormdataBody_Image as the provided PatchEventFormdataBodyImage1
+func (t *PatchEventFormdataBody_Image) FromPatchEventFormdataBodyImage1(v PatchEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyImage1 performs a merge with any union data inside the PatchEventFormdataBody_Image, using the provided PatchEventFormdataBodyImage1
+func (t *PatchEventFormdataBody_Image) MergePatchEventFormdataBodyImage1(v PatchEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyImage2 returns the union data inside the PatchEventFormdataBody_Image as a PatchEventFormdataBodyImage2
+func (t PatchEventFormdataBody_Image) AsPatchEventFormdataBodyImage2() (PatchEventFormdataBodyImage2, error) {
+	var body PatchEventFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyImage2 overwrites any union data inside the PatchEventFormdataBody_Image as the provided PatchEventFormdataBodyImage2
+func (t *PatchEventFormdataBody_Image) FromPatchEventFormdataBodyImage2(v PatchEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyImage2 performs a merge with any union data inside the PatchEventFormdataBody_Image, using the provided PatchEventFormdataBodyImage2
+func (t *PatchEventFormdataBody_Image) MergePatchEventFormdataBodyImage2(v PatchEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPatchEventFormdataBodyOrganizer00 returns the union data inside the PatchEventFormdataBody_Organizer_0_Item as a PatchEventFormdataBodyOrganizer00
 func (t PatchEventFormdataBody_Organizer_0_Item) AsPatchEventFormdataBodyOrganizer00() (PatchEventFormdataBodyOrganizer00, error) {
 	var body PatchEventFormdataBodyOrganizer00
@@ -17592,6 +20062,94 @@ func (t PostEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PostEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyImage0 returns the union data inside the PostEventJSONBody_Image as a PostEventJSONBodyImage0
+func (t PostEventJSONBody_Image) AsPostEventJSONBodyImage0() (PostEventJSONBodyImage0, error) {
+	var body PostEventJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyImage0 overwrites any union data inside the PostEventJSONBody_Image as the provided PostEventJSONBodyImage0
+func (t *PostEventJSONBody_Image) FromPostEventJSONBodyImage0(v PostEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyImage0 performs a merge with any union data inside the PostEventJSONBody_Image, using the provided PostEventJSONBodyImage0
+func (t *PostEventJSONBody_Image) MergePostEventJSONBodyImage0(v PostEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyImage1 returns the union data inside the PostEventJSONBody_Image as a PostEventJSONBodyImage1
+func (t PostEventJSONBody_Image) AsPostEventJSONBodyImage1() (PostEventJSONBodyImage1, error) {
+	var body PostEventJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyImage1 overwrites any union data inside the PostEventJSONBody_Image as the provided PostEventJSONBodyImage1
+func (t *PostEventJSONBody_Image) FromPostEventJSONBodyImage1(v PostEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyImage1 performs a merge with any union data inside the PostEventJSONBody_Image, using the provided PostEventJSONBodyImage1
+func (t *PostEventJSONBody_Image) MergePostEventJSONBodyImage1(v PostEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyImage2 returns the union data inside the PostEventJSONBody_Image as a PostEventJSONBodyImage2
+func (t PostEventJSONBody_Image) AsPostEventJSONBodyImage2() (PostEventJSONBodyImage2, error) {
+	var body PostEventJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyImage2 overwrites any union data inside the PostEventJSONBody_Image as the provided PostEventJSONBodyImage2
+func (t *PostEventJSONBody_Image) FromPostEventJSONBodyImage2(v PostEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyImage2 performs a merge with any union data inside the PostEventJSONBody_Image, using the provided PostEventJSONBodyImage2
+func (t *PostEventJSONBody_Image) MergePostEventJSONBodyImage2(v PostEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -18506,6 +21064,94 @@ func (t *PostEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPostEventFormdataBodyImage0 returns the union data inside the PostEventFormdataBody_Image as a PostEventFormdataBodyImage0
+func (t PostEventFormdataBody_Image) AsPostEventFormdataBodyImage0() (PostEventFormdataBodyImage0, error) {
+	var body PostEventFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyImage0 overwrites any union data inside the PostEventFormdataBody_Image as the provided PostEventFormdataBodyImage0
+func (t *PostEventFormdataBody_Image) FromPostEventFormdataBodyImage0(v PostEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyImage0 performs a merge with any union data inside the PostEventFormdataBody_Image, using the provided PostEventFormdataBodyImage0
+func (t *PostEventFormdataBody_Image) MergePostEventFormdataBodyImage0(v PostEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyImage1 returns the union data inside the PostEventFormdataBody_Image as a PostEventFormdataBodyImage1
+func (t PostEventFormdataBody_Image) AsPostEventFormdataBodyImage1() (PostEventFormdataBodyImage1, error) {
+	var body PostEventFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyImage1 overwrites any union data inside the PostEventFormdataBody_Image as the provided PostEventFormdataBodyImage1
+func (t *PostEventFormdataBody_Image) FromPostEventFormdataBodyImage1(v PostEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyImage1 performs a merge with any union data inside the PostEventFormdataBody_Image, using the provided PostEventFormdataBodyImage1
+func (t *PostEventFormdataBody_Image) MergePostEventFormdataBodyImage1(v PostEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyImage2 returns the union data inside the PostEventFormdataBody_Image as a PostEventFormdataBodyImage2
+func (t PostEventFormdataBody_Image) AsPostEventFormdataBodyImage2() (PostEventFormdataBodyImage2, error) {
+	var body PostEventFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyImage2 overwrites any union data inside the PostEventFormdataBody_Image as the provided PostEventFormdataBodyImage2
+func (t *PostEventFormdataBody_Image) FromPostEventFormdataBodyImage2(v PostEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyImage2 performs a merge with any union data inside the PostEventFormdataBody_Image, using the provided PostEventFormdataBodyImage2
+func (t *PostEventFormdataBody_Image) MergePostEventFormdataBodyImage2(v PostEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPostEventFormdataBodyOrganizer00 returns the union data inside the PostEventFormdataBody_Organizer_0_Item as a PostEventFormdataBodyOrganizer00
 func (t PostEventFormdataBody_Organizer_0_Item) AsPostEventFormdataBodyOrganizer00() (PostEventFormdataBodyOrganizer00, error) {
 	var body PostEventFormdataBodyOrganizer00
@@ -19412,6 +22058,94 @@ func (t PutEventJSONBody_Cost) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PutEventJSONBody_Cost) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyImage0 returns the union data inside the PutEventJSONBody_Image as a PutEventJSONBodyImage0
+func (t PutEventJSONBody_Image) AsPutEventJSONBodyImage0() (PutEventJSONBodyImage0, error) {
+	var body PutEventJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyImage0 overwrites any union data inside the PutEventJSONBody_Image as the provided PutEventJSONBodyImage0
+func (t *PutEventJSONBody_Image) FromPutEventJSONBodyImage0(v PutEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyImage0 performs a merge with any union data inside the PutEventJSONBody_Image, using the provided PutEventJSONBodyImage0
+func (t *PutEventJSONBody_Image) MergePutEventJSONBodyImage0(v PutEventJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyImage1 returns the union data inside the PutEventJSONBody_Image as a PutEventJSONBodyImage1
+func (t PutEventJSONBody_Image) AsPutEventJSONBodyImage1() (PutEventJSONBodyImage1, error) {
+	var body PutEventJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyImage1 overwrites any union data inside the PutEventJSONBody_Image as the provided PutEventJSONBodyImage1
+func (t *PutEventJSONBody_Image) FromPutEventJSONBodyImage1(v PutEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyImage1 performs a merge with any union data inside the PutEventJSONBody_Image, using the provided PutEventJSONBodyImage1
+func (t *PutEventJSONBody_Image) MergePutEventJSONBodyImage1(v PutEventJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyImage2 returns the union data inside the PutEventJSONBody_Image as a PutEventJSONBodyImage2
+func (t PutEventJSONBody_Image) AsPutEventJSONBodyImage2() (PutEventJSONBodyImage2, error) {
+	var body PutEventJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyImage2 overwrites any union data inside the PutEventJSONBody_Image as the provided PutEventJSONBodyImage2
+func (t *PutEventJSONBody_Image) FromPutEventJSONBodyImage2(v PutEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyImage2 performs a merge with any union data inside the PutEventJSONBody_Image, using the provided PutEventJSONBodyImage2
+func (t *PutEventJSONBody_Image) MergePutEventJSONBodyImage2(v PutEventJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Image) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -20326,6 +23060,94 @@ func (t *PutEventFormdataBody_Cost) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPutEventFormdataBodyImage0 returns the union data inside the PutEventFormdataBody_Image as a PutEventFormdataBodyImage0
+func (t PutEventFormdataBody_Image) AsPutEventFormdataBodyImage0() (PutEventFormdataBodyImage0, error) {
+	var body PutEventFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyImage0 overwrites any union data inside the PutEventFormdataBody_Image as the provided PutEventFormdataBodyImage0
+func (t *PutEventFormdataBody_Image) FromPutEventFormdataBodyImage0(v PutEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyImage0 performs a merge with any union data inside the PutEventFormdataBody_Image, using the provided PutEventFormdataBodyImage0
+func (t *PutEventFormdataBody_Image) MergePutEventFormdataBodyImage0(v PutEventFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyImage1 returns the union data inside the PutEventFormdataBody_Image as a PutEventFormdataBodyImage1
+func (t PutEventFormdataBody_Image) AsPutEventFormdataBodyImage1() (PutEventFormdataBodyImage1, error) {
+	var body PutEventFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyImage1 overwrites any union data inside the PutEventFormdataBody_Image as the provided PutEventFormdataBodyImage1
+func (t *PutEventFormdataBody_Image) FromPutEventFormdataBodyImage1(v PutEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyImage1 performs a merge with any union data inside the PutEventFormdataBody_Image, using the provided PutEventFormdataBodyImage1
+func (t *PutEventFormdataBody_Image) MergePutEventFormdataBodyImage1(v PutEventFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyImage2 returns the union data inside the PutEventFormdataBody_Image as a PutEventFormdataBodyImage2
+func (t PutEventFormdataBody_Image) AsPutEventFormdataBodyImage2() (PutEventFormdataBodyImage2, error) {
+	var body PutEventFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyImage2 overwrites any union data inside the PutEventFormdataBody_Image as the provided PutEventFormdataBodyImage2
+func (t *PutEventFormdataBody_Image) FromPutEventFormdataBodyImage2(v PutEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyImage2 performs a merge with any union data inside the PutEventFormdataBody_Image, using the provided PutEventFormdataBodyImage2
+func (t *PutEventFormdataBody_Image) MergePutEventFormdataBodyImage2(v PutEventFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPutEventFormdataBodyOrganizer00 returns the union data inside the PutEventFormdataBody_Organizer_0_Item as a PutEventFormdataBodyOrganizer00
 func (t PutEventFormdataBody_Organizer_0_Item) AsPutEventFormdataBodyOrganizer00() (PutEventFormdataBodyOrganizer00, error) {
 	var body PutEventFormdataBodyOrganizer00
@@ -20874,6 +23696,2470 @@ func (t *PutEventFormdataBody_Venue) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsCreateOrganizerJSONBodyImage0 returns the union data inside the CreateOrganizerJSONBody_Image as a CreateOrganizerJSONBodyImage0
+func (t CreateOrganizerJSONBody_Image) AsCreateOrganizerJSONBodyImage0() (CreateOrganizerJSONBodyImage0, error) {
+	var body CreateOrganizerJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerJSONBodyImage0 overwrites any union data inside the CreateOrganizerJSONBody_Image as the provided CreateOrganizerJSONBodyImage0
+func (t *CreateOrganizerJSONBody_Image) FromCreateOrganizerJSONBodyImage0(v CreateOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerJSONBodyImage0 performs a merge with any union data inside the CreateOrganizerJSONBody_Image, using the provided CreateOrganizerJSONBodyImage0
+func (t *CreateOrganizerJSONBody_Image) MergeCreateOrganizerJSONBodyImage0(v CreateOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateOrganizerJSONBodyImage1 returns the union data inside the CreateOrganizerJSONBody_Image as a CreateOrganizerJSONBodyImage1
+func (t CreateOrganizerJSONBody_Image) AsCreateOrganizerJSONBodyImage1() (CreateOrganizerJSONBodyImage1, error) {
+	var body CreateOrganizerJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerJSONBodyImage1 overwrites any union data inside the CreateOrganizerJSONBody_Image as the provided CreateOrganizerJSONBodyImage1
+func (t *CreateOrganizerJSONBody_Image) FromCreateOrganizerJSONBodyImage1(v CreateOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerJSONBodyImage1 performs a merge with any union data inside the CreateOrganizerJSONBody_Image, using the provided CreateOrganizerJSONBodyImage1
+func (t *CreateOrganizerJSONBody_Image) MergeCreateOrganizerJSONBodyImage1(v CreateOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateOrganizerJSONBodyImage2 returns the union data inside the CreateOrganizerJSONBody_Image as a CreateOrganizerJSONBodyImage2
+func (t CreateOrganizerJSONBody_Image) AsCreateOrganizerJSONBodyImage2() (CreateOrganizerJSONBodyImage2, error) {
+	var body CreateOrganizerJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerJSONBodyImage2 overwrites any union data inside the CreateOrganizerJSONBody_Image as the provided CreateOrganizerJSONBodyImage2
+func (t *CreateOrganizerJSONBody_Image) FromCreateOrganizerJSONBodyImage2(v CreateOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerJSONBodyImage2 performs a merge with any union data inside the CreateOrganizerJSONBody_Image, using the provided CreateOrganizerJSONBodyImage2
+func (t *CreateOrganizerJSONBody_Image) MergeCreateOrganizerJSONBodyImage2(v CreateOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateOrganizerJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateOrganizerJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateOrganizerFormdataBodyImage0 returns the union data inside the CreateOrganizerFormdataBody_Image as a CreateOrganizerFormdataBodyImage0
+func (t CreateOrganizerFormdataBody_Image) AsCreateOrganizerFormdataBodyImage0() (CreateOrganizerFormdataBodyImage0, error) {
+	var body CreateOrganizerFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerFormdataBodyImage0 overwrites any union data inside the CreateOrganizerFormdataBody_Image as the provided CreateOrganizerFormdataBodyImage0
+func (t *CreateOrganizerFormdataBody_Image) FromCreateOrganizerFormdataBodyImage0(v CreateOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerFormdataBodyImage0 performs a merge with any union data inside the CreateOrganizerFormdataBody_Image, using the provided CreateOrganizerFormdataBodyImage0
+func (t *CreateOrganizerFormdataBody_Image) MergeCreateOrganizerFormdataBodyImage0(v CreateOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateOrganizerFormdataBodyImage1 returns the union data inside the CreateOrganizerFormdataBody_Image as a CreateOrganizerFormdataBodyImage1
+func (t CreateOrganizerFormdataBody_Image) AsCreateOrganizerFormdataBodyImage1() (CreateOrganizerFormdataBodyImage1, error) {
+	var body CreateOrganizerFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerFormdataBodyImage1 overwrites any union data inside the CreateOrganizerFormdataBody_Image as the provided CreateOrganizerFormdataBodyImage1
+func (t *CreateOrganizerFormdataBody_Image) FromCreateOrganizerFormdataBodyImage1(v CreateOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerFormdataBodyImage1 performs a merge with any union data inside the CreateOrganizerFormdataBody_Image, using the provided CreateOrganizerFormdataBodyImage1
+func (t *CreateOrganizerFormdataBody_Image) MergeCreateOrganizerFormdataBodyImage1(v CreateOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateOrganizerFormdataBodyImage2 returns the union data inside the CreateOrganizerFormdataBody_Image as a CreateOrganizerFormdataBodyImage2
+func (t CreateOrganizerFormdataBody_Image) AsCreateOrganizerFormdataBodyImage2() (CreateOrganizerFormdataBodyImage2, error) {
+	var body CreateOrganizerFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateOrganizerFormdataBodyImage2 overwrites any union data inside the CreateOrganizerFormdataBody_Image as the provided CreateOrganizerFormdataBodyImage2
+func (t *CreateOrganizerFormdataBody_Image) FromCreateOrganizerFormdataBodyImage2(v CreateOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateOrganizerFormdataBodyImage2 performs a merge with any union data inside the CreateOrganizerFormdataBody_Image, using the provided CreateOrganizerFormdataBodyImage2
+func (t *CreateOrganizerFormdataBody_Image) MergeCreateOrganizerFormdataBodyImage2(v CreateOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateOrganizerFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateOrganizerFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchOrganizerBySlugJSONBodyImage0 returns the union data inside the PatchOrganizerBySlugJSONBody_Image as a PatchOrganizerBySlugJSONBodyImage0
+func (t PatchOrganizerBySlugJSONBody_Image) AsPatchOrganizerBySlugJSONBodyImage0() (PatchOrganizerBySlugJSONBodyImage0, error) {
+	var body PatchOrganizerBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugJSONBodyImage0 overwrites any union data inside the PatchOrganizerBySlugJSONBody_Image as the provided PatchOrganizerBySlugJSONBodyImage0
+func (t *PatchOrganizerBySlugJSONBody_Image) FromPatchOrganizerBySlugJSONBodyImage0(v PatchOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugJSONBodyImage0 performs a merge with any union data inside the PatchOrganizerBySlugJSONBody_Image, using the provided PatchOrganizerBySlugJSONBodyImage0
+func (t *PatchOrganizerBySlugJSONBody_Image) MergePatchOrganizerBySlugJSONBodyImage0(v PatchOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerBySlugJSONBodyImage1 returns the union data inside the PatchOrganizerBySlugJSONBody_Image as a PatchOrganizerBySlugJSONBodyImage1
+func (t PatchOrganizerBySlugJSONBody_Image) AsPatchOrganizerBySlugJSONBodyImage1() (PatchOrganizerBySlugJSONBodyImage1, error) {
+	var body PatchOrganizerBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugJSONBodyImage1 overwrites any union data inside the PatchOrganizerBySlugJSONBody_Image as the provided PatchOrganizerBySlugJSONBodyImage1
+func (t *PatchOrganizerBySlugJSONBody_Image) FromPatchOrganizerBySlugJSONBodyImage1(v PatchOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugJSONBodyImage1 performs a merge with any union data inside the PatchOrganizerBySlugJSONBody_Image, using the provided PatchOrganizerBySlugJSONBodyImage1
+func (t *PatchOrganizerBySlugJSONBody_Image) MergePatchOrganizerBySlugJSONBodyImage1(v PatchOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerBySlugJSONBodyImage2 returns the union data inside the PatchOrganizerBySlugJSONBody_Image as a PatchOrganizerBySlugJSONBodyImage2
+func (t PatchOrganizerBySlugJSONBody_Image) AsPatchOrganizerBySlugJSONBodyImage2() (PatchOrganizerBySlugJSONBodyImage2, error) {
+	var body PatchOrganizerBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugJSONBodyImage2 overwrites any union data inside the PatchOrganizerBySlugJSONBody_Image as the provided PatchOrganizerBySlugJSONBodyImage2
+func (t *PatchOrganizerBySlugJSONBody_Image) FromPatchOrganizerBySlugJSONBodyImage2(v PatchOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugJSONBodyImage2 performs a merge with any union data inside the PatchOrganizerBySlugJSONBody_Image, using the provided PatchOrganizerBySlugJSONBodyImage2
+func (t *PatchOrganizerBySlugJSONBody_Image) MergePatchOrganizerBySlugJSONBodyImage2(v PatchOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchOrganizerBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchOrganizerBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchOrganizerBySlugFormdataBodyImage0 returns the union data inside the PatchOrganizerBySlugFormdataBody_Image as a PatchOrganizerBySlugFormdataBodyImage0
+func (t PatchOrganizerBySlugFormdataBody_Image) AsPatchOrganizerBySlugFormdataBodyImage0() (PatchOrganizerBySlugFormdataBodyImage0, error) {
+	var body PatchOrganizerBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugFormdataBodyImage0 overwrites any union data inside the PatchOrganizerBySlugFormdataBody_Image as the provided PatchOrganizerBySlugFormdataBodyImage0
+func (t *PatchOrganizerBySlugFormdataBody_Image) FromPatchOrganizerBySlugFormdataBodyImage0(v PatchOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugFormdataBodyImage0 performs a merge with any union data inside the PatchOrganizerBySlugFormdataBody_Image, using the provided PatchOrganizerBySlugFormdataBodyImage0
+func (t *PatchOrganizerBySlugFormdataBody_Image) MergePatchOrganizerBySlugFormdataBodyImage0(v PatchOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerBySlugFormdataBodyImage1 returns the union data inside the PatchOrganizerBySlugFormdataBody_Image as a PatchOrganizerBySlugFormdataBodyImage1
+func (t PatchOrganizerBySlugFormdataBody_Image) AsPatchOrganizerBySlugFormdataBodyImage1() (PatchOrganizerBySlugFormdataBodyImage1, error) {
+	var body PatchOrganizerBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugFormdataBodyImage1 overwrites any union data inside the PatchOrganizerBySlugFormdataBody_Image as the provided PatchOrganizerBySlugFormdataBodyImage1
+func (t *PatchOrganizerBySlugFormdataBody_Image) FromPatchOrganizerBySlugFormdataBodyImage1(v PatchOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugFormdataBodyImage1 performs a merge with any union data inside the PatchOrganizerBySlugFormdataBody_Image, using the provided PatchOrganizerBySlugFormdataBodyImage1
+func (t *PatchOrganizerBySlugFormdataBody_Image) MergePatchOrganizerBySlugFormdataBodyImage1(v PatchOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerBySlugFormdataBodyImage2 returns the union data inside the PatchOrganizerBySlugFormdataBody_Image as a PatchOrganizerBySlugFormdataBodyImage2
+func (t PatchOrganizerBySlugFormdataBody_Image) AsPatchOrganizerBySlugFormdataBodyImage2() (PatchOrganizerBySlugFormdataBodyImage2, error) {
+	var body PatchOrganizerBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerBySlugFormdataBodyImage2 overwrites any union data inside the PatchOrganizerBySlugFormdataBody_Image as the provided PatchOrganizerBySlugFormdataBodyImage2
+func (t *PatchOrganizerBySlugFormdataBody_Image) FromPatchOrganizerBySlugFormdataBodyImage2(v PatchOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerBySlugFormdataBodyImage2 performs a merge with any union data inside the PatchOrganizerBySlugFormdataBody_Image, using the provided PatchOrganizerBySlugFormdataBodyImage2
+func (t *PatchOrganizerBySlugFormdataBody_Image) MergePatchOrganizerBySlugFormdataBodyImage2(v PatchOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchOrganizerBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchOrganizerBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostOrganizerBySlugJSONBodyImage0 returns the union data inside the PostOrganizerBySlugJSONBody_Image as a PostOrganizerBySlugJSONBodyImage0
+func (t PostOrganizerBySlugJSONBody_Image) AsPostOrganizerBySlugJSONBodyImage0() (PostOrganizerBySlugJSONBodyImage0, error) {
+	var body PostOrganizerBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugJSONBodyImage0 overwrites any union data inside the PostOrganizerBySlugJSONBody_Image as the provided PostOrganizerBySlugJSONBodyImage0
+func (t *PostOrganizerBySlugJSONBody_Image) FromPostOrganizerBySlugJSONBodyImage0(v PostOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugJSONBodyImage0 performs a merge with any union data inside the PostOrganizerBySlugJSONBody_Image, using the provided PostOrganizerBySlugJSONBodyImage0
+func (t *PostOrganizerBySlugJSONBody_Image) MergePostOrganizerBySlugJSONBodyImage0(v PostOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerBySlugJSONBodyImage1 returns the union data inside the PostOrganizerBySlugJSONBody_Image as a PostOrganizerBySlugJSONBodyImage1
+func (t PostOrganizerBySlugJSONBody_Image) AsPostOrganizerBySlugJSONBodyImage1() (PostOrganizerBySlugJSONBodyImage1, error) {
+	var body PostOrganizerBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugJSONBodyImage1 overwrites any union data inside the PostOrganizerBySlugJSONBody_Image as the provided PostOrganizerBySlugJSONBodyImage1
+func (t *PostOrganizerBySlugJSONBody_Image) FromPostOrganizerBySlugJSONBodyImage1(v PostOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugJSONBodyImage1 performs a merge with any union data inside the PostOrganizerBySlugJSONBody_Image, using the provided PostOrganizerBySlugJSONBodyImage1
+func (t *PostOrganizerBySlugJSONBody_Image) MergePostOrganizerBySlugJSONBodyImage1(v PostOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerBySlugJSONBodyImage2 returns the union data inside the PostOrganizerBySlugJSONBody_Image as a PostOrganizerBySlugJSONBodyImage2
+func (t PostOrganizerBySlugJSONBody_Image) AsPostOrganizerBySlugJSONBodyImage2() (PostOrganizerBySlugJSONBodyImage2, error) {
+	var body PostOrganizerBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugJSONBodyImage2 overwrites any union data inside the PostOrganizerBySlugJSONBody_Image as the provided PostOrganizerBySlugJSONBodyImage2
+func (t *PostOrganizerBySlugJSONBody_Image) FromPostOrganizerBySlugJSONBodyImage2(v PostOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugJSONBodyImage2 performs a merge with any union data inside the PostOrganizerBySlugJSONBody_Image, using the provided PostOrganizerBySlugJSONBodyImage2
+func (t *PostOrganizerBySlugJSONBody_Image) MergePostOrganizerBySlugJSONBodyImage2(v PostOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostOrganizerBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostOrganizerBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostOrganizerBySlugFormdataBodyImage0 returns the union data inside the PostOrganizerBySlugFormdataBody_Image as a PostOrganizerBySlugFormdataBodyImage0
+func (t PostOrganizerBySlugFormdataBody_Image) AsPostOrganizerBySlugFormdataBodyImage0() (PostOrganizerBySlugFormdataBodyImage0, error) {
+	var body PostOrganizerBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugFormdataBodyImage0 overwrites any union data inside the PostOrganizerBySlugFormdataBody_Image as the provided PostOrganizerBySlugFormdataBodyImage0
+func (t *PostOrganizerBySlugFormdataBody_Image) FromPostOrganizerBySlugFormdataBodyImage0(v PostOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugFormdataBodyImage0 performs a merge with any union data inside the PostOrganizerBySlugFormdataBody_Image, using the provided PostOrganizerBySlugFormdataBodyImage0
+func (t *PostOrganizerBySlugFormdataBody_Image) MergePostOrganizerBySlugFormdataBodyImage0(v PostOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerBySlugFormdataBodyImage1 returns the union data inside the PostOrganizerBySlugFormdataBody_Image as a PostOrganizerBySlugFormdataBodyImage1
+func (t PostOrganizerBySlugFormdataBody_Image) AsPostOrganizerBySlugFormdataBodyImage1() (PostOrganizerBySlugFormdataBodyImage1, error) {
+	var body PostOrganizerBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugFormdataBodyImage1 overwrites any union data inside the PostOrganizerBySlugFormdataBody_Image as the provided PostOrganizerBySlugFormdataBodyImage1
+func (t *PostOrganizerBySlugFormdataBody_Image) FromPostOrganizerBySlugFormdataBodyImage1(v PostOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugFormdataBodyImage1 performs a merge with any union data inside the PostOrganizerBySlugFormdataBody_Image, using the provided PostOrganizerBySlugFormdataBodyImage1
+func (t *PostOrganizerBySlugFormdataBody_Image) MergePostOrganizerBySlugFormdataBodyImage1(v PostOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerBySlugFormdataBodyImage2 returns the union data inside the PostOrganizerBySlugFormdataBody_Image as a PostOrganizerBySlugFormdataBodyImage2
+func (t PostOrganizerBySlugFormdataBody_Image) AsPostOrganizerBySlugFormdataBodyImage2() (PostOrganizerBySlugFormdataBodyImage2, error) {
+	var body PostOrganizerBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerBySlugFormdataBodyImage2 overwrites any union data inside the PostOrganizerBySlugFormdataBody_Image as the provided PostOrganizerBySlugFormdataBodyImage2
+func (t *PostOrganizerBySlugFormdataBody_Image) FromPostOrganizerBySlugFormdataBodyImage2(v PostOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerBySlugFormdataBodyImage2 performs a merge with any union data inside the PostOrganizerBySlugFormdataBody_Image, using the provided PostOrganizerBySlugFormdataBodyImage2
+func (t *PostOrganizerBySlugFormdataBody_Image) MergePostOrganizerBySlugFormdataBodyImage2(v PostOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostOrganizerBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostOrganizerBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutOrganizerBySlugJSONBodyImage0 returns the union data inside the PutOrganizerBySlugJSONBody_Image as a PutOrganizerBySlugJSONBodyImage0
+func (t PutOrganizerBySlugJSONBody_Image) AsPutOrganizerBySlugJSONBodyImage0() (PutOrganizerBySlugJSONBodyImage0, error) {
+	var body PutOrganizerBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugJSONBodyImage0 overwrites any union data inside the PutOrganizerBySlugJSONBody_Image as the provided PutOrganizerBySlugJSONBodyImage0
+func (t *PutOrganizerBySlugJSONBody_Image) FromPutOrganizerBySlugJSONBodyImage0(v PutOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugJSONBodyImage0 performs a merge with any union data inside the PutOrganizerBySlugJSONBody_Image, using the provided PutOrganizerBySlugJSONBodyImage0
+func (t *PutOrganizerBySlugJSONBody_Image) MergePutOrganizerBySlugJSONBodyImage0(v PutOrganizerBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerBySlugJSONBodyImage1 returns the union data inside the PutOrganizerBySlugJSONBody_Image as a PutOrganizerBySlugJSONBodyImage1
+func (t PutOrganizerBySlugJSONBody_Image) AsPutOrganizerBySlugJSONBodyImage1() (PutOrganizerBySlugJSONBodyImage1, error) {
+	var body PutOrganizerBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugJSONBodyImage1 overwrites any union data inside the PutOrganizerBySlugJSONBody_Image as the provided PutOrganizerBySlugJSONBodyImage1
+func (t *PutOrganizerBySlugJSONBody_Image) FromPutOrganizerBySlugJSONBodyImage1(v PutOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugJSONBodyImage1 performs a merge with any union data inside the PutOrganizerBySlugJSONBody_Image, using the provided PutOrganizerBySlugJSONBodyImage1
+func (t *PutOrganizerBySlugJSONBody_Image) MergePutOrganizerBySlugJSONBodyImage1(v PutOrganizerBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerBySlugJSONBodyImage2 returns the union data inside the PutOrganizerBySlugJSONBody_Image as a PutOrganizerBySlugJSONBodyImage2
+func (t PutOrganizerBySlugJSONBody_Image) AsPutOrganizerBySlugJSONBodyImage2() (PutOrganizerBySlugJSONBodyImage2, error) {
+	var body PutOrganizerBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugJSONBodyImage2 overwrites any union data inside the PutOrganizerBySlugJSONBody_Image as the provided PutOrganizerBySlugJSONBodyImage2
+func (t *PutOrganizerBySlugJSONBody_Image) FromPutOrganizerBySlugJSONBodyImage2(v PutOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugJSONBodyImage2 performs a merge with any union data inside the PutOrganizerBySlugJSONBody_Image, using the provided PutOrganizerBySlugJSONBodyImage2
+func (t *PutOrganizerBySlugJSONBody_Image) MergePutOrganizerBySlugJSONBodyImage2(v PutOrganizerBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutOrganizerBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutOrganizerBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutOrganizerBySlugFormdataBodyImage0 returns the union data inside the PutOrganizerBySlugFormdataBody_Image as a PutOrganizerBySlugFormdataBodyImage0
+func (t PutOrganizerBySlugFormdataBody_Image) AsPutOrganizerBySlugFormdataBodyImage0() (PutOrganizerBySlugFormdataBodyImage0, error) {
+	var body PutOrganizerBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugFormdataBodyImage0 overwrites any union data inside the PutOrganizerBySlugFormdataBody_Image as the provided PutOrganizerBySlugFormdataBodyImage0
+func (t *PutOrganizerBySlugFormdataBody_Image) FromPutOrganizerBySlugFormdataBodyImage0(v PutOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugFormdataBodyImage0 performs a merge with any union data inside the PutOrganizerBySlugFormdataBody_Image, using the provided PutOrganizerBySlugFormdataBodyImage0
+func (t *PutOrganizerBySlugFormdataBody_Image) MergePutOrganizerBySlugFormdataBodyImage0(v PutOrganizerBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerBySlugFormdataBodyImage1 returns the union data inside the PutOrganizerBySlugFormdataBody_Image as a PutOrganizerBySlugFormdataBodyImage1
+func (t PutOrganizerBySlugFormdataBody_Image) AsPutOrganizerBySlugFormdataBodyImage1() (PutOrganizerBySlugFormdataBodyImage1, error) {
+	var body PutOrganizerBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugFormdataBodyImage1 overwrites any union data inside the PutOrganizerBySlugFormdataBody_Image as the provided PutOrganizerBySlugFormdataBodyImage1
+func (t *PutOrganizerBySlugFormdataBody_Image) FromPutOrganizerBySlugFormdataBodyImage1(v PutOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugFormdataBodyImage1 performs a merge with any union data inside the PutOrganizerBySlugFormdataBody_Image, using the provided PutOrganizerBySlugFormdataBodyImage1
+func (t *PutOrganizerBySlugFormdataBody_Image) MergePutOrganizerBySlugFormdataBodyImage1(v PutOrganizerBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerBySlugFormdataBodyImage2 returns the union data inside the PutOrganizerBySlugFormdataBody_Image as a PutOrganizerBySlugFormdataBodyImage2
+func (t PutOrganizerBySlugFormdataBody_Image) AsPutOrganizerBySlugFormdataBodyImage2() (PutOrganizerBySlugFormdataBodyImage2, error) {
+	var body PutOrganizerBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerBySlugFormdataBodyImage2 overwrites any union data inside the PutOrganizerBySlugFormdataBody_Image as the provided PutOrganizerBySlugFormdataBodyImage2
+func (t *PutOrganizerBySlugFormdataBody_Image) FromPutOrganizerBySlugFormdataBodyImage2(v PutOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerBySlugFormdataBodyImage2 performs a merge with any union data inside the PutOrganizerBySlugFormdataBody_Image, using the provided PutOrganizerBySlugFormdataBodyImage2
+func (t *PutOrganizerBySlugFormdataBody_Image) MergePutOrganizerBySlugFormdataBodyImage2(v PutOrganizerBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutOrganizerBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutOrganizerBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchOrganizerJSONBodyImage0 returns the union data inside the PatchOrganizerJSONBody_Image as a PatchOrganizerJSONBodyImage0
+func (t PatchOrganizerJSONBody_Image) AsPatchOrganizerJSONBodyImage0() (PatchOrganizerJSONBodyImage0, error) {
+	var body PatchOrganizerJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerJSONBodyImage0 overwrites any union data inside the PatchOrganizerJSONBody_Image as the provided PatchOrganizerJSONBodyImage0
+func (t *PatchOrganizerJSONBody_Image) FromPatchOrganizerJSONBodyImage0(v PatchOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerJSONBodyImage0 performs a merge with any union data inside the PatchOrganizerJSONBody_Image, using the provided PatchOrganizerJSONBodyImage0
+func (t *PatchOrganizerJSONBody_Image) MergePatchOrganizerJSONBodyImage0(v PatchOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerJSONBodyImage1 returns the union data inside the PatchOrganizerJSONBody_Image as a PatchOrganizerJSONBodyImage1
+func (t PatchOrganizerJSONBody_Image) AsPatchOrganizerJSONBodyImage1() (PatchOrganizerJSONBodyImage1, error) {
+	var body PatchOrganizerJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerJSONBodyImage1 overwrites any union data inside the PatchOrganizerJSONBody_Image as the provided PatchOrganizerJSONBodyImage1
+func (t *PatchOrganizerJSONBody_Image) FromPatchOrganizerJSONBodyImage1(v PatchOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerJSONBodyImage1 performs a merge with any union data inside the PatchOrganizerJSONBody_Image, using the provided PatchOrganizerJSONBodyImage1
+func (t *PatchOrganizerJSONBody_Image) MergePatchOrganizerJSONBodyImage1(v PatchOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerJSONBodyImage2 returns the union data inside the PatchOrganizerJSONBody_Image as a PatchOrganizerJSONBodyImage2
+func (t PatchOrganizerJSONBody_Image) AsPatchOrganizerJSONBodyImage2() (PatchOrganizerJSONBodyImage2, error) {
+	var body PatchOrganizerJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerJSONBodyImage2 overwrites any union data inside the PatchOrganizerJSONBody_Image as the provided PatchOrganizerJSONBodyImage2
+func (t *PatchOrganizerJSONBody_Image) FromPatchOrganizerJSONBodyImage2(v PatchOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerJSONBodyImage2 performs a merge with any union data inside the PatchOrganizerJSONBody_Image, using the provided PatchOrganizerJSONBodyImage2
+func (t *PatchOrganizerJSONBody_Image) MergePatchOrganizerJSONBodyImage2(v PatchOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchOrganizerJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchOrganizerJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchOrganizerFormdataBodyImage0 returns the union data inside the PatchOrganizerFormdataBody_Image as a PatchOrganizerFormdataBodyImage0
+func (t PatchOrganizerFormdataBody_Image) AsPatchOrganizerFormdataBodyImage0() (PatchOrganizerFormdataBodyImage0, error) {
+	var body PatchOrganizerFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerFormdataBodyImage0 overwrites any union data inside the PatchOrganizerFormdataBody_Image as the provided PatchOrganizerFormdataBodyImage0
+func (t *PatchOrganizerFormdataBody_Image) FromPatchOrganizerFormdataBodyImage0(v PatchOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerFormdataBodyImage0 performs a merge with any union data inside the PatchOrganizerFormdataBody_Image, using the provided PatchOrganizerFormdataBodyImage0
+func (t *PatchOrganizerFormdataBody_Image) MergePatchOrganizerFormdataBodyImage0(v PatchOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerFormdataBodyImage1 returns the union data inside the PatchOrganizerFormdataBody_Image as a PatchOrganizerFormdataBodyImage1
+func (t PatchOrganizerFormdataBody_Image) AsPatchOrganizerFormdataBodyImage1() (PatchOrganizerFormdataBodyImage1, error) {
+	var body PatchOrganizerFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerFormdataBodyImage1 overwrites any union data inside the PatchOrganizerFormdataBody_Image as the provided PatchOrganizerFormdataBodyImage1
+func (t *PatchOrganizerFormdataBody_Image) FromPatchOrganizerFormdataBodyImage1(v PatchOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerFormdataBodyImage1 performs a merge with any union data inside the PatchOrganizerFormdataBody_Image, using the provided PatchOrganizerFormdataBodyImage1
+func (t *PatchOrganizerFormdataBody_Image) MergePatchOrganizerFormdataBodyImage1(v PatchOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchOrganizerFormdataBodyImage2 returns the union data inside the PatchOrganizerFormdataBody_Image as a PatchOrganizerFormdataBodyImage2
+func (t PatchOrganizerFormdataBody_Image) AsPatchOrganizerFormdataBodyImage2() (PatchOrganizerFormdataBodyImage2, error) {
+	var body PatchOrganizerFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchOrganizerFormdataBodyImage2 overwrites any union data inside the PatchOrganizerFormdataBody_Image as the provided PatchOrganizerFormdataBodyImage2
+func (t *PatchOrganizerFormdataBody_Image) FromPatchOrganizerFormdataBodyImage2(v PatchOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchOrganizerFormdataBodyImage2 performs a merge with any union data inside the PatchOrganizerFormdataBody_Image, using the provided PatchOrganizerFormdataBodyImage2
+func (t *PatchOrganizerFormdataBody_Image) MergePatchOrganizerFormdataBodyImage2(v PatchOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchOrganizerFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchOrganizerFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostOrganizerJSONBodyImage0 returns the union data inside the PostOrganizerJSONBody_Image as a PostOrganizerJSONBodyImage0
+func (t PostOrganizerJSONBody_Image) AsPostOrganizerJSONBodyImage0() (PostOrganizerJSONBodyImage0, error) {
+	var body PostOrganizerJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerJSONBodyImage0 overwrites any union data inside the PostOrganizerJSONBody_Image as the provided PostOrganizerJSONBodyImage0
+func (t *PostOrganizerJSONBody_Image) FromPostOrganizerJSONBodyImage0(v PostOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerJSONBodyImage0 performs a merge with any union data inside the PostOrganizerJSONBody_Image, using the provided PostOrganizerJSONBodyImage0
+func (t *PostOrganizerJSONBody_Image) MergePostOrganizerJSONBodyImage0(v PostOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerJSONBodyImage1 returns the union data inside the PostOrganizerJSONBody_Image as a PostOrganizerJSONBodyImage1
+func (t PostOrganizerJSONBody_Image) AsPostOrganizerJSONBodyImage1() (PostOrganizerJSONBodyImage1, error) {
+	var body PostOrganizerJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerJSONBodyImage1 overwrites any union data inside the PostOrganizerJSONBody_Image as the provided PostOrganizerJSONBodyImage1
+func (t *PostOrganizerJSONBody_Image) FromPostOrganizerJSONBodyImage1(v PostOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerJSONBodyImage1 performs a merge with any union data inside the PostOrganizerJSONBody_Image, using the provided PostOrganizerJSONBodyImage1
+func (t *PostOrganizerJSONBody_Image) MergePostOrganizerJSONBodyImage1(v PostOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerJSONBodyImage2 returns the union data inside the PostOrganizerJSONBody_Image as a PostOrganizerJSONBodyImage2
+func (t PostOrganizerJSONBody_Image) AsPostOrganizerJSONBodyImage2() (PostOrganizerJSONBodyImage2, error) {
+	var body PostOrganizerJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerJSONBodyImage2 overwrites any union data inside the PostOrganizerJSONBody_Image as the provided PostOrganizerJSONBodyImage2
+func (t *PostOrganizerJSONBody_Image) FromPostOrganizerJSONBodyImage2(v PostOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerJSONBodyImage2 performs a merge with any union data inside the PostOrganizerJSONBody_Image, using the provided PostOrganizerJSONBodyImage2
+func (t *PostOrganizerJSONBody_Image) MergePostOrganizerJSONBodyImage2(v PostOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostOrganizerJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostOrganizerJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostOrganizerFormdataBodyImage0 returns the union data inside the PostOrganizerFormdataBody_Image as a PostOrganizerFormdataBodyImage0
+func (t PostOrganizerFormdataBody_Image) AsPostOrganizerFormdataBodyImage0() (PostOrganizerFormdataBodyImage0, error) {
+	var body PostOrganizerFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerFormdataBodyImage0 overwrites any union data inside the PostOrganizerFormdataBody_Image as the provided PostOrganizerFormdataBodyImage0
+func (t *PostOrganizerFormdataBody_Image) FromPostOrganizerFormdataBodyImage0(v PostOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerFormdataBodyImage0 performs a merge with any union data inside the PostOrganizerFormdataBody_Image, using the provided PostOrganizerFormdataBodyImage0
+func (t *PostOrganizerFormdataBody_Image) MergePostOrganizerFormdataBodyImage0(v PostOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerFormdataBodyImage1 returns the union data inside the PostOrganizerFormdataBody_Image as a PostOrganizerFormdataBodyImage1
+func (t PostOrganizerFormdataBody_Image) AsPostOrganizerFormdataBodyImage1() (PostOrganizerFormdataBodyImage1, error) {
+	var body PostOrganizerFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerFormdataBodyImage1 overwrites any union data inside the PostOrganizerFormdataBody_Image as the provided PostOrganizerFormdataBodyImage1
+func (t *PostOrganizerFormdataBody_Image) FromPostOrganizerFormdataBodyImage1(v PostOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerFormdataBodyImage1 performs a merge with any union data inside the PostOrganizerFormdataBody_Image, using the provided PostOrganizerFormdataBodyImage1
+func (t *PostOrganizerFormdataBody_Image) MergePostOrganizerFormdataBodyImage1(v PostOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostOrganizerFormdataBodyImage2 returns the union data inside the PostOrganizerFormdataBody_Image as a PostOrganizerFormdataBodyImage2
+func (t PostOrganizerFormdataBody_Image) AsPostOrganizerFormdataBodyImage2() (PostOrganizerFormdataBodyImage2, error) {
+	var body PostOrganizerFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostOrganizerFormdataBodyImage2 overwrites any union data inside the PostOrganizerFormdataBody_Image as the provided PostOrganizerFormdataBodyImage2
+func (t *PostOrganizerFormdataBody_Image) FromPostOrganizerFormdataBodyImage2(v PostOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostOrganizerFormdataBodyImage2 performs a merge with any union data inside the PostOrganizerFormdataBody_Image, using the provided PostOrganizerFormdataBodyImage2
+func (t *PostOrganizerFormdataBody_Image) MergePostOrganizerFormdataBodyImage2(v PostOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostOrganizerFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostOrganizerFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutOrganizerJSONBodyImage0 returns the union data inside the PutOrganizerJSONBody_Image as a PutOrganizerJSONBodyImage0
+func (t PutOrganizerJSONBody_Image) AsPutOrganizerJSONBodyImage0() (PutOrganizerJSONBodyImage0, error) {
+	var body PutOrganizerJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerJSONBodyImage0 overwrites any union data inside the PutOrganizerJSONBody_Image as the provided PutOrganizerJSONBodyImage0
+func (t *PutOrganizerJSONBody_Image) FromPutOrganizerJSONBodyImage0(v PutOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerJSONBodyImage0 performs a merge with any union data inside the PutOrganizerJSONBody_Image, using the provided PutOrganizerJSONBodyImage0
+func (t *PutOrganizerJSONBody_Image) MergePutOrganizerJSONBodyImage0(v PutOrganizerJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerJSONBodyImage1 returns the union data inside the PutOrganizerJSONBody_Image as a PutOrganizerJSONBodyImage1
+func (t PutOrganizerJSONBody_Image) AsPutOrganizerJSONBodyImage1() (PutOrganizerJSONBodyImage1, error) {
+	var body PutOrganizerJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerJSONBodyImage1 overwrites any union data inside the PutOrganizerJSONBody_Image as the provided PutOrganizerJSONBodyImage1
+func (t *PutOrganizerJSONBody_Image) FromPutOrganizerJSONBodyImage1(v PutOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerJSONBodyImage1 performs a merge with any union data inside the PutOrganizerJSONBody_Image, using the provided PutOrganizerJSONBodyImage1
+func (t *PutOrganizerJSONBody_Image) MergePutOrganizerJSONBodyImage1(v PutOrganizerJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerJSONBodyImage2 returns the union data inside the PutOrganizerJSONBody_Image as a PutOrganizerJSONBodyImage2
+func (t PutOrganizerJSONBody_Image) AsPutOrganizerJSONBodyImage2() (PutOrganizerJSONBodyImage2, error) {
+	var body PutOrganizerJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerJSONBodyImage2 overwrites any union data inside the PutOrganizerJSONBody_Image as the provided PutOrganizerJSONBodyImage2
+func (t *PutOrganizerJSONBody_Image) FromPutOrganizerJSONBodyImage2(v PutOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerJSONBodyImage2 performs a merge with any union data inside the PutOrganizerJSONBody_Image, using the provided PutOrganizerJSONBodyImage2
+func (t *PutOrganizerJSONBody_Image) MergePutOrganizerJSONBodyImage2(v PutOrganizerJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutOrganizerJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutOrganizerJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutOrganizerFormdataBodyImage0 returns the union data inside the PutOrganizerFormdataBody_Image as a PutOrganizerFormdataBodyImage0
+func (t PutOrganizerFormdataBody_Image) AsPutOrganizerFormdataBodyImage0() (PutOrganizerFormdataBodyImage0, error) {
+	var body PutOrganizerFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerFormdataBodyImage0 overwrites any union data inside the PutOrganizerFormdataBody_Image as the provided PutOrganizerFormdataBodyImage0
+func (t *PutOrganizerFormdataBody_Image) FromPutOrganizerFormdataBodyImage0(v PutOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerFormdataBodyImage0 performs a merge with any union data inside the PutOrganizerFormdataBody_Image, using the provided PutOrganizerFormdataBodyImage0
+func (t *PutOrganizerFormdataBody_Image) MergePutOrganizerFormdataBodyImage0(v PutOrganizerFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerFormdataBodyImage1 returns the union data inside the PutOrganizerFormdataBody_Image as a PutOrganizerFormdataBodyImage1
+func (t PutOrganizerFormdataBody_Image) AsPutOrganizerFormdataBodyImage1() (PutOrganizerFormdataBodyImage1, error) {
+	var body PutOrganizerFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerFormdataBodyImage1 overwrites any union data inside the PutOrganizerFormdataBody_Image as the provided PutOrganizerFormdataBodyImage1
+func (t *PutOrganizerFormdataBody_Image) FromPutOrganizerFormdataBodyImage1(v PutOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerFormdataBodyImage1 performs a merge with any union data inside the PutOrganizerFormdataBody_Image, using the provided PutOrganizerFormdataBodyImage1
+func (t *PutOrganizerFormdataBody_Image) MergePutOrganizerFormdataBodyImage1(v PutOrganizerFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutOrganizerFormdataBodyImage2 returns the union data inside the PutOrganizerFormdataBody_Image as a PutOrganizerFormdataBodyImage2
+func (t PutOrganizerFormdataBody_Image) AsPutOrganizerFormdataBodyImage2() (PutOrganizerFormdataBodyImage2, error) {
+	var body PutOrganizerFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutOrganizerFormdataBodyImage2 overwrites any union data inside the PutOrganizerFormdataBody_Image as the provided PutOrganizerFormdataBodyImage2
+func (t *PutOrganizerFormdataBody_Image) FromPutOrganizerFormdataBodyImage2(v PutOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutOrganizerFormdataBodyImage2 performs a merge with any union data inside the PutOrganizerFormdataBody_Image, using the provided PutOrganizerFormdataBodyImage2
+func (t *PutOrganizerFormdataBody_Image) MergePutOrganizerFormdataBodyImage2(v PutOrganizerFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutOrganizerFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutOrganizerFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateVenueJSONBodyImage0 returns the union data inside the CreateVenueJSONBody_Image as a CreateVenueJSONBodyImage0
+func (t CreateVenueJSONBody_Image) AsCreateVenueJSONBodyImage0() (CreateVenueJSONBodyImage0, error) {
+	var body CreateVenueJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueJSONBodyImage0 overwrites any union data inside the CreateVenueJSONBody_Image as the provided CreateVenueJSONBodyImage0
+func (t *CreateVenueJSONBody_Image) FromCreateVenueJSONBodyImage0(v CreateVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueJSONBodyImage0 performs a merge with any union data inside the CreateVenueJSONBody_Image, using the provided CreateVenueJSONBodyImage0
+func (t *CreateVenueJSONBody_Image) MergeCreateVenueJSONBodyImage0(v CreateVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateVenueJSONBodyImage1 returns the union data inside the CreateVenueJSONBody_Image as a CreateVenueJSONBodyImage1
+func (t CreateVenueJSONBody_Image) AsCreateVenueJSONBodyImage1() (CreateVenueJSONBodyImage1, error) {
+	var body CreateVenueJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueJSONBodyImage1 overwrites any union data inside the CreateVenueJSONBody_Image as the provided CreateVenueJSONBodyImage1
+func (t *CreateVenueJSONBody_Image) FromCreateVenueJSONBodyImage1(v CreateVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueJSONBodyImage1 performs a merge with any union data inside the CreateVenueJSONBody_Image, using the provided CreateVenueJSONBodyImage1
+func (t *CreateVenueJSONBody_Image) MergeCreateVenueJSONBodyImage1(v CreateVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateVenueJSONBodyImage2 returns the union data inside the CreateVenueJSONBody_Image as a CreateVenueJSONBodyImage2
+func (t CreateVenueJSONBody_Image) AsCreateVenueJSONBodyImage2() (CreateVenueJSONBodyImage2, error) {
+	var body CreateVenueJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueJSONBodyImage2 overwrites any union data inside the CreateVenueJSONBody_Image as the provided CreateVenueJSONBodyImage2
+func (t *CreateVenueJSONBody_Image) FromCreateVenueJSONBodyImage2(v CreateVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueJSONBodyImage2 performs a merge with any union data inside the CreateVenueJSONBody_Image, using the provided CreateVenueJSONBodyImage2
+func (t *CreateVenueJSONBody_Image) MergeCreateVenueJSONBodyImage2(v CreateVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateVenueJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateVenueJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateVenueFormdataBodyImage0 returns the union data inside the CreateVenueFormdataBody_Image as a CreateVenueFormdataBodyImage0
+func (t CreateVenueFormdataBody_Image) AsCreateVenueFormdataBodyImage0() (CreateVenueFormdataBodyImage0, error) {
+	var body CreateVenueFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueFormdataBodyImage0 overwrites any union data inside the CreateVenueFormdataBody_Image as the provided CreateVenueFormdataBodyImage0
+func (t *CreateVenueFormdataBody_Image) FromCreateVenueFormdataBodyImage0(v CreateVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueFormdataBodyImage0 performs a merge with any union data inside the CreateVenueFormdataBody_Image, using the provided CreateVenueFormdataBodyImage0
+func (t *CreateVenueFormdataBody_Image) MergeCreateVenueFormdataBodyImage0(v CreateVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateVenueFormdataBodyImage1 returns the union data inside the CreateVenueFormdataBody_Image as a CreateVenueFormdataBodyImage1
+func (t CreateVenueFormdataBody_Image) AsCreateVenueFormdataBodyImage1() (CreateVenueFormdataBodyImage1, error) {
+	var body CreateVenueFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueFormdataBodyImage1 overwrites any union data inside the CreateVenueFormdataBody_Image as the provided CreateVenueFormdataBodyImage1
+func (t *CreateVenueFormdataBody_Image) FromCreateVenueFormdataBodyImage1(v CreateVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueFormdataBodyImage1 performs a merge with any union data inside the CreateVenueFormdataBody_Image, using the provided CreateVenueFormdataBodyImage1
+func (t *CreateVenueFormdataBody_Image) MergeCreateVenueFormdataBodyImage1(v CreateVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateVenueFormdataBodyImage2 returns the union data inside the CreateVenueFormdataBody_Image as a CreateVenueFormdataBodyImage2
+func (t CreateVenueFormdataBody_Image) AsCreateVenueFormdataBodyImage2() (CreateVenueFormdataBodyImage2, error) {
+	var body CreateVenueFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateVenueFormdataBodyImage2 overwrites any union data inside the CreateVenueFormdataBody_Image as the provided CreateVenueFormdataBodyImage2
+func (t *CreateVenueFormdataBody_Image) FromCreateVenueFormdataBodyImage2(v CreateVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateVenueFormdataBodyImage2 performs a merge with any union data inside the CreateVenueFormdataBody_Image, using the provided CreateVenueFormdataBodyImage2
+func (t *CreateVenueFormdataBody_Image) MergeCreateVenueFormdataBodyImage2(v CreateVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateVenueFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateVenueFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchVenueBySlugJSONBodyImage0 returns the union data inside the PatchVenueBySlugJSONBody_Image as a PatchVenueBySlugJSONBodyImage0
+func (t PatchVenueBySlugJSONBody_Image) AsPatchVenueBySlugJSONBodyImage0() (PatchVenueBySlugJSONBodyImage0, error) {
+	var body PatchVenueBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugJSONBodyImage0 overwrites any union data inside the PatchVenueBySlugJSONBody_Image as the provided PatchVenueBySlugJSONBodyImage0
+func (t *PatchVenueBySlugJSONBody_Image) FromPatchVenueBySlugJSONBodyImage0(v PatchVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugJSONBodyImage0 performs a merge with any union data inside the PatchVenueBySlugJSONBody_Image, using the provided PatchVenueBySlugJSONBodyImage0
+func (t *PatchVenueBySlugJSONBody_Image) MergePatchVenueBySlugJSONBodyImage0(v PatchVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueBySlugJSONBodyImage1 returns the union data inside the PatchVenueBySlugJSONBody_Image as a PatchVenueBySlugJSONBodyImage1
+func (t PatchVenueBySlugJSONBody_Image) AsPatchVenueBySlugJSONBodyImage1() (PatchVenueBySlugJSONBodyImage1, error) {
+	var body PatchVenueBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugJSONBodyImage1 overwrites any union data inside the PatchVenueBySlugJSONBody_Image as the provided PatchVenueBySlugJSONBodyImage1
+func (t *PatchVenueBySlugJSONBody_Image) FromPatchVenueBySlugJSONBodyImage1(v PatchVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugJSONBodyImage1 performs a merge with any union data inside the PatchVenueBySlugJSONBody_Image, using the provided PatchVenueBySlugJSONBodyImage1
+func (t *PatchVenueBySlugJSONBody_Image) MergePatchVenueBySlugJSONBodyImage1(v PatchVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueBySlugJSONBodyImage2 returns the union data inside the PatchVenueBySlugJSONBody_Image as a PatchVenueBySlugJSONBodyImage2
+func (t PatchVenueBySlugJSONBody_Image) AsPatchVenueBySlugJSONBodyImage2() (PatchVenueBySlugJSONBodyImage2, error) {
+	var body PatchVenueBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugJSONBodyImage2 overwrites any union data inside the PatchVenueBySlugJSONBody_Image as the provided PatchVenueBySlugJSONBodyImage2
+func (t *PatchVenueBySlugJSONBody_Image) FromPatchVenueBySlugJSONBodyImage2(v PatchVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugJSONBodyImage2 performs a merge with any union data inside the PatchVenueBySlugJSONBody_Image, using the provided PatchVenueBySlugJSONBodyImage2
+func (t *PatchVenueBySlugJSONBody_Image) MergePatchVenueBySlugJSONBodyImage2(v PatchVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchVenueBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchVenueBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchVenueBySlugFormdataBodyImage0 returns the union data inside the PatchVenueBySlugFormdataBody_Image as a PatchVenueBySlugFormdataBodyImage0
+func (t PatchVenueBySlugFormdataBody_Image) AsPatchVenueBySlugFormdataBodyImage0() (PatchVenueBySlugFormdataBodyImage0, error) {
+	var body PatchVenueBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugFormdataBodyImage0 overwrites any union data inside the PatchVenueBySlugFormdataBody_Image as the provided PatchVenueBySlugFormdataBodyImage0
+func (t *PatchVenueBySlugFormdataBody_Image) FromPatchVenueBySlugFormdataBodyImage0(v PatchVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugFormdataBodyImage0 performs a merge with any union data inside the PatchVenueBySlugFormdataBody_Image, using the provided PatchVenueBySlugFormdataBodyImage0
+func (t *PatchVenueBySlugFormdataBody_Image) MergePatchVenueBySlugFormdataBodyImage0(v PatchVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueBySlugFormdataBodyImage1 returns the union data inside the PatchVenueBySlugFormdataBody_Image as a PatchVenueBySlugFormdataBodyImage1
+func (t PatchVenueBySlugFormdataBody_Image) AsPatchVenueBySlugFormdataBodyImage1() (PatchVenueBySlugFormdataBodyImage1, error) {
+	var body PatchVenueBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugFormdataBodyImage1 overwrites any union data inside the PatchVenueBySlugFormdataBody_Image as the provided PatchVenueBySlugFormdataBodyImage1
+func (t *PatchVenueBySlugFormdataBody_Image) FromPatchVenueBySlugFormdataBodyImage1(v PatchVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugFormdataBodyImage1 performs a merge with any union data inside the PatchVenueBySlugFormdataBody_Image, using the provided PatchVenueBySlugFormdataBodyImage1
+func (t *PatchVenueBySlugFormdataBody_Image) MergePatchVenueBySlugFormdataBodyImage1(v PatchVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueBySlugFormdataBodyImage2 returns the union data inside the PatchVenueBySlugFormdataBody_Image as a PatchVenueBySlugFormdataBodyImage2
+func (t PatchVenueBySlugFormdataBody_Image) AsPatchVenueBySlugFormdataBodyImage2() (PatchVenueBySlugFormdataBodyImage2, error) {
+	var body PatchVenueBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueBySlugFormdataBodyImage2 overwrites any union data inside the PatchVenueBySlugFormdataBody_Image as the provided PatchVenueBySlugFormdataBodyImage2
+func (t *PatchVenueBySlugFormdataBody_Image) FromPatchVenueBySlugFormdataBodyImage2(v PatchVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueBySlugFormdataBodyImage2 performs a merge with any union data inside the PatchVenueBySlugFormdataBody_Image, using the provided PatchVenueBySlugFormdataBodyImage2
+func (t *PatchVenueBySlugFormdataBody_Image) MergePatchVenueBySlugFormdataBodyImage2(v PatchVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchVenueBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchVenueBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostVenueBySlugJSONBodyImage0 returns the union data inside the PostVenueBySlugJSONBody_Image as a PostVenueBySlugJSONBodyImage0
+func (t PostVenueBySlugJSONBody_Image) AsPostVenueBySlugJSONBodyImage0() (PostVenueBySlugJSONBodyImage0, error) {
+	var body PostVenueBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugJSONBodyImage0 overwrites any union data inside the PostVenueBySlugJSONBody_Image as the provided PostVenueBySlugJSONBodyImage0
+func (t *PostVenueBySlugJSONBody_Image) FromPostVenueBySlugJSONBodyImage0(v PostVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugJSONBodyImage0 performs a merge with any union data inside the PostVenueBySlugJSONBody_Image, using the provided PostVenueBySlugJSONBodyImage0
+func (t *PostVenueBySlugJSONBody_Image) MergePostVenueBySlugJSONBodyImage0(v PostVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueBySlugJSONBodyImage1 returns the union data inside the PostVenueBySlugJSONBody_Image as a PostVenueBySlugJSONBodyImage1
+func (t PostVenueBySlugJSONBody_Image) AsPostVenueBySlugJSONBodyImage1() (PostVenueBySlugJSONBodyImage1, error) {
+	var body PostVenueBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugJSONBodyImage1 overwrites any union data inside the PostVenueBySlugJSONBody_Image as the provided PostVenueBySlugJSONBodyImage1
+func (t *PostVenueBySlugJSONBody_Image) FromPostVenueBySlugJSONBodyImage1(v PostVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugJSONBodyImage1 performs a merge with any union data inside the PostVenueBySlugJSONBody_Image, using the provided PostVenueBySlugJSONBodyImage1
+func (t *PostVenueBySlugJSONBody_Image) MergePostVenueBySlugJSONBodyImage1(v PostVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueBySlugJSONBodyImage2 returns the union data inside the PostVenueBySlugJSONBody_Image as a PostVenueBySlugJSONBodyImage2
+func (t PostVenueBySlugJSONBody_Image) AsPostVenueBySlugJSONBodyImage2() (PostVenueBySlugJSONBodyImage2, error) {
+	var body PostVenueBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugJSONBodyImage2 overwrites any union data inside the PostVenueBySlugJSONBody_Image as the provided PostVenueBySlugJSONBodyImage2
+func (t *PostVenueBySlugJSONBody_Image) FromPostVenueBySlugJSONBodyImage2(v PostVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugJSONBodyImage2 performs a merge with any union data inside the PostVenueBySlugJSONBody_Image, using the provided PostVenueBySlugJSONBodyImage2
+func (t *PostVenueBySlugJSONBody_Image) MergePostVenueBySlugJSONBodyImage2(v PostVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostVenueBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostVenueBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostVenueBySlugFormdataBodyImage0 returns the union data inside the PostVenueBySlugFormdataBody_Image as a PostVenueBySlugFormdataBodyImage0
+func (t PostVenueBySlugFormdataBody_Image) AsPostVenueBySlugFormdataBodyImage0() (PostVenueBySlugFormdataBodyImage0, error) {
+	var body PostVenueBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugFormdataBodyImage0 overwrites any union data inside the PostVenueBySlugFormdataBody_Image as the provided PostVenueBySlugFormdataBodyImage0
+func (t *PostVenueBySlugFormdataBody_Image) FromPostVenueBySlugFormdataBodyImage0(v PostVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugFormdataBodyImage0 performs a merge with any union data inside the PostVenueBySlugFormdataBody_Image, using the provided PostVenueBySlugFormdataBodyImage0
+func (t *PostVenueBySlugFormdataBody_Image) MergePostVenueBySlugFormdataBodyImage0(v PostVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueBySlugFormdataBodyImage1 returns the union data inside the PostVenueBySlugFormdataBody_Image as a PostVenueBySlugFormdataBodyImage1
+func (t PostVenueBySlugFormdataBody_Image) AsPostVenueBySlugFormdataBodyImage1() (PostVenueBySlugFormdataBodyImage1, error) {
+	var body PostVenueBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugFormdataBodyImage1 overwrites any union data inside the PostVenueBySlugFormdataBody_Image as the provided PostVenueBySlugFormdataBodyImage1
+func (t *PostVenueBySlugFormdataBody_Image) FromPostVenueBySlugFormdataBodyImage1(v PostVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugFormdataBodyImage1 performs a merge with any union data inside the PostVenueBySlugFormdataBody_Image, using the provided PostVenueBySlugFormdataBodyImage1
+func (t *PostVenueBySlugFormdataBody_Image) MergePostVenueBySlugFormdataBodyImage1(v PostVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueBySlugFormdataBodyImage2 returns the union data inside the PostVenueBySlugFormdataBody_Image as a PostVenueBySlugFormdataBodyImage2
+func (t PostVenueBySlugFormdataBody_Image) AsPostVenueBySlugFormdataBodyImage2() (PostVenueBySlugFormdataBodyImage2, error) {
+	var body PostVenueBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueBySlugFormdataBodyImage2 overwrites any union data inside the PostVenueBySlugFormdataBody_Image as the provided PostVenueBySlugFormdataBodyImage2
+func (t *PostVenueBySlugFormdataBody_Image) FromPostVenueBySlugFormdataBodyImage2(v PostVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueBySlugFormdataBodyImage2 performs a merge with any union data inside the PostVenueBySlugFormdataBody_Image, using the provided PostVenueBySlugFormdataBodyImage2
+func (t *PostVenueBySlugFormdataBody_Image) MergePostVenueBySlugFormdataBodyImage2(v PostVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostVenueBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostVenueBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutVenueBySlugJSONBodyImage0 returns the union data inside the PutVenueBySlugJSONBody_Image as a PutVenueBySlugJSONBodyImage0
+func (t PutVenueBySlugJSONBody_Image) AsPutVenueBySlugJSONBodyImage0() (PutVenueBySlugJSONBodyImage0, error) {
+	var body PutVenueBySlugJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugJSONBodyImage0 overwrites any union data inside the PutVenueBySlugJSONBody_Image as the provided PutVenueBySlugJSONBodyImage0
+func (t *PutVenueBySlugJSONBody_Image) FromPutVenueBySlugJSONBodyImage0(v PutVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugJSONBodyImage0 performs a merge with any union data inside the PutVenueBySlugJSONBody_Image, using the provided PutVenueBySlugJSONBodyImage0
+func (t *PutVenueBySlugJSONBody_Image) MergePutVenueBySlugJSONBodyImage0(v PutVenueBySlugJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueBySlugJSONBodyImage1 returns the union data inside the PutVenueBySlugJSONBody_Image as a PutVenueBySlugJSONBodyImage1
+func (t PutVenueBySlugJSONBody_Image) AsPutVenueBySlugJSONBodyImage1() (PutVenueBySlugJSONBodyImage1, error) {
+	var body PutVenueBySlugJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugJSONBodyImage1 overwrites any union data inside the PutVenueBySlugJSONBody_Image as the provided PutVenueBySlugJSONBodyImage1
+func (t *PutVenueBySlugJSONBody_Image) FromPutVenueBySlugJSONBodyImage1(v PutVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugJSONBodyImage1 performs a merge with any union data inside the PutVenueBySlugJSONBody_Image, using the provided PutVenueBySlugJSONBodyImage1
+func (t *PutVenueBySlugJSONBody_Image) MergePutVenueBySlugJSONBodyImage1(v PutVenueBySlugJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueBySlugJSONBodyImage2 returns the union data inside the PutVenueBySlugJSONBody_Image as a PutVenueBySlugJSONBodyImage2
+func (t PutVenueBySlugJSONBody_Image) AsPutVenueBySlugJSONBodyImage2() (PutVenueBySlugJSONBodyImage2, error) {
+	var body PutVenueBySlugJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugJSONBodyImage2 overwrites any union data inside the PutVenueBySlugJSONBody_Image as the provided PutVenueBySlugJSONBodyImage2
+func (t *PutVenueBySlugJSONBody_Image) FromPutVenueBySlugJSONBodyImage2(v PutVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugJSONBodyImage2 performs a merge with any union data inside the PutVenueBySlugJSONBody_Image, using the provided PutVenueBySlugJSONBodyImage2
+func (t *PutVenueBySlugJSONBody_Image) MergePutVenueBySlugJSONBodyImage2(v PutVenueBySlugJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutVenueBySlugJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutVenueBySlugJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutVenueBySlugFormdataBodyImage0 returns the union data inside the PutVenueBySlugFormdataBody_Image as a PutVenueBySlugFormdataBodyImage0
+func (t PutVenueBySlugFormdataBody_Image) AsPutVenueBySlugFormdataBodyImage0() (PutVenueBySlugFormdataBodyImage0, error) {
+	var body PutVenueBySlugFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugFormdataBodyImage0 overwrites any union data inside the PutVenueBySlugFormdataBody_Image as the provided PutVenueBySlugFormdataBodyImage0
+func (t *PutVenueBySlugFormdataBody_Image) FromPutVenueBySlugFormdataBodyImage0(v PutVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugFormdataBodyImage0 performs a merge with any union data inside the PutVenueBySlugFormdataBody_Image, using the provided PutVenueBySlugFormdataBodyImage0
+func (t *PutVenueBySlugFormdataBody_Image) MergePutVenueBySlugFormdataBodyImage0(v PutVenueBySlugFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueBySlugFormdataBodyImage1 returns the union data inside the PutVenueBySlugFormdataBody_Image as a PutVenueBySlugFormdataBodyImage1
+func (t PutVenueBySlugFormdataBody_Image) AsPutVenueBySlugFormdataBodyImage1() (PutVenueBySlugFormdataBodyImage1, error) {
+	var body PutVenueBySlugFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugFormdataBodyImage1 overwrites any union data inside the PutVenueBySlugFormdataBody_Image as the provided PutVenueBySlugFormdataBodyImage1
+func (t *PutVenueBySlugFormdataBody_Image) FromPutVenueBySlugFormdataBodyImage1(v PutVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugFormdataBodyImage1 performs a merge with any union data inside the PutVenueBySlugFormdataBody_Image, using the provided PutVenueBySlugFormdataBodyImage1
+func (t *PutVenueBySlugFormdataBody_Image) MergePutVenueBySlugFormdataBodyImage1(v PutVenueBySlugFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueBySlugFormdataBodyImage2 returns the union data inside the PutVenueBySlugFormdataBody_Image as a PutVenueBySlugFormdataBodyImage2
+func (t PutVenueBySlugFormdataBody_Image) AsPutVenueBySlugFormdataBodyImage2() (PutVenueBySlugFormdataBodyImage2, error) {
+	var body PutVenueBySlugFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueBySlugFormdataBodyImage2 overwrites any union data inside the PutVenueBySlugFormdataBody_Image as the provided PutVenueBySlugFormdataBodyImage2
+func (t *PutVenueBySlugFormdataBody_Image) FromPutVenueBySlugFormdataBodyImage2(v PutVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueBySlugFormdataBodyImage2 performs a merge with any union data inside the PutVenueBySlugFormdataBody_Image, using the provided PutVenueBySlugFormdataBodyImage2
+func (t *PutVenueBySlugFormdataBody_Image) MergePutVenueBySlugFormdataBodyImage2(v PutVenueBySlugFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutVenueBySlugFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutVenueBySlugFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchVenueJSONBodyImage0 returns the union data inside the PatchVenueJSONBody_Image as a PatchVenueJSONBodyImage0
+func (t PatchVenueJSONBody_Image) AsPatchVenueJSONBodyImage0() (PatchVenueJSONBodyImage0, error) {
+	var body PatchVenueJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueJSONBodyImage0 overwrites any union data inside the PatchVenueJSONBody_Image as the provided PatchVenueJSONBodyImage0
+func (t *PatchVenueJSONBody_Image) FromPatchVenueJSONBodyImage0(v PatchVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueJSONBodyImage0 performs a merge with any union data inside the PatchVenueJSONBody_Image, using the provided PatchVenueJSONBodyImage0
+func (t *PatchVenueJSONBody_Image) MergePatchVenueJSONBodyImage0(v PatchVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueJSONBodyImage1 returns the union data inside the PatchVenueJSONBody_Image as a PatchVenueJSONBodyImage1
+func (t PatchVenueJSONBody_Image) AsPatchVenueJSONBodyImage1() (PatchVenueJSONBodyImage1, error) {
+	var body PatchVenueJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueJSONBodyImage1 overwrites any union data inside the PatchVenueJSONBody_Image as the provided PatchVenueJSONBodyImage1
+func (t *PatchVenueJSONBody_Image) FromPatchVenueJSONBodyImage1(v PatchVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueJSONBodyImage1 performs a merge with any union data inside the PatchVenueJSONBody_Image, using the provided PatchVenueJSONBodyImage1
+func (t *PatchVenueJSONBody_Image) MergePatchVenueJSONBodyImage1(v PatchVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueJSONBodyImage2 returns the union data inside the PatchVenueJSONBody_Image as a PatchVenueJSONBodyImage2
+func (t PatchVenueJSONBody_Image) AsPatchVenueJSONBodyImage2() (PatchVenueJSONBodyImage2, error) {
+	var body PatchVenueJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueJSONBodyImage2 overwrites any union data inside the PatchVenueJSONBody_Image as the provided PatchVenueJSONBodyImage2
+func (t *PatchVenueJSONBody_Image) FromPatchVenueJSONBodyImage2(v PatchVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueJSONBodyImage2 performs a merge with any union data inside the PatchVenueJSONBody_Image, using the provided PatchVenueJSONBodyImage2
+func (t *PatchVenueJSONBody_Image) MergePatchVenueJSONBodyImage2(v PatchVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchVenueJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchVenueJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchVenueFormdataBodyImage0 returns the union data inside the PatchVenueFormdataBody_Image as a PatchVenueFormdataBodyImage0
+func (t PatchVenueFormdataBody_Image) AsPatchVenueFormdataBodyImage0() (PatchVenueFormdataBodyImage0, error) {
+	var body PatchVenueFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueFormdataBodyImage0 overwrites any union data inside the PatchVenueFormdataBody_Image as the provided PatchVenueFormdataBodyImage0
+func (t *PatchVenueFormdataBody_Image) FromPatchVenueFormdataBodyImage0(v PatchVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueFormdataBodyImage0 performs a merge with any union data inside the PatchVenueFormdataBody_Image, using the provided PatchVenueFormdataBodyImage0
+func (t *PatchVenueFormdataBody_Image) MergePatchVenueFormdataBodyImage0(v PatchVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueFormdataBodyImage1 returns the union data inside the PatchVenueFormdataBody_Image as a PatchVenueFormdataBodyImage1
+func (t PatchVenueFormdataBody_Image) AsPatchVenueFormdataBodyImage1() (PatchVenueFormdataBodyImage1, error) {
+	var body PatchVenueFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueFormdataBodyImage1 overwrites any union data inside the PatchVenueFormdataBody_Image as the provided PatchVenueFormdataBodyImage1
+func (t *PatchVenueFormdataBody_Image) FromPatchVenueFormdataBodyImage1(v PatchVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueFormdataBodyImage1 performs a merge with any union data inside the PatchVenueFormdataBody_Image, using the provided PatchVenueFormdataBodyImage1
+func (t *PatchVenueFormdataBody_Image) MergePatchVenueFormdataBodyImage1(v PatchVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchVenueFormdataBodyImage2 returns the union data inside the PatchVenueFormdataBody_Image as a PatchVenueFormdataBodyImage2
+func (t PatchVenueFormdataBody_Image) AsPatchVenueFormdataBodyImage2() (PatchVenueFormdataBodyImage2, error) {
+	var body PatchVenueFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchVenueFormdataBodyImage2 overwrites any union data inside the PatchVenueFormdataBody_Image as the provided PatchVenueFormdataBodyImage2
+func (t *PatchVenueFormdataBody_Image) FromPatchVenueFormdataBodyImage2(v PatchVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchVenueFormdataBodyImage2 performs a merge with any union data inside the PatchVenueFormdataBody_Image, using the provided PatchVenueFormdataBodyImage2
+func (t *PatchVenueFormdataBody_Image) MergePatchVenueFormdataBodyImage2(v PatchVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchVenueFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchVenueFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostVenueJSONBodyImage0 returns the union data inside the PostVenueJSONBody_Image as a PostVenueJSONBodyImage0
+func (t PostVenueJSONBody_Image) AsPostVenueJSONBodyImage0() (PostVenueJSONBodyImage0, error) {
+	var body PostVenueJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueJSONBodyImage0 overwrites any union data inside the PostVenueJSONBody_Image as the provided PostVenueJSONBodyImage0
+func (t *PostVenueJSONBody_Image) FromPostVenueJSONBodyImage0(v PostVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueJSONBodyImage0 performs a merge with any union data inside the PostVenueJSONBody_Image, using the provided PostVenueJSONBodyImage0
+func (t *PostVenueJSONBody_Image) MergePostVenueJSONBodyImage0(v PostVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueJSONBodyImage1 returns the union data inside the PostVenueJSONBody_Image as a PostVenueJSONBodyImage1
+func (t PostVenueJSONBody_Image) AsPostVenueJSONBodyImage1() (PostVenueJSONBodyImage1, error) {
+	var body PostVenueJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueJSONBodyImage1 overwrites any union data inside the PostVenueJSONBody_Image as the provided PostVenueJSONBodyImage1
+func (t *PostVenueJSONBody_Image) FromPostVenueJSONBodyImage1(v PostVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueJSONBodyImage1 performs a merge with any union data inside the PostVenueJSONBody_Image, using the provided PostVenueJSONBodyImage1
+func (t *PostVenueJSONBody_Image) MergePostVenueJSONBodyImage1(v PostVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueJSONBodyImage2 returns the union data inside the PostVenueJSONBody_Image as a PostVenueJSONBodyImage2
+func (t PostVenueJSONBody_Image) AsPostVenueJSONBodyImage2() (PostVenueJSONBodyImage2, error) {
+	var body PostVenueJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueJSONBodyImage2 overwrites any union data inside the PostVenueJSONBody_Image as the provided PostVenueJSONBodyImage2
+func (t *PostVenueJSONBody_Image) FromPostVenueJSONBodyImage2(v PostVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueJSONBodyImage2 performs a merge with any union data inside the PostVenueJSONBody_Image, using the provided PostVenueJSONBodyImage2
+func (t *PostVenueJSONBody_Image) MergePostVenueJSONBodyImage2(v PostVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostVenueJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostVenueJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostVenueFormdataBodyImage0 returns the union data inside the PostVenueFormdataBody_Image as a PostVenueFormdataBodyImage0
+func (t PostVenueFormdataBody_Image) AsPostVenueFormdataBodyImage0() (PostVenueFormdataBodyImage0, error) {
+	var body PostVenueFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueFormdataBodyImage0 overwrites any union data inside the PostVenueFormdataBody_Image as the provided PostVenueFormdataBodyImage0
+func (t *PostVenueFormdataBody_Image) FromPostVenueFormdataBodyImage0(v PostVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueFormdataBodyImage0 performs a merge with any union data inside the PostVenueFormdataBody_Image, using the provided PostVenueFormdataBodyImage0
+func (t *PostVenueFormdataBody_Image) MergePostVenueFormdataBodyImage0(v PostVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueFormdataBodyImage1 returns the union data inside the PostVenueFormdataBody_Image as a PostVenueFormdataBodyImage1
+func (t PostVenueFormdataBody_Image) AsPostVenueFormdataBodyImage1() (PostVenueFormdataBodyImage1, error) {
+	var body PostVenueFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueFormdataBodyImage1 overwrites any union data inside the PostVenueFormdataBody_Image as the provided PostVenueFormdataBodyImage1
+func (t *PostVenueFormdataBody_Image) FromPostVenueFormdataBodyImage1(v PostVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueFormdataBodyImage1 performs a merge with any union data inside the PostVenueFormdataBody_Image, using the provided PostVenueFormdataBodyImage1
+func (t *PostVenueFormdataBody_Image) MergePostVenueFormdataBodyImage1(v PostVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostVenueFormdataBodyImage2 returns the union data inside the PostVenueFormdataBody_Image as a PostVenueFormdataBodyImage2
+func (t PostVenueFormdataBody_Image) AsPostVenueFormdataBodyImage2() (PostVenueFormdataBodyImage2, error) {
+	var body PostVenueFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostVenueFormdataBodyImage2 overwrites any union data inside the PostVenueFormdataBody_Image as the provided PostVenueFormdataBodyImage2
+func (t *PostVenueFormdataBody_Image) FromPostVenueFormdataBodyImage2(v PostVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostVenueFormdataBodyImage2 performs a merge with any union data inside the PostVenueFormdataBody_Image, using the provided PostVenueFormdataBodyImage2
+func (t *PostVenueFormdataBody_Image) MergePostVenueFormdataBodyImage2(v PostVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostVenueFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostVenueFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutVenueJSONBodyImage0 returns the union data inside the PutVenueJSONBody_Image as a PutVenueJSONBodyImage0
+func (t PutVenueJSONBody_Image) AsPutVenueJSONBodyImage0() (PutVenueJSONBodyImage0, error) {
+	var body PutVenueJSONBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueJSONBodyImage0 overwrites any union data inside the PutVenueJSONBody_Image as the provided PutVenueJSONBodyImage0
+func (t *PutVenueJSONBody_Image) FromPutVenueJSONBodyImage0(v PutVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueJSONBodyImage0 performs a merge with any union data inside the PutVenueJSONBody_Image, using the provided PutVenueJSONBodyImage0
+func (t *PutVenueJSONBody_Image) MergePutVenueJSONBodyImage0(v PutVenueJSONBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueJSONBodyImage1 returns the union data inside the PutVenueJSONBody_Image as a PutVenueJSONBodyImage1
+func (t PutVenueJSONBody_Image) AsPutVenueJSONBodyImage1() (PutVenueJSONBodyImage1, error) {
+	var body PutVenueJSONBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueJSONBodyImage1 overwrites any union data inside the PutVenueJSONBody_Image as the provided PutVenueJSONBodyImage1
+func (t *PutVenueJSONBody_Image) FromPutVenueJSONBodyImage1(v PutVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueJSONBodyImage1 performs a merge with any union data inside the PutVenueJSONBody_Image, using the provided PutVenueJSONBodyImage1
+func (t *PutVenueJSONBody_Image) MergePutVenueJSONBodyImage1(v PutVenueJSONBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueJSONBodyImage2 returns the union data inside the PutVenueJSONBody_Image as a PutVenueJSONBodyImage2
+func (t PutVenueJSONBody_Image) AsPutVenueJSONBodyImage2() (PutVenueJSONBodyImage2, error) {
+	var body PutVenueJSONBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueJSONBodyImage2 overwrites any union data inside the PutVenueJSONBody_Image as the provided PutVenueJSONBodyImage2
+func (t *PutVenueJSONBody_Image) FromPutVenueJSONBodyImage2(v PutVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueJSONBodyImage2 performs a merge with any union data inside the PutVenueJSONBody_Image, using the provided PutVenueJSONBodyImage2
+func (t *PutVenueJSONBody_Image) MergePutVenueJSONBodyImage2(v PutVenueJSONBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutVenueJSONBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutVenueJSONBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutVenueFormdataBodyImage0 returns the union data inside the PutVenueFormdataBody_Image as a PutVenueFormdataBodyImage0
+func (t PutVenueFormdataBody_Image) AsPutVenueFormdataBodyImage0() (PutVenueFormdataBodyImage0, error) {
+	var body PutVenueFormdataBodyImage0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueFormdataBodyImage0 overwrites any union data inside the PutVenueFormdataBody_Image as the provided PutVenueFormdataBodyImage0
+func (t *PutVenueFormdataBody_Image) FromPutVenueFormdataBodyImage0(v PutVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueFormdataBodyImage0 performs a merge with any union data inside the PutVenueFormdataBody_Image, using the provided PutVenueFormdataBodyImage0
+func (t *PutVenueFormdataBody_Image) MergePutVenueFormdataBodyImage0(v PutVenueFormdataBodyImage0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueFormdataBodyImage1 returns the union data inside the PutVenueFormdataBody_Image as a PutVenueFormdataBodyImage1
+func (t PutVenueFormdataBody_Image) AsPutVenueFormdataBodyImage1() (PutVenueFormdataBodyImage1, error) {
+	var body PutVenueFormdataBodyImage1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueFormdataBodyImage1 overwrites any union data inside the PutVenueFormdataBody_Image as the provided PutVenueFormdataBodyImage1
+func (t *PutVenueFormdataBody_Image) FromPutVenueFormdataBodyImage1(v PutVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueFormdataBodyImage1 performs a merge with any union data inside the PutVenueFormdataBody_Image, using the provided PutVenueFormdataBodyImage1
+func (t *PutVenueFormdataBody_Image) MergePutVenueFormdataBodyImage1(v PutVenueFormdataBodyImage1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutVenueFormdataBodyImage2 returns the union data inside the PutVenueFormdataBody_Image as a PutVenueFormdataBodyImage2
+func (t PutVenueFormdataBody_Image) AsPutVenueFormdataBodyImage2() (PutVenueFormdataBodyImage2, error) {
+	var body PutVenueFormdataBodyImage2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutVenueFormdataBodyImage2 overwrites any union data inside the PutVenueFormdataBody_Image as the provided PutVenueFormdataBodyImage2
+func (t *PutVenueFormdataBody_Image) FromPutVenueFormdataBodyImage2(v PutVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutVenueFormdataBodyImage2 performs a merge with any union data inside the PutVenueFormdataBody_Image, using the provided PutVenueFormdataBodyImage2
+func (t *PutVenueFormdataBody_Image) MergePutVenueFormdataBodyImage2(v PutVenueFormdataBodyImage2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutVenueFormdataBody_Image) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutVenueFormdataBody_Image) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -21223,6 +26509,91 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /events/{id} (the `PutEvent` operationId).
 	PutEventWithFormdataBody(ctx context.Context, id int, params *PutEventParams, body PutEventFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMedia List images
+	//
+	// Corresponds with GET /media (the `ListMedia` operationId).
+	ListMedia(ctx context.Context, params *ListMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateMediaWithBody Create a record of images
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /media (the `CreateMedia` operationId).
+	CreateMediaWithBody(ctx context.Context, params *CreateMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteMedia Trash or delete one of images by ID
+	//
+	// Corresponds with DELETE /media/{id} (the `DeleteMedia` operationId).
+	DeleteMedia(ctx context.Context, id int, params *DeleteMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetMedia Read one of images by ID
+	//
+	// Corresponds with GET /media/{id} (the `GetMedia` operationId).
+	GetMedia(ctx context.Context, id int, params *GetMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchMediaWithBody Change one of images by ID (the fields sent)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMediaWithBody(ctx context.Context, id int, params *PatchMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchMedia Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMedia(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchMediaWithFormdataBody Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMediaWithFormdataBody(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostMediaWithBody Change one of images by ID (the fields sent)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMediaWithBody(ctx context.Context, id int, params *PostMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostMedia Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMedia(ctx context.Context, id int, params *PostMediaParams, body PostMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostMediaWithFormdataBody Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMediaWithFormdataBody(ctx context.Context, id int, params *PostMediaParams, body PostMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutMediaWithBody Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMediaWithBody(ctx context.Context, id int, params *PutMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutMedia Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMedia(ctx context.Context, id int, params *PutMediaParams, body PutMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutMediaWithFormdataBody Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMediaWithFormdataBody(ctx context.Context, id int, params *PutMediaParams, body PutMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListOrganizers List organizers
 	//
@@ -22354,6 +27725,221 @@ func (c *Client) PutEvent(ctx context.Context, id int, params *PutEventParams, b
 // Corresponds with PUT /events/{id} (the `PutEvent` operationId).
 func (c *Client) PutEventWithFormdataBody(ctx context.Context, id int, params *PutEventParams, body PutEventFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutEventRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMedia List images
+//
+// Corresponds with GET /media (the `ListMedia` operationId).
+func (c *Client) ListMedia(ctx context.Context, params *ListMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMediaRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateMediaWithBody Create a record of images
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /media (the `CreateMedia` operationId).
+func (c *Client) CreateMediaWithBody(ctx context.Context, params *CreateMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateMediaRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteMedia Trash or delete one of images by ID
+//
+// Corresponds with DELETE /media/{id} (the `DeleteMedia` operationId).
+func (c *Client) DeleteMedia(ctx context.Context, id int, params *DeleteMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteMediaRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMedia Read one of images by ID
+//
+// Corresponds with GET /media/{id} (the `GetMedia` operationId).
+func (c *Client) GetMedia(ctx context.Context, id int, params *GetMediaParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMediaRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchMediaWithBody Change one of images by ID (the fields sent)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *Client) PatchMediaWithBody(ctx context.Context, id int, params *PatchMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchMediaRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchMedia Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *Client) PatchMedia(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchMediaRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchMediaWithFormdataBody Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *Client) PatchMediaWithFormdataBody(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchMediaRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostMediaWithBody Change one of images by ID (the fields sent)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *Client) PostMediaWithBody(ctx context.Context, id int, params *PostMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostMediaRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostMedia Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *Client) PostMedia(ctx context.Context, id int, params *PostMediaParams, body PostMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostMediaRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostMediaWithFormdataBody Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *Client) PostMediaWithFormdataBody(ctx context.Context, id int, params *PostMediaParams, body PostMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostMediaRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutMediaWithBody Change one of images by ID (PUT, the fields sent)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *Client) PutMediaWithBody(ctx context.Context, id int, params *PutMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutMediaRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutMedia Change one of images by ID (PUT, the fields sent)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *Client) PutMedia(ctx context.Context, id int, params *PutMediaParams, body PutMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutMediaRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutMediaWithFormdataBody Change one of images by ID (PUT, the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *Client) PutMediaWithFormdataBody(ctx context.Context, id int, params *PutMediaParams, body PutMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutMediaRequestWithFormdataBody(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -25370,6 +30956,553 @@ func NewPutEventRequestWithBody(server string, id int, params *PutEventParams, c
 	return req, nil
 }
 
+// NewListMediaRequest constructs an http.Request for the ListMedia method
+func NewListMediaRequest(server string, params *ListMediaParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateMediaRequestWithBody constructs an http.Request for the CreateMedia method, with any body, and a specified content type
+func NewCreateMediaRequestWithBody(server string, params *CreateMediaParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteMediaRequest constructs an http.Request for the DeleteMedia method
+func NewDeleteMediaRequest(server string, id int, params *DeleteMediaParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Force != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "force", *params.Force, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Unlink != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "unlink", *params.Unlink, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetMediaRequest constructs an http.Request for the GetMedia method
+func NewGetMediaRequest(server string, id int, params *GetMediaParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchMediaRequest calls the generic PatchMedia builder with application/json body
+func NewPatchMediaRequest(server string, id int, params *PatchMediaParams, body PatchMediaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchMediaRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewPatchMediaRequestWithFormdataBody calls the generic PatchMedia builder with application/x-www-form-urlencoded body
+func NewPatchMediaRequestWithFormdataBody(server string, id int, params *PatchMediaParams, body PatchMediaFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewPatchMediaRequestWithBody(server, id, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewPatchMediaRequestWithBody constructs an http.Request for the PatchMedia method, with any body, and a specified content type
+func NewPatchMediaRequestWithBody(server string, id int, params *PatchMediaParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostMediaRequest calls the generic PostMedia builder with application/json body
+func NewPostMediaRequest(server string, id int, params *PostMediaParams, body PostMediaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostMediaRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewPostMediaRequestWithFormdataBody calls the generic PostMedia builder with application/x-www-form-urlencoded body
+func NewPostMediaRequestWithFormdataBody(server string, id int, params *PostMediaParams, body PostMediaFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewPostMediaRequestWithBody(server, id, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewPostMediaRequestWithBody constructs an http.Request for the PostMedia method, with any body, and a specified content type
+func NewPostMediaRequestWithBody(server string, id int, params *PostMediaParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPutMediaRequest calls the generic PutMedia builder with application/json body
+func NewPutMediaRequest(server string, id int, params *PutMediaParams, body PutMediaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutMediaRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewPutMediaRequestWithFormdataBody calls the generic PutMedia builder with application/x-www-form-urlencoded body
+func NewPutMediaRequestWithFormdataBody(server string, id int, params *PutMediaParams, body PutMediaFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewPutMediaRequestWithBody(server, id, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewPutMediaRequestWithBody constructs an http.Request for the PutMedia method, with any body, and a specified content type
+func NewPutMediaRequestWithBody(server string, id int, params *PutMediaParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/media/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListOrganizersRequest constructs an http.Request for the ListOrganizers method
 func NewListOrganizersRequest(server string, params *ListOrganizersParams) (*http.Request, error) {
 	var err error
@@ -28333,6 +34466,97 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /events/{id} (the `PutEvent` operationId).
 	PutEventWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutEventParams, body PutEventFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutEventResponse, error)
 
+	// ListMediaWithResponse List images
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /media (the `ListMedia` operationId).
+	ListMediaWithResponse(ctx context.Context, params *ListMediaParams, reqEditors ...RequestEditorFn) (*ListMediaResponse, error)
+
+	// CreateMediaWithBodyWithResponse Create a record of images
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /media (the `CreateMedia` operationId).
+	CreateMediaWithBodyWithResponse(ctx context.Context, params *CreateMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateMediaResponse, error)
+
+	// DeleteMediaWithResponse Trash or delete one of images by ID
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /media/{id} (the `DeleteMedia` operationId).
+	DeleteMediaWithResponse(ctx context.Context, id int, params *DeleteMediaParams, reqEditors ...RequestEditorFn) (*DeleteMediaResponse, error)
+
+	// GetMediaWithResponse Read one of images by ID
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /media/{id} (the `GetMedia` operationId).
+	GetMediaWithResponse(ctx context.Context, id int, params *GetMediaParams, reqEditors ...RequestEditorFn) (*GetMediaResponse, error)
+
+	// PatchMediaWithBodyWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMediaWithBodyWithResponse(ctx context.Context, id int, params *PatchMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error)
+
+	// PatchMediaWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMediaWithResponse(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error)
+
+	// PatchMediaWithFormdataBodyWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+	PatchMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error)
+
+	// PostMediaWithBodyWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMediaWithBodyWithResponse(ctx context.Context, id int, params *PostMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMediaResponse, error)
+
+	// PostMediaWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMediaWithResponse(ctx context.Context, id int, params *PostMediaParams, body PostMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMediaResponse, error)
+
+	// PostMediaWithFormdataBodyWithResponse Change one of images by ID (the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+	PostMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PostMediaParams, body PostMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PostMediaResponse, error)
+
+	// PutMediaWithBodyWithResponse Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMediaWithBodyWithResponse(ctx context.Context, id int, params *PutMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutMediaResponse, error)
+
+	// PutMediaWithResponse Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMediaWithResponse(ctx context.Context, id int, params *PutMediaParams, body PutMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PutMediaResponse, error)
+
+	// PutMediaWithFormdataBodyWithResponse Change one of images by ID (PUT, the fields sent)
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+	PutMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutMediaParams, body PutMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutMediaResponse, error)
+
 	// ListOrganizersWithResponse List organizers
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -30158,6 +36382,483 @@ func (r PutEventResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutEventResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Media Records of this page.
+		Media *[]Media `json:"media,omitempty"`
+
+		// NextRestUrl API address of the next page; absent on the last page.
+		NextRestUrl *string `json:"next_rest_url,omitempty"`
+
+		// PreviousRestUrl API address of the previous page; absent on the first page.
+		PreviousRestUrl *string `json:"previous_rest_url,omitempty"`
+
+		// RestUrl API address of this page, with every filter in effect.
+		RestUrl *string `json:"rest_url,omitempty"`
+
+		// Total Number of matching records.
+		Total *int `json:"total,omitempty"`
+
+		// TotalPages Number of pages.
+		TotalPages *int `json:"total_pages,omitempty"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMediaResponse) GetJSON200() *struct {
+	// Media Records of this page.
+	Media *[]Media `json:"media,omitempty"`
+
+	// NextRestUrl API address of the next page; absent on the last page.
+	NextRestUrl *string `json:"next_rest_url,omitempty"`
+
+	// PreviousRestUrl API address of the previous page; absent on the first page.
+	PreviousRestUrl *string `json:"previous_rest_url,omitempty"`
+
+	// RestUrl API address of this page, with every filter in effect.
+	RestUrl *string `json:"rest_url,omitempty"`
+
+	// Total Number of matching records.
+	Total *int `json:"total,omitempty"`
+
+	// TotalPages Number of pages.
+	TotalPages *int `json:"total_pages,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateMediaResponse) GetJSON201() *Media {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateMediaResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateMediaResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteMediaResponse) GetJSON200() *Media {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteMediaResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteMediaResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteMediaResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMediaResponse) GetJSON200() *Media {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetMediaResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PatchMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchMediaResponse) GetJSON200() *Media {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PatchMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PatchMediaResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PatchMediaResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PatchMediaResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PostMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostMediaResponse) GetJSON200() *Media {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostMediaResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostMediaResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostMediaResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r PostMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostMediaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PutMediaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Media
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutMediaResponse) GetJSON200() *Media {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PutMediaResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutMediaResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutMediaResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutMediaResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r PutMediaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutMediaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutMediaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutMediaResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32873,6 +39574,175 @@ func (c *ClientWithResponses) PutEventWithFormdataBodyWithResponse(ctx context.C
 	return ParsePutEventResponse(rsp)
 }
 
+// ListMediaWithResponse List images
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /media (the `ListMedia` operationId).
+func (c *ClientWithResponses) ListMediaWithResponse(ctx context.Context, params *ListMediaParams, reqEditors ...RequestEditorFn) (*ListMediaResponse, error) {
+	rsp, err := c.ListMedia(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMediaResponse(rsp)
+}
+
+// CreateMediaWithBodyWithResponse Create a record of images
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /media (the `CreateMedia` operationId).
+func (c *ClientWithResponses) CreateMediaWithBodyWithResponse(ctx context.Context, params *CreateMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateMediaResponse, error) {
+	rsp, err := c.CreateMediaWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateMediaResponse(rsp)
+}
+
+// DeleteMediaWithResponse Trash or delete one of images by ID
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /media/{id} (the `DeleteMedia` operationId).
+func (c *ClientWithResponses) DeleteMediaWithResponse(ctx context.Context, id int, params *DeleteMediaParams, reqEditors ...RequestEditorFn) (*DeleteMediaResponse, error) {
+	rsp, err := c.DeleteMedia(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteMediaResponse(rsp)
+}
+
+// GetMediaWithResponse Read one of images by ID
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /media/{id} (the `GetMedia` operationId).
+func (c *ClientWithResponses) GetMediaWithResponse(ctx context.Context, id int, params *GetMediaParams, reqEditors ...RequestEditorFn) (*GetMediaResponse, error) {
+	rsp, err := c.GetMedia(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMediaResponse(rsp)
+}
+
+// PatchMediaWithBodyWithResponse Change one of images by ID (the fields sent)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *ClientWithResponses) PatchMediaWithBodyWithResponse(ctx context.Context, id int, params *PatchMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error) {
+	rsp, err := c.PatchMediaWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchMediaResponse(rsp)
+}
+
+// PatchMediaWithResponse Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *ClientWithResponses) PatchMediaWithResponse(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error) {
+	rsp, err := c.PatchMedia(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchMediaResponse(rsp)
+}
+
+// PatchMediaWithFormdataBodyWithResponse Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /media/{id} (the `PatchMedia` operationId).
+func (c *ClientWithResponses) PatchMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PatchMediaParams, body PatchMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PatchMediaResponse, error) {
+	rsp, err := c.PatchMediaWithFormdataBody(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchMediaResponse(rsp)
+}
+
+// PostMediaWithBodyWithResponse Change one of images by ID (the fields sent)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *ClientWithResponses) PostMediaWithBodyWithResponse(ctx context.Context, id int, params *PostMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMediaResponse, error) {
+	rsp, err := c.PostMediaWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostMediaResponse(rsp)
+}
+
+// PostMediaWithResponse Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *ClientWithResponses) PostMediaWithResponse(ctx context.Context, id int, params *PostMediaParams, body PostMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMediaResponse, error) {
+	rsp, err := c.PostMedia(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostMediaResponse(rsp)
+}
+
+// PostMediaWithFormdataBodyWithResponse Change one of images by ID (the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /media/{id} (the `PostMedia` operationId).
+func (c *ClientWithResponses) PostMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PostMediaParams, body PostMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PostMediaResponse, error) {
+	rsp, err := c.PostMediaWithFormdataBody(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostMediaResponse(rsp)
+}
+
+// PutMediaWithBodyWithResponse Change one of images by ID (PUT, the fields sent)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *ClientWithResponses) PutMediaWithBodyWithResponse(ctx context.Context, id int, params *PutMediaParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutMediaResponse, error) {
+	rsp, err := c.PutMediaWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutMediaResponse(rsp)
+}
+
+// PutMediaWithResponse Change one of images by ID (PUT, the fields sent)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *ClientWithResponses) PutMediaWithResponse(ctx context.Context, id int, params *PutMediaParams, body PutMediaJSONRequestBody, reqEditors ...RequestEditorFn) (*PutMediaResponse, error) {
+	rsp, err := c.PutMedia(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutMediaResponse(rsp)
+}
+
+// PutMediaWithFormdataBodyWithResponse Change one of images by ID (PUT, the fields sent)
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /media/{id} (the `PutMedia` operationId).
+func (c *ClientWithResponses) PutMediaWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutMediaParams, body PutMediaFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutMediaResponse, error) {
+	rsp, err := c.PutMediaWithFormdataBody(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutMediaResponse(rsp)
+}
+
 // ListOrganizersWithResponse List organizers
 //
 // Returns a wrapper object for the known response body format(s).
@@ -34731,6 +41601,360 @@ func ParsePutEventResponse(rsp *http.Response) (*PutEventResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest Event
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListMediaResponse parses an HTTP response from a ListMediaWithResponse call
+func ParseListMediaResponse(rsp *http.Response) (*ListMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Media Records of this page.
+			Media *[]Media `json:"media,omitempty"`
+
+			// NextRestUrl API address of the next page; absent on the last page.
+			NextRestUrl *string `json:"next_rest_url,omitempty"`
+
+			// PreviousRestUrl API address of the previous page; absent on the first page.
+			PreviousRestUrl *string `json:"previous_rest_url,omitempty"`
+
+			// RestUrl API address of this page, with every filter in effect.
+			RestUrl *string `json:"rest_url,omitempty"`
+
+			// Total Number of matching records.
+			Total *int `json:"total,omitempty"`
+
+			// TotalPages Number of pages.
+			TotalPages *int `json:"total_pages,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateMediaResponse parses an HTTP response from a CreateMediaWithResponse call
+func ParseCreateMediaResponse(rsp *http.Response) (*CreateMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Media
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteMediaResponse parses an HTTP response from a DeleteMediaWithResponse call
+func ParseDeleteMediaResponse(rsp *http.Response) (*DeleteMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Media
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetMediaResponse parses an HTTP response from a GetMediaWithResponse call
+func ParseGetMediaResponse(rsp *http.Response) (*GetMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Media
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePatchMediaResponse parses an HTTP response from a PatchMediaWithResponse call
+func ParsePatchMediaResponse(rsp *http.Response) (*PatchMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Media
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePostMediaResponse parses an HTTP response from a PostMediaWithResponse call
+func ParsePostMediaResponse(rsp *http.Response) (*PostMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Media
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePutMediaResponse parses an HTTP response from a PutMediaWithResponse call
+func ParsePutMediaResponse(rsp *http.Response) (*PutMediaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutMediaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Media
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

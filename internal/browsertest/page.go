@@ -585,3 +585,10 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// SetFiles chooses files for the file input matching sel, as a user picking
+// them (or dropping them) would.
+func (p *Page) SetFiles(sel string, paths ...string) {
+	p.t.Helper()
+	p.do("set files on "+sel, chromedp.SetUploadFiles(chromedp.CSS(sel), paths, chromedp.NodeReady))
+}

@@ -6,6 +6,7 @@ package jsonld
 import (
 	"encoding/json"
 	"html"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func Event(e *models.Event, c EventContext) ordered.Obj {
 		{K: "description", V: desc},
 	}
 	if e.ImageURL != "" {
-		ld = append(ld, kv{K: "image", V: e.ImageURL})
+		ld = append(ld, kv{K: "image", V: absoluteImage(e.ImageURL, c.Permalink)})
 	}
 	ld = append(ld,
 		kv{K: "url", V: c.Permalink},
@@ -137,4 +138,16 @@ func Organizer(o *models.Organizer) ordered.Obj {
 func Script(v ordered.Obj) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
+}
+
+// absoluteImage makes an image of the media library (stored as a site path,
+// /media/<id>/full.<ext>) absolute on the origin of the permalink.
+func absoluteImage(img, permalink string) string {
+	if !strings.HasPrefix(img, "/") || strings.HasPrefix(img, "//") {
+		return img
+	}
+	if u, err := url.Parse(permalink); err == nil && u.Host != "" {
+		return u.Scheme + "://" + u.Host + img
+	}
+	return img
 }

@@ -69,6 +69,7 @@ var signedIn = []shot{
 	}},
 	{"categories", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/categories") }},
 	{"venues", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/venues") }},
+	{"media", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/media") }},
 	{"docs", 200, func(p *browsertest.Page, lang string) int {
 		st := p.VisitIn(lang, "/admin/docs")
 		p.WaitVisible(`#swagger-ui .opblock`)

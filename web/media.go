@@ -1,0 +1,207 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/assets"
+	"github.com/kalends/kalends/models"
+)
+
+const mediaPath = "/admin/media"
+
+// mediaPerPage is the number of images a page of the grid shows.
+const mediaPerPage = 24
+
+// mediaListView is the media library grid with its upload form.
+type mediaListView struct {
+	Layout     layoutView
+	CSRF       string
+	Items      []models.Media
+	Search     string
+	Page       int
+	TotalPages int
+	Total      int
+	Error      string
+	Uploaded   bool
+	MaxBytes   int64
+}
+
+// mediaEditView is one image: its texts, where it is used, and deletion.
+type mediaEditView struct {
+	Layout layoutView
+	CSRF   string
+	Media  *models.Media
+	Uses   []models.MediaUse
+	Error  string
+	Saved  bool
+}
+
+func (h *handler) registerMediaAdmin(admin fiber.Router) {
+	admin.Get("/media", h.mediaList)
+	admin.Post("/media", h.mediaUpload)
+	admin.Get("/media/:id", h.mediaEdit)
+	admin.Post("/media/:id", h.mediaSave)
+	admin.Post("/media/:id/delete", h.mediaDelete)
+}
+
+func (h *handler) mediaLayout(c *fiber.Ctx, title string) layoutView {
+	lay := h.layoutFor(c, title)
+	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/media.js"))
+	return lay
+}
+
+// mediaList is GET /admin/media: the grid, searched by name, title and
+// alt text, a page at a time.
+func (h *handler) mediaList(c *fiber.Ctx) error {
+	return h.renderMediaList(c, fiber.StatusOK, "")
+}
+
+func (h *handler) renderMediaList(c *fiber.Ctx, status int, errMsg string) error {
+	u := userOf(c)
+	if !models.MayUploadMedia(u) {
+		return fiber.ErrForbidden
+	}
+	page, _ := strconv.Atoi(c.Query("page"))
+	page = max(page, 1)
+	search := c.Query("s")
+	items, total, err := h.d.DB.ListMedia(c.UserContext(), u, models.MediaQuery{Search: search, Page: page, PerPage: mediaPerPage})
+	if err != nil {
+		return err
+	}
+	lay := h.mediaLayout(c, "media.admin.title")
+	v := mediaListView{Layout: lay, CSRF: lay.CSRF, Items: items, Search: search, Page: page, Total: total,
+		TotalPages: int(math.Ceil(float64(total) / mediaPerPage)), Error: errMsg, Uploaded: c.Query("uploaded") != "",
+		MaxBytes: h.d.DB.MediaStorage().MaxBytes}
+	if v.MaxBytes <= 0 {
+		v.MaxBytes = models.DefaultMediaMaxBytes
+	}
+	return render(c, status, mediaListPage(v))
+}
+
+// mediaUpload is POST /admin/media: a plain form post (or the same post
+// sent by media.js with a progress bar), then back to the grid.
+func (h *handler) mediaUpload(c *fiber.Ctx) error {
+	lang := h.pickLang(c)
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return h.renderMediaList(c, fiber.StatusUnprocessableEntity, h.d.I18n.T(lang, "media.error.no_file_admin", nil))
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, models.DefaultMediaMaxBytes*32))
+	if err != nil {
+		return err
+	}
+	_, err = h.d.DB.CreateMedia(c.UserContext(), userOf(c), models.MediaUpload{FileName: fh.Filename,
+		AltText: c.FormValue("alt_text"), Title: c.FormValue("title"), Data: data})
+	if msg, ok := h.mediaError(lang, err); ok {
+		return h.renderMediaList(c, fiber.StatusUnprocessableEntity, msg)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(mediaPath+"?uploaded=1", fiber.StatusSeeOther)
+}
+
+// mediaError localizes a refusal or an invalid field; ok is false for
+// other errors (passed on).
+func (h *handler) mediaError(lang string, err error) (string, bool) {
+	var fe *models.ForbiddenError
+	var ve *models.ValidationError
+	switch {
+	case errors.As(err, &fe):
+		return h.d.I18n.T(lang, fe.MessageID(), nil), true
+	case errors.As(err, &ve) && len(ve.Fields) > 0:
+		return h.d.I18n.T(lang, ve.Fields[0].Reason, ve.Fields[0].Data), true
+	}
+	return "", false
+}
+
+func (h *handler) mediaByID(c *fiber.Ctx) (*models.Media, error) {
+	if !models.MayUploadMedia(userOf(c)) {
+		return nil, fiber.ErrForbidden
+	}
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, fiber.ErrNotFound
+	}
+	m, err := h.d.DB.Media(c.UserContext(), id)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, fiber.ErrNotFound
+	}
+	return m, err
+}
+
+// mediaEdit is GET /admin/media/{id}: the image, its texts, where it is
+// used, and the delete choices.
+func (h *handler) mediaEdit(c *fiber.Ctx) error {
+	m, err := h.mediaByID(c)
+	if err != nil {
+		return err
+	}
+	return h.renderMediaEdit(c, fiber.StatusOK, m, "", c.Query("saved") != "")
+}
+
+func (h *handler) renderMediaEdit(c *fiber.Ctx, status int, m *models.Media, errMsg string, saved bool) error {
+	uses, err := h.d.DB.MediaUses(c.UserContext(), m.ID)
+	if err != nil {
+		return err
+	}
+	lay := h.mediaLayout(c, "media.admin.edit_title")
+	return render(c, status, mediaEditPage(mediaEditView{Layout: lay, CSRF: lay.CSRF, Media: m, Uses: uses, Error: errMsg, Saved: saved}))
+}
+
+// mediaSave is POST /admin/media/{id}: the title and alt text.
+func (h *handler) mediaSave(c *fiber.Ctx) error {
+	m, err := h.mediaByID(c)
+	if err != nil {
+		return err
+	}
+	title, alt := c.FormValue("title"), c.FormValue("alt_text")
+	_, err = h.d.DB.UpdateMedia(c.UserContext(), userOf(c), m.ID, models.MediaText{Title: &title, AltText: &alt})
+	if msg, ok := h.mediaError(h.pickLang(c), err); ok {
+		return h.renderMediaEdit(c, fiber.StatusUnprocessableEntity, m, msg, false)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(fmt.Sprintf("%s/%d?saved=1", mediaPath, m.ID), fiber.StatusSeeOther)
+}
+
+// mediaDelete is POST /admin/media/{id}/delete: refused while the image is
+// in use unless the user chose to remove it from those records (unlink).
+func (h *handler) mediaDelete(c *fiber.Ctx) error {
+	m, err := h.mediaByID(c)
+	if err != nil {
+		return err
+	}
+	err = h.d.DB.DeleteMedia(c.UserContext(), userOf(c), m.ID, c.FormValue("unlink") == "1")
+	if msg, ok := h.mediaError(h.pickLang(c), err); ok {
+		return h.renderMediaEdit(c, fiber.StatusConflict, m, msg, false)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(mediaPath, fiber.StatusSeeOther)
+}
+
+// useHref is the admin page of a record that shows an image.
+func useHref(u models.MediaUse) string {
+	switch u.Kind {
+	case models.KindVenue:
+		return fmt.Sprintf("/admin/venues/%d/edit", u.ID)
+	case models.KindOrganizer:
+		return fmt.Sprintf("/admin/organizers/%d/edit", u.ID)
+	}
+	return fmt.Sprintf("/admin/events/%d/edit", u.ID)
+}
+
+// urlQuery escapes a query value.
+func urlQuery(s string) string { return url.QueryEscape(s) }
