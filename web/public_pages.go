@@ -133,7 +133,11 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 		Image: e.ImageURL}
 	v.Frame.OG[0].Content = "article"
 	if e.ImageURL != "" {
-		v.Frame.OG = append(v.Frame.OG, metaPair{"og:image", e.ImageURL}, metaPair{"twitter:card", "summary_large_image"})
+		img := e.ImageURL
+		if strings.HasPrefix(img, "/") { // an image of the media library: made absolute for other sites
+			img = h.d.Site.BaseURL + img
+		}
+		v.Frame.OG = append(v.Frame.OG, metaPair{"og:image", img}, metaPair{"twitter:card", "summary_large_image"})
 	} else {
 		v.Frame.OG = append(v.Frame.OG, metaPair{"twitter:card", "summary"})
 	}
