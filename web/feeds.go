@@ -1,8 +1,6 @@
 package web
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -29,35 +27,26 @@ const feedRefresh = time.Hour
 // registerFeeds mounts the feeds; before the public pages, whose
 // /event/:slug would otherwise take /event/x.ics.
 func (h *handler) registerFeeds(app *fiber.App) {
-	for _, code := range append([]string{""}, i18n.Codes...) {
-		pre, lang := "", code
-		if code != "" {
-			pre = "/" + code
+	mlLanguage := func(c *fiber.Ctx, lang string) (string, error) {
+		q := strings.ToLower(c.Query("ml_language"))
+		if q == "" {
+			return lang, nil
 		}
-		with := func(next func(*fiber.Ctx, string) error) fiber.Handler {
-			return func(c *fiber.Ctx) error {
-				l := lang
-				if l == "" {
-					l = h.siteLang()
-					if q := strings.ToLower(c.Query("ml_language")); q != "" {
-						if !i18n.Valid(q) {
-							return feedError(c, http.StatusBadRequest, "ml_language")
-						}
-						l = q
-					}
-				}
-				return next(c, l)
-			}
+		if !i18n.Valid(q) {
+			return "", h.feedError(c, lang, http.StatusBadRequest, "ml_language")
 		}
+		return q, nil
+	}
+	h.perLanguage(mlLanguage, func(pre string, with func(langHandler) fiber.Handler) {
 		app.Get(pre+"/events.ics", with(h.eventsFeed))
 		app.Get(pre+"/event/:slug.ics", with(h.eventFeed))
-	}
+	})
 }
 
-// feedError is a plain-text error naming the argument at fault.
-func feedError(c *fiber.Ctx, status int, arg string) error {
+// feedError is a plain-text error in lang naming the argument at fault.
+func (h *handler) feedError(c *fiber.Ctx, lang string, status int, arg string) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
-	return c.Status(status).SendString("invalid argument: " + arg + "\n")
+	return c.Status(status).SendString(h.d.I18n.T(lang, "ical.bad_argument", map[string]any{"Name": arg}) + "\n")
 }
 
 // eventsFeed is /events.ics.
@@ -82,14 +71,14 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 		for _, s := range splitList(c.Query(a.name)) {
 			id, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || id < 1 {
-				return feedError(c, http.StatusBadRequest, a.name)
+				return h.feedError(c, lang, http.StatusBadRequest, a.name)
 			}
 			*a.dst = append(*a.dst, id)
 		}
 	}
 	if s := c.Query("search"); s != "" {
 		if len([]rune(s)) > 200 {
-			return feedError(c, http.StatusBadRequest, "search")
+			return h.feedError(c, lang, http.StatusBadRequest, "search")
 		}
 		f.Search = models.SearchWords(s)
 	}
@@ -105,7 +94,7 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 		if s := c.Query(a.name); s != "" {
 			t, err := time.ParseInLocation(time.DateOnly, s[:min(len(s), 10)], zone)
 			if err != nil {
-				return feedError(c, http.StatusBadRequest, a.name)
+				return h.feedError(c, lang, http.StatusBadRequest, a.name)
 			}
 			if a.end {
 				t = t.AddDate(0, 0, 1)
@@ -116,7 +105,7 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 	f.EndsAfter, f.StartsBefore = &from, &to
 	p, err := h.d.DB.ListEvents(c.UserContext(), nil, f)
 	if hidden(err) {
-		return feedError(c, http.StatusBadRequest, "categories, tags, venue or organizer")
+		return h.feedError(c, lang, http.StatusBadRequest, "categories, tags, venue or organizer")
 	}
 	if err != nil {
 		return err
@@ -128,7 +117,7 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 func (h *handler) eventFeed(c *fiber.Ctx, lang string) error {
 	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(c.Params("slug")), lang)
 	if hidden(err) || err == nil && e.Status != models.StatusPublish {
-		return feedError(c, http.StatusNotFound, "slug")
+		return h.feedError(c, lang, http.StatusNotFound, "slug")
 	}
 	if err != nil {
 		return err
@@ -156,16 +145,14 @@ func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) er
 	body := ical.Write(ical.Calendar{Name: h.d.I18n.T(lang, "public.site_name", nil), Zone: h.d.Site.Zone().String(),
 		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(),
 		URL: func(e *models.Event) string { return h.pageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/") }})
-	sum := sha256.Sum256(body)
-	tag := `"` + hex.EncodeToString(sum[:16]) + `"`
-	c.Set(fiber.HeaderETag, tag)
 	c.Set(fiber.HeaderLastModified, newest.UTC().Format(http.TimeFormat))
 	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
-	if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" {
-		if etagListHas(inm, tag) {
-			return c.SendStatus(fiber.StatusNotModified)
-		}
-	} else if ims, err := http.ParseTime(c.Get(fiber.HeaderIfModifiedSince)); err == nil && !newest.Truncate(time.Second).After(ims) {
+	// If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
+	hasINM := c.Get(fiber.HeaderIfNoneMatch) != ""
+	if notModified(c, body) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	if ims, err := http.ParseTime(c.Get(fiber.HeaderIfModifiedSince)); !hasINM && err == nil && !newest.Truncate(time.Second).After(ims) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	c.Set(fiber.HeaderContentType, "text/calendar; charset=utf-8")

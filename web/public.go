@@ -28,25 +28,39 @@ import (
 // publicPerPage is the page size of the public lists.
 const publicPerPage = 20
 
-// registerPublic mounts the public pages.
-func (h *handler) registerPublic(app *fiber.App) {
-	prefixes := append([]string{""}, i18n.Codes...)
-	for _, code := range prefixes {
-		lang, pre := code, ""
+// langHandler is a public handler told the language of its request.
+type langHandler func(c *fiber.Ctx, lang string) error
+
+// perLanguage registers each route of routes at the root (the site's
+// default language, or the one a root query argument names, when
+// fromQuery reads it) and under every /<lang> prefix.
+func (h *handler) perLanguage(fromQuery func(c *fiber.Ctx, lang string) (string, error), routes func(pre string, with func(langHandler) fiber.Handler)) {
+	for _, code := range append([]string{""}, i18n.Codes...) {
+		pre := ""
 		if code != "" {
 			pre = "/" + code
-		} else {
-			lang = ""
 		}
-		with := func(next func(*fiber.Ctx, string) error) fiber.Handler {
+		routes(pre, func(next langHandler) fiber.Handler {
 			return func(c *fiber.Ctx) error {
-				l := lang
-				if l == "" {
-					l = h.siteLang()
+				lang := code
+				if lang == "" {
+					lang = h.siteLang()
+					if fromQuery != nil {
+						var err error
+						if lang, err = fromQuery(c, lang); err != nil {
+							return err
+						}
+					}
 				}
-				return next(c, l)
+				return next(c, lang)
 			}
-		}
+		})
+	}
+}
+
+// registerPublic mounts the public pages.
+func (h *handler) registerPublic(app *fiber.App) {
+	h.perLanguage(nil, func(pre string, with func(langHandler) fiber.Handler) {
 		app.Get(pre+"/", h.loadSession, with(h.root))
 		app.Get(pre+"/events", h.loadSession, with(h.publicEvents))
 		app.Get(pre+"/event/:slug", h.loadSession, with(h.publicEvent))
@@ -54,7 +68,7 @@ func (h *handler) registerPublic(app *fiber.App) {
 		app.Get(pre+"/organizer/:slug", h.loadSession, with(h.publicLinked(organizerKind)))
 		app.Get(pre+"/events/category/:slug", h.loadSession, with(h.publicTerm(models.TaxCategory)))
 		app.Get(pre+"/tag/:slug", h.loadSession, with(h.publicTerm(models.TaxTag)))
-	}
+	})
 	app.Get("/sitemap.xml", h.sitemap)
 }
 
@@ -134,15 +148,20 @@ func (h *handler) sendPublic(c *fiber.Ctx, status int, body []byte) error {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
 	}
 	c.Set(fiber.HeaderVary, "Cookie")
-	if status == fiber.StatusOK {
-		sum := sha256.Sum256(body)
-		tag := `"` + hex.EncodeToString(sum[:16]) + `"`
-		c.Set(fiber.HeaderETag, tag)
-		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" && etagListHas(inm, tag) {
-			return c.SendStatus(fiber.StatusNotModified)
-		}
+	if status == fiber.StatusOK && notModified(c, body) {
+		return c.SendStatus(fiber.StatusNotModified)
 	}
 	return c.Status(status).Send(body)
+}
+
+// notModified sets the ETag of body (a hash of it) and says whether the
+// request's If-None-Match already names it.
+func notModified(c *fiber.Ctx, body []byte) bool {
+	sum := sha256.Sum256(body)
+	tag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	c.Set(fiber.HeaderETag, tag)
+	inm := c.Get(fiber.HeaderIfNoneMatch)
+	return inm != "" && etagListHas(inm, tag)
 }
 
 // etagListHas says whether an If-None-Match list names tag (weak
