@@ -68,6 +68,7 @@ var signedIn = []shot{
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
 	{"categories", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/categories") }},
+	{"import", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/import") }},
 	{"venues", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/venues") }},
 	{"media", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/media") }},
 	{"docs", 200, func(p *browsertest.Page, lang string) int {
