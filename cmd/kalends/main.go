@@ -70,12 +70,15 @@ Usage:
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]
                                  create an application password and print it alone on stdout
-  kalends [options] export [--format ics] [--to FILE]
-                                 write the published events as iCalendar (stdout by default)
-  kalends [options] import [--format ics] [--login L] FILE
-                                 create or update events (matched by UID), venues, organizers and
-                                 categories from an iCalendar file, in one transaction, as user L
-                                 (default: the first administrator); prints what it did
+  kalends [options] export [--format ics|json] [--to FILE]
+                                 ics: the published events as iCalendar; json: the whole site (every
+                                 record, translation, user and image) to move it to another database
+                                 (stdout by default; the format follows the file name's extension)
+  kalends [options] import [--format ics|json] [--login L] FILE
+                                 ics: create or update events (matched by UID), venues, organizers and
+                                 categories, in one transaction, as user L (default: the first
+                                 administrator); json: load a site export into a new, empty database
+                                 (ids kept); prints what it did
   kalends version                print the version
 
 Roles: subscriber, contributor, author, editor, administrator.
@@ -223,7 +226,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		fs.StringVar(&cmd.appName, "name", "API", "what the password is for, e.g. the client's name")
 	case "export", "import":
 		s.addFlags(fs)
-		fs.StringVar(&cmd.format, "format", "", "ics (the only format so far; default: from the file name)")
+		fs.StringVar(&cmd.format, "format", "", "ics or json (default: from the file name's extension, else ics)")
 		if cmd.name == "export" {
 			fs.StringVar(&cmd.to, "to", "", "file to write (default: stdout)")
 		} else {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -21,7 +22,8 @@ import (
 const importMax = 50 << 20
 
 // transferFormat is the format of export or import: --format, else the
-// file's extension, else ics. Only ics is written and read so far.
+// file's extension, else ics. ics carries the published events; json is
+// the whole site (models.DumpSite), to move it or keep a copy.
 func transferFormat(flagValue, file string) (string, error) {
 	f := strings.ToLower(flagValue)
 	if f == "" {
@@ -30,16 +32,18 @@ func transferFormat(flagValue, file string) (string, error) {
 	if f == "" || f == "ical" || f == "ifb" {
 		f = "ics"
 	}
-	if f != "ics" {
-		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics (JSON export and import are not built yet)", f)}
+	if f != "ics" && f != "json" {
+		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics or json", f)}
 	}
 	return f, nil
 }
 
 // runExport writes the published events as one iCalendar file, as the
-// feed /events.ics would, without its date window.
+// feed /events.ics would, without its date window; or, as json, the whole
+// site.
 func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	if _, err := transferFormat(cmd.format, cmd.to); err != nil {
+	format, err := transferFormat(cmd.format, cmd.to)
+	if err != nil {
 		return err
 	}
 	db, err := openMigrated(ctx, cmd.cfg, logger)
@@ -47,6 +51,9 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 		return err
 	}
 	defer func() { _ = db.Close() }()
+	if format == "json" {
+		return exportSite(ctx, db, cmd, stdout)
+	}
 	site := siteOf(cmd.cfg)
 	lang := i18n.OrSource(site.Language())
 	var events []*models.Event
@@ -88,8 +95,12 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 // runImport reads an iCalendar file and writes its events as one user, in
 // one transaction, then prints what it created, updated and skipped.
 func runImport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	if _, err := transferFormat(cmd.format, cmd.file); err != nil {
+	format, err := transferFormat(cmd.format, cmd.file)
+	if err != nil {
 		return err
+	}
+	if format == "json" {
+		return importSite(ctx, cmd, stdout, logger)
 	}
 	f, err := os.Open(cmd.file) //nolint:gosec // G703: the operator names the file to import.
 	if err != nil {
@@ -145,4 +156,60 @@ func importUser(ctx context.Context, db *models.DB, login string) (*models.User,
 		return nil, &usageError{fmt.Sprintf("no user with the login %q", login)}
 	}
 	return nil, errors.New("no administrator to write the records as: create one with 'kalends user create' or pass --login")
+}
+
+// exportSite writes the whole site as JSON, to a file only its owner may
+// read (it holds password hashes) or to stdout.
+func exportSite(ctx context.Context, db *models.DB, cmd *command, stdout io.Writer) error {
+	db.UseMedia(cmd.cfg.mediaStorage())
+	if cmd.to == "" {
+		return db.DumpSite(ctx, stdout)
+	}
+	// Written beside the target and renamed, so a failed export leaves no
+	// half file under the name asked for.
+	tmp, err := os.CreateTemp(filepath.Dir(cmd.to), ".kalends-export-*")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() //nolint:gosec // G703: a temp file made here, beside the file the operator named.
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	err = db.DumpSite(ctx, bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), cmd.to) //nolint:gosec // G703: the operator names the file to write.
+}
+
+// importSite loads a whole-site JSON export into an empty database.
+func importSite(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
+	f, err := os.Open(cmd.file) //nolint:gosec // G703: the operator names the file to import.
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	db, err := openMigrated(ctx, cmd.cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	db.UseMedia(cmd.cfg.mediaStorage())
+	rep, err := db.LoadSite(ctx, bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		return fmt.Errorf("%s: nothing imported: %w", cmd.file, err)
+	}
+	total := 0
+	for _, t := range rep.Tables {
+		total += t.Rows
+		if t.Rows > 0 {
+			_, _ = fmt.Fprintf(stdout, "%s: %d\n", t.Name, t.Rows)
+		}
+	}
+	_, _ = fmt.Fprintf(stdout, "imported %d rows from %d tables\n", total, len(rep.Tables))
+	return nil
 }

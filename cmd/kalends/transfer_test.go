@@ -103,8 +103,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if eb2, _ := os.ReadFile(fileB); unfold(string(eb2)) != unfold(string(eb)) {
 		t.Error("a refused import changed the site")
 	}
-	if r := kalends(t, "import", "--db", b, "--format", "json", fileA); r.code != 2 || !strings.Contains(r.stderr, "not supported") {
-		t.Errorf("json: exit %d %s", r.code, r.stderr)
+	if r := kalends(t, "import", "--db", b, "--format", "xml", fileA); r.code != 2 || !strings.Contains(r.stderr, `format "xml" is not supported: use ics or json`) {
+		t.Errorf("xml: exit %d %s", r.code, r.stderr)
+	}
+	// An iCalendar file read as a site export is refused, and b is not
+	// empty anyway: the first check to fail says so.
+	if r := kalends(t, "import", "--db", b, "--format", "json", fileA); r.code != 1 || !strings.Contains(r.stderr, "nothing imported: the database is not empty") {
+		t.Errorf("json into a site with records: exit %d %s", r.code, r.stderr)
 	}
 }
 

@@ -65,6 +65,17 @@ func Open(t testing.TB, d models.Dialect) *models.DB {
 	return db
 }
 
+// NewDSN names a fresh, empty database of dialect d (not migrated), for
+// tests that hand a database to the kalends command: a SQLite file in a temp
+// dir, or a new database on the test server, dropped when the test ends.
+func NewDSN(t testing.TB, d models.Dialect) string {
+	t.Helper()
+	if d == models.MySQL {
+		return mysqlDSN(t)
+	}
+	return "sqlite:" + filepath.Join(t.TempDir(), "kalends.db")
+}
+
 // mysqlDSN creates an empty database for this test and returns its URL.
 func mysqlDSN(t testing.TB) string {
 	t.Helper()
