@@ -134,3 +134,10 @@ func publishDue[T any](ctx context.Context, s *Store, kind Kind, id int64, now t
 	}
 	return done, err
 }
+
+// ClearLeases drops every lease: a restored backup carries the leases of the
+// instance it was copied from, which no instance of the restored site holds.
+func (s *Store) ClearLeases(ctx context.Context) error {
+	_, err := s.db.NewDelete().TableExpr("leases").Where("1 = 1").Exec(ctx)
+	return mapErr(err)
+}

@@ -79,6 +79,11 @@ Usage:
                                  categories, in one transaction, as user L (default: the first
                                  administrator); json: load a site export into a new, empty database
                                  (ids kept); prints what it did
+  kalends [options] backup --to FILE
+                                 copy the SQLite database, consistent and checked, while it serves
+  kalends [options] restore FILE
+                                 check a backup and make it the SQLite database of --db (a database
+                                 there is kept beside it; refused while a server runs on it)
   kalends version                print the version
 
 Roles: subscriber, contributor, author, editor, administrator.
@@ -119,6 +124,10 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runExport(ctx, cmd, stdout, logger)
 	case "import":
 		err = runImport(ctx, cmd, stdout, logger)
+	case "backup":
+		err = runBackup(ctx, cmd, stdout, logger)
+	case "restore":
+		err = runRestore(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
 		msg := cliMessage(err)
@@ -232,6 +241,11 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		} else {
 			fs.StringVar(&cmd.login, "login", "", "user the records are written as (default: the first administrator)")
 		}
+	case "backup":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.to, "to", "", "file to write the copy to (required)")
+	case "restore":
+		s.addFlags(fs)
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
@@ -244,7 +258,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)
 	}
-	if cmd.name == "import" && fs.NArg() == 1 {
+	if (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1 {
 		cmd.file = fs.Arg(0)
 	} else if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
@@ -264,9 +278,13 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		if cmd.login == "" {
 			missing = append(missing, "--login")
 		}
-	case "import":
+	case "import", "restore":
 		if cmd.file == "" {
 			missing = append(missing, "FILE")
+		}
+	case "backup":
+		if cmd.to == "" {
+			missing = append(missing, "--to FILE")
 		}
 	}
 	if len(missing) > 0 {
