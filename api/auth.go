@@ -34,6 +34,9 @@ func authenticate(c *fiber.Ctx, r *Request) (*models.User, error) {
 	if errors.Is(err, models.ErrBadCredentials) {
 		return nil, NewError(http.StatusUnauthorized, "incorrect_password", "error.incorrect_password")
 	}
+	if rl := rateLimited(c, err); rl != nil {
+		return nil, rl
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -63,4 +66,15 @@ func parseBasic(h string) (login, password string, err error) {
 // credentials.
 func errMalformedAuth() *Error {
 	return NewError(http.StatusUnauthorized, "rest_invalid_authorization", "error.rest_invalid_authorization")
+}
+
+// rateLimited turns a limit of models (too many failed sign-ins, too many
+// writes) into a 429 with Retry-After; any other error gives nil.
+func rateLimited(c *fiber.Ctx, err error) *Error {
+	var rl *models.RateLimitError
+	if !errors.As(err, &rl) {
+		return nil
+	}
+	c.Set(fiber.HeaderRetryAfter, rl.RetryAfterSeconds())
+	return NewError(http.StatusTooManyRequests, "rest_too_many_requests", rl.Reason)
 }

@@ -161,6 +161,14 @@ func (dp *dispatcher) serve(c *fiber.Ctx) error {
 	if !ep.allows(r.User) {
 		return refusal(r, ep.Kind)
 	}
+	if method != fiber.MethodGet {
+		if err := r.Deps.DB.CountWrite(r.Ctx, r.User); err != nil {
+			if rl := rateLimited(c, err); rl != nil {
+				return rl
+			}
+			return err
+		}
+	}
 	if err := ep.Handler(c, r); err != nil {
 		return err
 	}

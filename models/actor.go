@@ -35,7 +35,7 @@ type Credentials struct {
 // Actor does not extend the session (the admin does, see TouchSession).
 func (s *Store) Actor(ctx context.Context, c Credentials) (*User, error) {
 	if c.Login != "" {
-		return s.AuthenticateAppPassword(ctx, NormalizeLogin(c.Login), c.AppPassword, c.IP)
+		return s.appPasswordActor(ctx, c)
 	}
 	if c.SessionToken == "" || c.Nonce == "" {
 		return nil, nil
@@ -49,6 +49,37 @@ func (s *Store) Actor(ctx context.Context, c Credentials) (*User, error) {
 	}
 	if subtle.ConstantTimeCompare([]byte(sess.Nonce), []byte(c.Nonce)) != 1 {
 		return nil, nil
+	}
+	return u, nil
+}
+
+// appPasswordActor authenticates Basic credentials under the sign-in
+// limits: a login or an address that failed too often is refused (a
+// *RateLimitError) before any password is checked, a failure is counted,
+// and a success clears its login's counter when there was one.
+func (s *Store) appPasswordActor(ctx context.Context, c Credentials) (*User, error) {
+	lim := s.site.limits()
+	perLogin, perAddress, err := s.SignInAttempts(ctx, c.Login, c.IP)
+	if err != nil {
+		return nil, err
+	}
+	if perLogin >= lim.SignInPerLogin || perAddress >= lim.SignInPerAddress {
+		return nil, &RateLimitError{RetryAfter: lim.SignInWindow, Reason: "error.too_many_sign_ins"}
+	}
+	u, err := s.AuthenticateAppPassword(ctx, NormalizeLogin(c.Login), c.AppPassword, c.IP)
+	if errors.Is(err, ErrBadCredentials) {
+		if err := s.NoteFailedSignIn(ctx, c.Login, c.IP); err != nil {
+			return nil, err
+		}
+		return nil, ErrBadCredentials
+	}
+	if err != nil {
+		return nil, err
+	}
+	if perLogin > 0 {
+		if err := s.ClearSignInAttempts(ctx, c.Login); err != nil {
+			return nil, err
+		}
 	}
 	return u, nil
 }

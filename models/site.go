@@ -25,6 +25,8 @@ type Site struct {
 	CurrencySymbol, CurrencyPosition, CurrencyCode string
 	// Clock returns the current time; nil means Now. Tests set it.
 	Clock func() time.Time
+	// Limits are the abuse limits; nil means DefaultLimits.
+	Limits *Limits
 }
 
 // DefaultSite is the configuration of a site nobody configured: UTC, no

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,17 +10,12 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// Sign-in limits (SPEC §10): after maxFailuresPerLogin failed attempts on
-// one login, or maxFailuresPerAddress from one address, within
-// signInWindow of the first, further attempts are refused with 429 until
-// the window is over. The counters live in the database, so every
-// instance counts the same attempts.
-const (
-	signInWindow          = 15 * time.Minute
-	maxFailuresPerLogin   = 5
-	maxFailuresPerAddress = 20
-	maxLoginInput         = 320 // longer than any login or e-mail address
-)
+// Sign-in limits (SPEC §10) are the site's (models.Limits): after too many
+// failed attempts on one login or from one address within the window,
+// further attempts are refused with 429 until the window is over. The
+// counters live in the database, so every instance counts the same
+// attempts, and application passwords on the API count alike.
+const maxLoginInput = 320 // longer than any login or e-mail address
 
 // loginForm shows the sign-in form; a signed-in user goes straight on.
 func (h *handler) loginForm(c *fiber.Ctx) error {
@@ -68,19 +62,16 @@ func (h *handler) login(c *fiber.Ctx) error {
 		return h.renderLogin(c, fiber.StatusForbidden, "admin.login.expired", login, back)
 	}
 	ip := c.IP()
-	perLogin, perAddress, err := h.d.DB.SignInAttempts(ctx, login, ip)
-	if err != nil {
-		return err
-	}
-	if perLogin >= maxFailuresPerLogin || perAddress >= maxFailuresPerAddress {
-		// The counters do not say when their window started: the whole
-		// window is an upper bound of the wait.
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(signInWindow.Seconds())))
+	var limited *models.RateLimitError
+	if err := h.d.DB.CheckSignInLimit(ctx, login, ip); errors.As(err, &limited) {
+		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
 		return h.renderLogin(c, fiber.StatusTooManyRequests, "admin.login.too_many", login, back)
+	} else if err != nil {
+		return err
 	}
 	u, err := h.d.DB.CheckSignIn(ctx, login, password)
 	if errors.Is(err, models.ErrBadCredentials) {
-		if _, _, err := h.d.DB.RecordFailedSignIn(ctx, login, ip, signInWindow); err != nil {
+		if err := h.d.DB.NoteFailedSignIn(ctx, login, ip); err != nil {
 			return err
 		}
 		return h.renderLogin(c, fiber.StatusUnauthorized, "admin.login.failed", login, back)

@@ -52,6 +52,11 @@ func (h *handler) checkCSRF(c *fiber.Ctx) error {
 	if sess == nil || !sameToken(sentCSRF(c), sess.CSRFToken) {
 		return fiber.ErrForbidden
 	}
+	// A form post is a write: it counts against the user's writes per
+	// minute, as the API's do.
+	if err := h.d.DB.CountWrite(c.UserContext(), userOf(c)); err != nil {
+		return err
+	}
 	return c.Next()
 }
 

@@ -18,6 +18,7 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		var fe *fiber.Error
 		var forbidden *models.ForbiddenError
 		var invalid *models.ValidationError
+		var limited *models.RateLimitError
 		refusal, data := "", map[string]any(nil)
 		switch {
 		case errors.As(err, &fe):
@@ -33,6 +34,9 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 			status = fiber.StatusNotFound
 		case errors.As(err, &invalid) && len(invalid.Fields) > 0:
 			status, refusal, data = fiber.StatusBadRequest, invalid.Fields[0].Reason, invalid.Fields[0].Data
+		case errors.As(err, &limited):
+			status, refusal = fiber.StatusTooManyRequests, limited.Reason
+			c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
 		}
 		if status >= 500 && d.Logger != nil {
 			d.Logger.Error("web: request failed", "method", c.Method(), "path", c.Path(), "err", err)

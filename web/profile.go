@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -82,19 +81,18 @@ func (h *handler) changePassword(c *fiber.Ctx) error {
 	ctx, u := c.UserContext(), userOf(c)
 	lang := h.pickLang(c)
 	current, password, confirm := c.FormValue("current_password"), c.FormValue("password"), c.FormValue("password_confirm")
-	perLogin, perAddress, err := h.d.DB.SignInAttempts(ctx, u.Login, c.IP())
-	if err != nil {
-		return err
-	}
-	if perLogin >= maxFailuresPerLogin || perAddress >= maxFailuresPerAddress {
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int(signInWindow.Seconds())))
+	var limited *models.RateLimitError
+	if err := h.d.DB.CheckSignInLimit(ctx, u.Login, c.IP()); errors.As(err, &limited) {
+		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
 		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.login.too_many", nil), nil)
+	} else if err != nil {
+		return err
 	}
 	if _, err := h.d.DB.CheckPassword(ctx, u.Login, current); err != nil {
 		if !errors.Is(err, models.ErrBadCredentials) {
 			return err
 		}
-		if _, _, err := h.d.DB.RecordFailedSignIn(ctx, u.Login, c.IP(), signInWindow); err != nil {
+		if err := h.d.DB.NoteFailedSignIn(ctx, u.Login, c.IP()); err != nil {
 			return err
 		}
 		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.profile.password.wrong_current", nil), nil)

@@ -505,27 +505,27 @@ func TestSignInIsRateLimited(t *testing.T) {
 		post := func(login, password string) (*reply, string) {
 			return b.send("POST", loginPath, url.Values{"login": {login}, "password": {password}, "_csrf": {token}})
 		}
-		for i := 0; i < maxFailuresPerLogin; i++ {
+		for i := 0; i < models.DefaultLimits().SignInPerLogin; i++ {
 			if resp, _ := post("ann", "wrong"); resp.StatusCode != 401 {
 				t.Fatalf("failure %d = %d", i+1, resp.StatusCode)
 			}
 		}
 		// Now even the right password waits, in the user's language.
 		resp, body := post("ANN", "password-ann")
-		if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "900" || !strings.Contains(body, "15分待って") {
-			t.Errorf("after %d failures: %d %q\n%.1500s", maxFailuresPerLogin, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "900" || !strings.Contains(body, "しばらく待ってから") {
+			t.Errorf("after %d failures: %d %q\n%.1500s", models.DefaultLimits().SignInPerLogin, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
 		if _, ok := b.cookies[models.SessionCookie]; ok {
 			t.Fatal("signed in while limited")
 		}
 		// Per address: many logins from one address.
-		for i := maxFailuresPerLogin; i < maxFailuresPerAddress; i++ {
+		for i := models.DefaultLimits().SignInPerLogin; i < models.DefaultLimits().SignInPerAddress; i++ {
 			if resp, _ := post("guess"+time.Duration(i).String(), "wrong"); resp.StatusCode != 401 {
 				t.Fatalf("address failure %d = %d", i+1, resp.StatusCode)
 			}
 		}
 		if resp, _ := post("someone-else", "x"); resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
-			t.Errorf("after %d failures from one address: %d", maxFailuresPerAddress, resp.StatusCode)
+			t.Errorf("after %d failures from one address: %d", models.DefaultLimits().SignInPerAddress, resp.StatusCode)
 		}
 	})
 }

@@ -36,7 +36,10 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
-		BodyLimit: cfg.readLimit(), // api.BodyLimit (or the upload limit) is enforced below, once the body is read
+		ReadTimeout:  cfg.ReadTimeout,
+		WriteTimeout: cfg.WriteTimeout,
+		IdleTimeout:  cfg.IdleTimeout,
+		BodyLimit:    cfg.readLimit(), // api.BodyLimit (or the upload limit) is enforced below, once the body is read
 
 		ReadBufferSize: api.ReadBufferSize,
 		// Fiber reuses request buffers; Immutable copies every string it
@@ -78,7 +81,18 @@ func siteOf(cfg *Config) *models.Site {
 		CurrencySymbol:   cfg.CurrencySymbol,
 		CurrencyPosition: cfg.CurrencyPosition,
 		CurrencyCode:     cfg.CurrencyCode,
+		Limits:           limitsOf(cfg),
 	}
+}
+
+// limitsOf is the configured abuse limits; a configuration built by hand
+// (tests) that sets none gets the defaults.
+func limitsOf(cfg *Config) *models.Limits {
+	if cfg.Limits == (models.Limits{}) {
+		return nil
+	}
+	l := cfg.Limits
+	return &l
 }
 
 // healthz answers 200 when the database answers within 2 seconds.

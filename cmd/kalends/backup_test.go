@@ -26,7 +26,7 @@ func TestBackupUnderWriteLoadRestores(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "live.db")
-	s := startServer(t, db, "--admin-login", "boss", "--admin-password", "boss-password-1")
+	s := startServer(t, db, "--admin-login", "boss", "--admin-password", "boss-password-1", "--write-limit", "0")
 	r := kalends(t, "app-password", "create", "--db", db, "--login", "boss", "--name", "writer")
 	if r.code != 0 {
 		t.Fatalf("app-password: %s", r.stderr)

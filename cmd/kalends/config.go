@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kalends/kalends/models"
+
 	"errors"
 	"flag"
 	"fmt"
@@ -56,6 +58,13 @@ type Config struct {
 	MediaStore    string
 	MediaDir      string
 	MediaMaxBytes int64
+	// Limits are the abuse limits: failed sign-ins (admin and application
+	// passwords) and writes per user per minute.
+	Limits models.Limits
+	// ReadTimeout bounds reading one whole request (headers and body: a
+	// client that trickles them is cut off), WriteTimeout writing its
+	// answer, IdleTimeout a kept-alive connection waiting for the next.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -154,8 +163,46 @@ var options = []option{
 			c.MediaMaxBytes = n
 			return nil
 		}},
+	{name: "signin-window", def: "15m", usage: "how long failed sign-ins (admin form and API application passwords) are counted",
+		set: durationOption(func(c *Config, d time.Duration) { c.Limits.SignInWindow = d })},
+	{name: "signin-max-per-login", def: "5", usage: "failed sign-ins on one login within --signin-window before further attempts get 429",
+		set: intOption(func(c *Config, n int) { c.Limits.SignInPerLogin = n })},
+	{name: "signin-max-per-address", def: "20", usage: "failed sign-ins from one address within --signin-window before further attempts get 429",
+		set: intOption(func(c *Config, n int) { c.Limits.SignInPerAddress = n })},
+	{name: "write-limit", def: "120", usage: "writes (API POST, PUT, PATCH, DELETE and admin form posts) one user may make in a minute (0: no limit)",
+		set: intOption(func(c *Config, n int) { c.Limits.WritesPerMinute = n })},
+	{name: "read-timeout", def: "60s", usage: "longest time to read one request, headers and body (a client that trickles them is cut off)",
+		set: durationOption(func(c *Config, d time.Duration) { c.ReadTimeout = d })},
+	{name: "write-timeout", def: "60s", usage: "longest time to write one answer",
+		set: durationOption(func(c *Config, d time.Duration) { c.WriteTimeout = d })},
+	{name: "idle-timeout", def: "120s", usage: "longest time a kept-alive connection may wait for its next request",
+		set: durationOption(func(c *Config, d time.Duration) { c.IdleTimeout = d })},
 	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
 		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
+}
+
+// durationOption is the setter of an option that takes a duration.
+func durationOption(set func(*Config, time.Duration)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("not a duration such as 30s or 15m: %q", v)
+		}
+		set(c, d)
+		return nil
+	}
+}
+
+// intOption is the setter of an option that takes an integer.
+func intOption(set func(*Config, int)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return fmt.Errorf("not an integer: %q", v)
+		}
+		set(c, n)
+		return nil
+	}
 }
 
 // splitList splits a comma list, dropping blanks.
@@ -307,6 +354,23 @@ func (c *Config) Validate() error {
 	}
 	if c.CacheCheck < time.Millisecond || c.CacheCheck > time.Minute {
 		bad("--cache-check must be from 1ms to 1m, not %s", c.CacheCheck)
+	}
+	if c.Limits.SignInWindow < time.Second || c.Limits.SignInWindow > 24*time.Hour {
+		bad("--signin-window must be from 1s to 24h, not %s", c.Limits.SignInWindow)
+	}
+	if c.Limits.SignInPerLogin < 1 || c.Limits.SignInPerAddress < 1 {
+		bad("--signin-max-per-login and --signin-max-per-address must be at least 1")
+	}
+	if c.Limits.WritesPerMinute < 0 {
+		bad("--write-limit must be 0 (no limit) or more, not %d", c.Limits.WritesPerMinute)
+	}
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"read-timeout", c.ReadTimeout}, {"write-timeout", c.WriteTimeout}, {"idle-timeout", c.IdleTimeout}} {
+		if t.d < 100*time.Millisecond || t.d > time.Hour {
+			bad("--%s must be from 100ms to 1h, not %s", t.name, t.d)
+		}
 	}
 	if c.PublishInterval < 0 || (c.PublishInterval > 0 && c.PublishInterval < time.Second) {
 		bad("--publish-interval must be 0 (off) or at least 1s, not %s", c.PublishInterval)

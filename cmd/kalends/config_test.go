@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kalends/kalends/models"
+
 	"fmt"
 	"io"
 	"os"
@@ -42,7 +44,8 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 		{"defaults of SPEC §1", nil, nil, func(t *testing.T, c *command) {
 			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
 				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, PublishInterval: time.Minute,
-				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20}
+				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20, Limits: models.DefaultLimits(),
+				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
 			got := *c.cfg
 			got.Location = nil
 			if !reflect.DeepEqual(got, want) {
@@ -155,6 +158,12 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"user without create", []string{"user", "delete"}, nil, "user create"},
 		{"user create without required flags", []string{"user", "create", "--login", "x"}, nil, "missing --password, --role"},
 		{"stray argument", []string{"migrate", "now"}, nil, `unexpected argument "now"`},
+		{"sign-in window under a second", []string{"--signin-window", "10ms"}, nil, "--signin-window must be from 1s to 24h"},
+		{"no failed sign-in allowed", []string{"--signin-max-per-login", "0"}, nil, "--signin-max-per-login and --signin-max-per-address must be at least 1"},
+		{"negative write limit", []string{"--write-limit", "-5"}, nil, "--write-limit must be 0 (no limit) or more"},
+		{"write limit not a number", nil, map[string]string{"KALENDS_WRITE_LIMIT": "lots"}, "env KALENDS_WRITE_LIMIT"},
+		{"read timeout of a day", []string{"--read-timeout", "24h"}, nil, "--read-timeout must be from 100ms to 1h"},
+		{"idle timeout not a duration", []string{"--idle-timeout", "forever"}, nil, "--idle-timeout"},
 		{"all problems at once", []string{"--log-format", "xml", "--max-per-page", "-1"}, nil, "--max-per-page must be at least 1, not -1\n--log-format"},
 	}
 	for _, tt := range tests {
