@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint audit bench bench-go assets generate apiclient build screenshots clean
+.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -33,6 +33,14 @@ audit:
 bench:
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
 	$(GO) run ./bench
+
+## soak: 10 minutes of mixed load (API lists, pages, feeds, admin pages,
+## writes) on 10,000 seeded events; fails on any 5xx or on memory or
+## goroutines that keep growing; writes bench/soak.json (SOAK=2m for less)
+SOAK ?= 10m
+soak:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make soak needs wrk: sudo apt-get install wrk"; exit 1; }
+	$(GO) run ./bench -soak $(SOAK)
 
 ## bench-go: the Go benchmarks (go test -bench), no tests
 bench-go:

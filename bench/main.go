@@ -37,10 +37,19 @@ func main() {
 	threads := flag.Int("threads", 2, "wrk threads")
 	out := flag.String("out", "bench/results.json", "where to write the results as JSON")
 	baseline := flag.String("baseline", "bench/baseline.json", "results to compare with ('' for none)")
+	soak := flag.Duration("soak", 0, "instead of the endpoints, a soak of mixed load this long (make soak); writes -out bench/soak.json unless -out is given")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, config{sizes: *sizes, dur: *dur, conns: *conns, threads: *threads, out: *out, baseline: *baseline,
-		db: os.Getenv("BENCH_DB")})
+	c := config{sizes: *sizes, dur: *dur, conns: *conns, threads: *threads, out: *out, baseline: *baseline, db: os.Getenv("BENCH_DB")}
+	var err error
+	if *soak > 0 {
+		if !isFlagSet("out") {
+			c.out = "bench/soak.json"
+		}
+		err = runSoak(ctx, c, *soak)
+	} else {
+		err = run(ctx, c)
+	}
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -574,4 +583,11 @@ func machine() string {
 	}
 	gover, _ := exec.CommandContext(context.Background(), "go", "env", "GOVERSION").Output()
 	return fmt.Sprintf("%s, %d cores%s, %s", cpu, numCPU(), mem, strings.TrimSpace(string(gover)))
+}
+
+// isFlagSet reports whether the flag was given on the command line.
+func isFlagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -44,6 +45,7 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	db.Bun.AddQueryHook(c) //nolint:staticcheck // SA1019, see above
 	vars := expvar.NewMap("kalends")
 	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
+	vars.Set("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))
 	mux := http.NewServeMux()
 	mux.Handle("/debug/vars", expvar.Handler())
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
