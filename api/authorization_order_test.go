@@ -71,6 +71,7 @@ func TestWritesRefuseBeforeTheyLook(t *testing.T) {
 						paths = []string{rt.DocPath}
 					}
 					for _, path := range paths {
+						path = strings.Replace(path, "{revision}", "1", 1)
 						for _, body := range bodies[coll] {
 							if method == "DELETE" {
 								body = nil

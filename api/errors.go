@@ -98,12 +98,13 @@ var (
 	notFoundCodes = map[models.Kind]string{
 		models.KindEvent: "rest-event-not-found", models.KindVenue: "rest-venue-not-found",
 		models.KindOrganizer: "rest-organizer-not-found", models.KindCategory: "rest_term_invalid", models.KindTag: "rest_term_invalid",
-		models.KindMedia: "rest_post_invalid_id",
+		models.KindMedia: "rest_post_invalid_id", models.KindRevision: "rest_post_invalid_id",
 	}
 	notFoundMessages = map[models.Kind]string{
 		models.KindEvent: "error.rest-event-not-found", models.KindVenue: "error.rest-venue-not-found",
 		models.KindOrganizer: "error.rest-organizer-not-found", models.KindCategory: "error.rest_term_invalid.categories",
 		models.KindTag: "error.rest_term_invalid.tags", models.KindMedia: "media.error.not_found",
+		models.KindRevision: "revision.error.not_found",
 	}
 	refusalCodes = map[models.Refusal]map[models.Kind]string{
 		models.RefusalNotAccessible: {models.KindEvent: "event-not-accessible", models.KindVenue: "venue-not-accessible",

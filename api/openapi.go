@@ -334,6 +334,15 @@ func operationID(method, docPath string) string {
 		one = res
 	}
 	m := strings.ToLower(method)
+	if len(segs) >= 3 && segs[2] == "revisions" { // our extension
+		switch len(segs) {
+		case 3:
+			return "list" + title(one) + "Revisions"
+		case 4:
+			return "get" + title(one) + "Revision"
+		}
+		return "restore" + title(one) + "Revision"
+	}
 	switch {
 	case len(segs) == 1 && m == "get":
 		return "list" + title(res)
@@ -355,6 +364,9 @@ func operationSummary(r *Request, method, docPath string) string {
 		return r.T("doc.summary."+map[bool]string{true: "index", false: "doc"}[res == ""], nil)
 	}
 	kind := r.T("doc.kind."+res, nil)
+	if len(segs) >= 3 && segs[2] == "revisions" {
+		return r.T("doc.summary."+[]string{"revisions", "revision", "restore_revision"}[min(len(segs), 5)-3], map[string]any{"Kind": kind})
+	}
 	action := map[string]string{"GET": "get", "POST": "update", "PUT": "replace", "PATCH": "update", "DELETE": "delete"}[method]
 	switch {
 	case len(segs) == 1 && method == "GET":

@@ -12,5 +12,6 @@ func Routes() []Route {
 	rs = append(rs, categoryRoutes()...)
 	rs = append(rs, tagRoutes()...)
 	rs = append(rs, mediaRoutes()...)
+	rs = append(rs, allRevisionRoutes()...)
 	return rs
 }

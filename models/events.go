@@ -458,6 +458,10 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		if err != nil {
 			return err
 		}
+		snap, err := tx.snapshotFor(ctx, KindEvent, id)
+		if err != nil {
+			return err
+		}
 		e := *old
 		translated := map[string]string{}
 		text := func(field string, dst *string, v *string) {
@@ -516,7 +520,10 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 				return err
 			}
 		}
-		return tx.adjustTermCounts(ctx, before, after)
+		if err := tx.adjustTermCounts(ctx, before, after); err != nil {
+			return err
+		}
+		return tx.keepRevision(ctx, KindEvent, id, u, snap)
 	})
 	if err != nil {
 		return nil, err

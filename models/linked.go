@@ -281,6 +281,10 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 		if err := tx.resolveImage(ctx, k.image(&in)); err != nil {
 			return err
 		}
+		snap, err := tx.snapshotFor(ctx, kind, p.ID)
+		if err != nil {
+			return err
+		}
 		translated := map[string]string{}
 		k.apply(rec, &in, func(field string, v, dst *string) {
 			switch {
@@ -311,9 +315,11 @@ func (l Linked[T, In]) Update(ctx context.Context, u *User, ref Ref, in In, lang
 			}
 		}
 		if len(translated) > 0 {
-			return tx.saveTranslation(ctx, kind, p.ID, lang, translated)
+			if err := tx.saveTranslation(ctx, kind, p.ID, lang, translated); err != nil {
+				return err
+			}
 		}
-		return nil
+		return tx.keepRevision(ctx, kind, p.ID, u, snap)
 	})
 	if err != nil {
 		return nil, err

@@ -23,6 +23,8 @@ const (
 	KindUser Kind = "user"
 	// KindMedia names images of the media library.
 	KindMedia Kind = "media"
+	// KindRevision names a kept state of an event, venue or organizer.
+	KindRevision Kind = "revision"
 )
 
 // Post statuses (SPEC §6). Terms have none.

@@ -27,6 +27,9 @@ type Site struct {
 	Clock func() time.Time
 	// Limits are the abuse limits; nil means DefaultLimits.
 	Limits *Limits
+	// RevisionsKeep is how many revisions each event, venue and organizer
+	// keeps (0: none are kept); nil means DefaultRevisionsKeep.
+	RevisionsKeep *int
 }
 
 // DefaultSite is the configuration of a site nobody configured: UTC, no

@@ -303,10 +303,7 @@ func (l *siteLoader) rows(ctx context.Context, table string, cols, kinds []strin
 			if err != nil {
 				return n, badExport("%s row %d, %s: %v", table, n+1, cols[i], err)
 			}
-			vals[i] = x
-			if x == nil {
-				vals[i] = bun.Safe("NULL") // the query builder cannot format a nil interface
-			}
+			vals[i] = nullable(x)
 			switch y := x.(type) {
 			case []byte:
 				size += len(y)

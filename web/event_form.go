@@ -209,6 +209,7 @@ func (e fieldErrors) of(field string) string {
 // eventFormView is the create or edit page of an event.
 type eventFormView struct {
 	Layout     layoutView
+	Revisions  revisionsView // of a stored event
 	F          eventForm
 	ID         int64 // 0 for a new event
 	Action     string
@@ -356,6 +357,9 @@ func (h *handler) eventEdit(c *fiber.Ctx) error {
 		return err
 	}
 	h.decorateEdit(&v, e)
+	if v.Revisions, err = h.revisionsOf(c, models.KindEvent, id, eventPath(id, "")); err != nil {
+		return err
+	}
 	return render(c, fiber.StatusOK, eventFormPage(v))
 }
 

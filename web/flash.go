@@ -25,6 +25,7 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"translation_saved": "admin.flash.translation_saved",
 	"bulk_done":         "admin.flash.bulk_done",
 	"event_moved":       "admin.flash.event_moved",
+	"revision_restored": "admin.flash.revision_restored",
 
 	"venue_created":     "admin.flash.venue_created",
 	"venue_saved":       "admin.flash.venue_saved",

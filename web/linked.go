@@ -56,6 +56,8 @@ func (p *linkedPages[T, In]) mount(r fiber.Router, h *handler) {
 	r.Get(base+"/:id/edit", func(c *fiber.Ctx) error { return p.edit(c, h) })
 	r.Get(base+"/:id/translations/:lang", func(c *fiber.Ctx) error { return p.translation(c, h, false) })
 	r.Post(base+"/:id/translations/:lang", func(c *fiber.Ctx) error { return p.translation(c, h, true) })
+	r.Get(base+"/:id/revisions/:rev", func(c *fiber.Ctx) error { return p.revision(c, h) })
+	r.Post(base+"/:id/revisions/:rev/restore", func(c *fiber.Ctx) error { return p.restoreRevision(c, h) })
 	r.Post(base+"/:id/:action", func(c *fiber.Ctx) error { return p.action(c, h) })
 	r.Post(base+"/:id", func(c *fiber.Ctx) error { return p.save(c, h) })
 }
@@ -191,6 +193,7 @@ func (p *linkedPages[T, In]) list(c *fiber.Ctx, h *handler) error {
 // linkedFormView is the create or edit page of a venue or organizer.
 type linkedFormView struct {
 	Layout     layoutView
+	Revisions  revisionsView // of a stored record
 	Kind       string
 	ID         int64
 	Action     string
@@ -306,6 +309,9 @@ func (p *linkedPages[T, In]) edit(c *fiber.Ctx, h *handler) error {
 	vals["_version"] = p.version(rec)
 	v := p.formView(c, h, p.editID, id, vals)
 	p.decorate(&v, post)
+	if v.Revisions, err = h.revisionsOf(c, p.kind, id, p.recordPath(id, "")); err != nil {
+		return err
+	}
 	return render(c, fiber.StatusOK, linkedFormPage(v))
 }
 

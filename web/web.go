@@ -83,6 +83,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
 	admin.Get("/events/:id/move", h.eventMoveForm)
 	admin.Post("/events/:id/move", h.eventMove)
+	admin.Get("/events/:id/revisions/:rev", h.eventRevision)
+	admin.Post("/events/:id/revisions/:rev/restore", h.eventRevisionRestore)
 	admin.Post("/events/:id/:action", h.eventAction)
 	admin.Post("/events/:id", h.eventSave)
 	admin.Get("/docs", h.docs)

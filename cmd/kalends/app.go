@@ -82,7 +82,18 @@ func siteOf(cfg *Config) *models.Site {
 		CurrencyPosition: cfg.CurrencyPosition,
 		CurrencyCode:     cfg.CurrencyCode,
 		Limits:           limitsOf(cfg),
+		RevisionsKeep:    revisionsKeepOf(cfg),
 	}
+}
+
+// revisionsKeepOf is the configured retention; a configuration built by
+// hand (tests) that sets no limits either gets the default.
+func revisionsKeepOf(cfg *Config) *int {
+	if cfg.RevisionsKeep == 0 && cfg.Limits == (models.Limits{}) {
+		return nil
+	}
+	n := cfg.RevisionsKeep
+	return &n
 }
 
 // limitsOf is the configured abuse limits; a configuration built by hand

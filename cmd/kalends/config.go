@@ -65,6 +65,9 @@ type Config struct {
 	// client that trickles them is cut off), WriteTimeout writing its
 	// answer, IdleTimeout a kept-alive connection waiting for the next.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// RevisionsKeep is how many revisions each event, venue and organizer
+	// keeps (0: none).
+	RevisionsKeep int
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -177,6 +180,8 @@ var options = []option{
 		set: durationOption(func(c *Config, d time.Duration) { c.WriteTimeout = d })},
 	{name: "idle-timeout", def: "120s", usage: "longest time a kept-alive connection may wait for its next request",
 		set: durationOption(func(c *Config, d time.Duration) { c.IdleTimeout = d })},
+	{name: "revisions-keep", def: "25", usage: "revisions kept per event, venue and organizer, the oldest dropped first (0 keeps none)",
+		set: intOption(func(c *Config, n int) { c.RevisionsKeep = n })},
 	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
 		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
 }
@@ -360,6 +365,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.SignInPerLogin < 1 || c.Limits.SignInPerAddress < 1 {
 		bad("--signin-max-per-login and --signin-max-per-address must be at least 1")
+	}
+	if c.RevisionsKeep < 0 || c.RevisionsKeep > 10000 {
+		bad("--revisions-keep must be from 0 to 10000, not %d", c.RevisionsKeep)
 	}
 	if c.Limits.WritesPerMinute < 0 {
 		bad("--write-limit must be 0 (no limit) or more, not %d", c.Limits.WritesPerMinute)

@@ -45,7 +45,7 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
 				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, PublishInterval: time.Minute,
 				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20, Limits: models.DefaultLimits(),
-				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, RevisionsKeep: 25}
 			got := *c.cfg
 			got.Location = nil
 			if !reflect.DeepEqual(got, want) {
@@ -164,6 +164,7 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"write limit not a number", nil, map[string]string{"KALENDS_WRITE_LIMIT": "lots"}, "env KALENDS_WRITE_LIMIT"},
 		{"read timeout of a day", []string{"--read-timeout", "24h"}, nil, "--read-timeout must be from 100ms to 1h"},
 		{"idle timeout not a duration", []string{"--idle-timeout", "forever"}, nil, "--idle-timeout"},
+		{"negative revisions", []string{"--revisions-keep", "-1"}, nil, "--revisions-keep must be from 0 to 10000"},
 		{"all problems at once", []string{"--log-format", "xml", "--max-per-page", "-1"}, nil, "--max-per-page must be at least 1, not -1\n--log-format"},
 	}
 	for _, tt := range tests {

@@ -971,6 +971,78 @@ func (e PutEventFormdataBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for ListEventRevisionsParamsMlLanguage.
+const (
+	ListEventRevisionsParamsMlLanguageEn     ListEventRevisionsParamsMlLanguage = "en"
+	ListEventRevisionsParamsMlLanguageJa     ListEventRevisionsParamsMlLanguage = "ja"
+	ListEventRevisionsParamsMlLanguageKo     ListEventRevisionsParamsMlLanguage = "ko"
+	ListEventRevisionsParamsMlLanguageZhHans ListEventRevisionsParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListEventRevisionsParamsMlLanguage enum.
+func (e ListEventRevisionsParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListEventRevisionsParamsMlLanguageEn:
+		return true
+	case ListEventRevisionsParamsMlLanguageJa:
+		return true
+	case ListEventRevisionsParamsMlLanguageKo:
+		return true
+	case ListEventRevisionsParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetEventRevisionParamsMlLanguage.
+const (
+	GetEventRevisionParamsMlLanguageEn     GetEventRevisionParamsMlLanguage = "en"
+	GetEventRevisionParamsMlLanguageJa     GetEventRevisionParamsMlLanguage = "ja"
+	GetEventRevisionParamsMlLanguageKo     GetEventRevisionParamsMlLanguage = "ko"
+	GetEventRevisionParamsMlLanguageZhHans GetEventRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the GetEventRevisionParamsMlLanguage enum.
+func (e GetEventRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case GetEventRevisionParamsMlLanguageEn:
+		return true
+	case GetEventRevisionParamsMlLanguageJa:
+		return true
+	case GetEventRevisionParamsMlLanguageKo:
+		return true
+	case GetEventRevisionParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RestoreEventRevisionParamsMlLanguage.
+const (
+	RestoreEventRevisionParamsMlLanguageEn     RestoreEventRevisionParamsMlLanguage = "en"
+	RestoreEventRevisionParamsMlLanguageJa     RestoreEventRevisionParamsMlLanguage = "ja"
+	RestoreEventRevisionParamsMlLanguageKo     RestoreEventRevisionParamsMlLanguage = "ko"
+	RestoreEventRevisionParamsMlLanguageZhHans RestoreEventRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the RestoreEventRevisionParamsMlLanguage enum.
+func (e RestoreEventRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case RestoreEventRevisionParamsMlLanguageEn:
+		return true
+	case RestoreEventRevisionParamsMlLanguageJa:
+		return true
+	case RestoreEventRevisionParamsMlLanguageKo:
+		return true
+	case RestoreEventRevisionParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListMediaParamsMlLanguage.
 const (
 	ListMediaParamsMlLanguageEn     ListMediaParamsMlLanguage = "en"
@@ -1631,6 +1703,78 @@ const (
 func (e PutOrganizerFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PutOrganizerFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrganizerRevisionsParamsMlLanguage.
+const (
+	ListOrganizerRevisionsParamsMlLanguageEn     ListOrganizerRevisionsParamsMlLanguage = "en"
+	ListOrganizerRevisionsParamsMlLanguageJa     ListOrganizerRevisionsParamsMlLanguage = "ja"
+	ListOrganizerRevisionsParamsMlLanguageKo     ListOrganizerRevisionsParamsMlLanguage = "ko"
+	ListOrganizerRevisionsParamsMlLanguageZhHans ListOrganizerRevisionsParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListOrganizerRevisionsParamsMlLanguage enum.
+func (e ListOrganizerRevisionsParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListOrganizerRevisionsParamsMlLanguageEn:
+		return true
+	case ListOrganizerRevisionsParamsMlLanguageJa:
+		return true
+	case ListOrganizerRevisionsParamsMlLanguageKo:
+		return true
+	case ListOrganizerRevisionsParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetOrganizerRevisionParamsMlLanguage.
+const (
+	GetOrganizerRevisionParamsMlLanguageEn     GetOrganizerRevisionParamsMlLanguage = "en"
+	GetOrganizerRevisionParamsMlLanguageJa     GetOrganizerRevisionParamsMlLanguage = "ja"
+	GetOrganizerRevisionParamsMlLanguageKo     GetOrganizerRevisionParamsMlLanguage = "ko"
+	GetOrganizerRevisionParamsMlLanguageZhHans GetOrganizerRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the GetOrganizerRevisionParamsMlLanguage enum.
+func (e GetOrganizerRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case GetOrganizerRevisionParamsMlLanguageEn:
+		return true
+	case GetOrganizerRevisionParamsMlLanguageJa:
+		return true
+	case GetOrganizerRevisionParamsMlLanguageKo:
+		return true
+	case GetOrganizerRevisionParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RestoreOrganizerRevisionParamsMlLanguage.
+const (
+	RestoreOrganizerRevisionParamsMlLanguageEn     RestoreOrganizerRevisionParamsMlLanguage = "en"
+	RestoreOrganizerRevisionParamsMlLanguageJa     RestoreOrganizerRevisionParamsMlLanguage = "ja"
+	RestoreOrganizerRevisionParamsMlLanguageKo     RestoreOrganizerRevisionParamsMlLanguage = "ko"
+	RestoreOrganizerRevisionParamsMlLanguageZhHans RestoreOrganizerRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the RestoreOrganizerRevisionParamsMlLanguage enum.
+func (e RestoreOrganizerRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case RestoreOrganizerRevisionParamsMlLanguageEn:
+		return true
+	case RestoreOrganizerRevisionParamsMlLanguageJa:
+		return true
+	case RestoreOrganizerRevisionParamsMlLanguageKo:
+		return true
+	case RestoreOrganizerRevisionParamsMlLanguageZhHans:
 		return true
 	default:
 		return false
@@ -2348,6 +2492,78 @@ const (
 func (e PutVenueFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PutVenueFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListVenueRevisionsParamsMlLanguage.
+const (
+	ListVenueRevisionsParamsMlLanguageEn     ListVenueRevisionsParamsMlLanguage = "en"
+	ListVenueRevisionsParamsMlLanguageJa     ListVenueRevisionsParamsMlLanguage = "ja"
+	ListVenueRevisionsParamsMlLanguageKo     ListVenueRevisionsParamsMlLanguage = "ko"
+	ListVenueRevisionsParamsMlLanguageZhHans ListVenueRevisionsParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListVenueRevisionsParamsMlLanguage enum.
+func (e ListVenueRevisionsParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListVenueRevisionsParamsMlLanguageEn:
+		return true
+	case ListVenueRevisionsParamsMlLanguageJa:
+		return true
+	case ListVenueRevisionsParamsMlLanguageKo:
+		return true
+	case ListVenueRevisionsParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetVenueRevisionParamsMlLanguage.
+const (
+	GetVenueRevisionParamsMlLanguageEn     GetVenueRevisionParamsMlLanguage = "en"
+	GetVenueRevisionParamsMlLanguageJa     GetVenueRevisionParamsMlLanguage = "ja"
+	GetVenueRevisionParamsMlLanguageKo     GetVenueRevisionParamsMlLanguage = "ko"
+	GetVenueRevisionParamsMlLanguageZhHans GetVenueRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the GetVenueRevisionParamsMlLanguage enum.
+func (e GetVenueRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case GetVenueRevisionParamsMlLanguageEn:
+		return true
+	case GetVenueRevisionParamsMlLanguageJa:
+		return true
+	case GetVenueRevisionParamsMlLanguageKo:
+		return true
+	case GetVenueRevisionParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RestoreVenueRevisionParamsMlLanguage.
+const (
+	RestoreVenueRevisionParamsMlLanguageEn     RestoreVenueRevisionParamsMlLanguage = "en"
+	RestoreVenueRevisionParamsMlLanguageJa     RestoreVenueRevisionParamsMlLanguage = "ja"
+	RestoreVenueRevisionParamsMlLanguageKo     RestoreVenueRevisionParamsMlLanguage = "ko"
+	RestoreVenueRevisionParamsMlLanguageZhHans RestoreVenueRevisionParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the RestoreVenueRevisionParamsMlLanguage enum.
+func (e RestoreVenueRevisionParamsMlLanguage) Valid() bool {
+	switch e {
+	case RestoreVenueRevisionParamsMlLanguageEn:
+		return true
+	case RestoreVenueRevisionParamsMlLanguageJa:
+		return true
+	case RestoreVenueRevisionParamsMlLanguageKo:
+		return true
+	case RestoreVenueRevisionParamsMlLanguageZhHans:
 		return true
 	default:
 		return false
@@ -6930,6 +7146,33 @@ type PutEventFormdataBody_Venue struct {
 	union json.RawMessage
 }
 
+// ListEventRevisionsParams defines parameters for ListEventRevisions.
+type ListEventRevisionsParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListEventRevisionsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListEventRevisionsParamsMlLanguage defines parameters for ListEventRevisions.
+type ListEventRevisionsParamsMlLanguage string
+
+// GetEventRevisionParams defines parameters for GetEventRevision.
+type GetEventRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *GetEventRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// GetEventRevisionParamsMlLanguage defines parameters for GetEventRevision.
+type GetEventRevisionParamsMlLanguage string
+
+// RestoreEventRevisionParams defines parameters for RestoreEventRevision.
+type RestoreEventRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *RestoreEventRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// RestoreEventRevisionParamsMlLanguage defines parameters for RestoreEventRevision.
+type RestoreEventRevisionParamsMlLanguage string
+
 // ListMediaParams defines parameters for ListMedia.
 type ListMediaParams struct {
 	// Page Page of results to return, starting at 1.
@@ -7866,6 +8109,33 @@ type PutOrganizerFormdataBodyImage2 = int
 type PutOrganizerFormdataBody_Image struct {
 	union json.RawMessage
 }
+
+// ListOrganizerRevisionsParams defines parameters for ListOrganizerRevisions.
+type ListOrganizerRevisionsParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListOrganizerRevisionsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListOrganizerRevisionsParamsMlLanguage defines parameters for ListOrganizerRevisions.
+type ListOrganizerRevisionsParamsMlLanguage string
+
+// GetOrganizerRevisionParams defines parameters for GetOrganizerRevision.
+type GetOrganizerRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *GetOrganizerRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// GetOrganizerRevisionParamsMlLanguage defines parameters for GetOrganizerRevision.
+type GetOrganizerRevisionParamsMlLanguage string
+
+// RestoreOrganizerRevisionParams defines parameters for RestoreOrganizerRevision.
+type RestoreOrganizerRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *RestoreOrganizerRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// RestoreOrganizerRevisionParamsMlLanguage defines parameters for RestoreOrganizerRevision.
+type RestoreOrganizerRevisionParamsMlLanguage string
 
 // ListTagsParams defines parameters for ListTags.
 type ListTagsParams struct {
@@ -9280,6 +9550,33 @@ type PutVenueFormdataBodyImage2 = int
 type PutVenueFormdataBody_Image struct {
 	union json.RawMessage
 }
+
+// ListVenueRevisionsParams defines parameters for ListVenueRevisions.
+type ListVenueRevisionsParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListVenueRevisionsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListVenueRevisionsParamsMlLanguage defines parameters for ListVenueRevisions.
+type ListVenueRevisionsParamsMlLanguage string
+
+// GetVenueRevisionParams defines parameters for GetVenueRevision.
+type GetVenueRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *GetVenueRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// GetVenueRevisionParamsMlLanguage defines parameters for GetVenueRevision.
+type GetVenueRevisionParamsMlLanguage string
+
+// RestoreVenueRevisionParams defines parameters for RestoreVenueRevision.
+type RestoreVenueRevisionParams struct {
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *RestoreVenueRevisionParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// RestoreVenueRevisionParamsMlLanguage defines parameters for RestoreVenueRevision.
+type RestoreVenueRevisionParamsMlLanguage string
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody CreateCategoryJSONBody
@@ -26510,6 +26807,21 @@ type ClientInterface interface {
 	// Corresponds with PUT /events/{id} (the `PutEvent` operationId).
 	PutEventWithFormdataBody(ctx context.Context, id int, params *PutEventParams, body PutEventFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListEventRevisions List the revisions of one of events (our extension)
+	//
+	// Corresponds with GET /events/{id}/revisions (the `ListEventRevisions` operationId).
+	ListEventRevisions(ctx context.Context, id int, params *ListEventRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetEventRevision Read one of events as a revision left it (our extension)
+	//
+	// Corresponds with GET /events/{id}/revisions/{revision} (the `GetEventRevision` operationId).
+	GetEventRevision(ctx context.Context, id int, revision int, params *GetEventRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreEventRevision Restore a revision of one of events (our extension)
+	//
+	// Corresponds with POST /events/{id}/revisions/{revision}/restore (the `RestoreEventRevision` operationId).
+	RestoreEventRevision(ctx context.Context, id int, revision int, params *RestoreEventRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMedia List images
 	//
 	// Corresponds with GET /media (the `ListMedia` operationId).
@@ -26766,6 +27078,21 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /organizers/{id} (the `PutOrganizer` operationId).
 	PutOrganizerWithFormdataBody(ctx context.Context, id int, params *PutOrganizerParams, body PutOrganizerFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListOrganizerRevisions List the revisions of one of organizers (our extension)
+	//
+	// Corresponds with GET /organizers/{id}/revisions (the `ListOrganizerRevisions` operationId).
+	ListOrganizerRevisions(ctx context.Context, id int, params *ListOrganizerRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOrganizerRevision Read one of organizers as a revision left it (our extension)
+	//
+	// Corresponds with GET /organizers/{id}/revisions/{revision} (the `GetOrganizerRevision` operationId).
+	GetOrganizerRevision(ctx context.Context, id int, revision int, params *GetOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreOrganizerRevision Restore a revision of one of organizers (our extension)
+	//
+	// Corresponds with POST /organizers/{id}/revisions/{revision}/restore (the `RestoreOrganizerRevision` operationId).
+	RestoreOrganizerRevision(ctx context.Context, id int, revision int, params *RestoreOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTags List tags
 	//
@@ -27037,6 +27364,21 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /venues/{id} (the `PutVenue` operationId).
 	PutVenueWithFormdataBody(ctx context.Context, id int, params *PutVenueParams, body PutVenueFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListVenueRevisions List the revisions of one of venues (our extension)
+	//
+	// Corresponds with GET /venues/{id}/revisions (the `ListVenueRevisions` operationId).
+	ListVenueRevisions(ctx context.Context, id int, params *ListVenueRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetVenueRevision Read one of venues as a revision left it (our extension)
+	//
+	// Corresponds with GET /venues/{id}/revisions/{revision} (the `GetVenueRevision` operationId).
+	GetVenueRevision(ctx context.Context, id int, revision int, params *GetVenueRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreVenueRevision Restore a revision of one of venues (our extension)
+	//
+	// Corresponds with POST /venues/{id}/revisions/{revision}/restore (the `RestoreVenueRevision` operationId).
+	RestoreVenueRevision(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // ListCategories List event categories
@@ -27735,6 +28077,51 @@ func (c *Client) PutEventWithFormdataBody(ctx context.Context, id int, params *P
 	return c.Client.Do(req)
 }
 
+// ListEventRevisions List the revisions of one of events (our extension)
+//
+// Corresponds with GET /events/{id}/revisions (the `ListEventRevisions` operationId).
+func (c *Client) ListEventRevisions(ctx context.Context, id int, params *ListEventRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListEventRevisionsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetEventRevision Read one of events as a revision left it (our extension)
+//
+// Corresponds with GET /events/{id}/revisions/{revision} (the `GetEventRevision` operationId).
+func (c *Client) GetEventRevision(ctx context.Context, id int, revision int, params *GetEventRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEventRevisionRequest(c.Server, id, revision, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreEventRevision Restore a revision of one of events (our extension)
+//
+// Corresponds with POST /events/{id}/revisions/{revision}/restore (the `RestoreEventRevision` operationId).
+func (c *Client) RestoreEventRevision(ctx context.Context, id int, revision int, params *RestoreEventRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreEventRevisionRequest(c.Server, id, revision, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListMedia List images
 //
 // Corresponds with GET /media (the `ListMedia` operationId).
@@ -28372,6 +28759,51 @@ func (c *Client) PutOrganizer(ctx context.Context, id int, params *PutOrganizerP
 // Corresponds with PUT /organizers/{id} (the `PutOrganizer` operationId).
 func (c *Client) PutOrganizerWithFormdataBody(ctx context.Context, id int, params *PutOrganizerParams, body PutOrganizerFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutOrganizerRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListOrganizerRevisions List the revisions of one of organizers (our extension)
+//
+// Corresponds with GET /organizers/{id}/revisions (the `ListOrganizerRevisions` operationId).
+func (c *Client) ListOrganizerRevisions(ctx context.Context, id int, params *ListOrganizerRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOrganizerRevisionsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOrganizerRevision Read one of organizers as a revision left it (our extension)
+//
+// Corresponds with GET /organizers/{id}/revisions/{revision} (the `GetOrganizerRevision` operationId).
+func (c *Client) GetOrganizerRevision(ctx context.Context, id int, revision int, params *GetOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOrganizerRevisionRequest(c.Server, id, revision, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreOrganizerRevision Restore a revision of one of organizers (our extension)
+//
+// Corresponds with POST /organizers/{id}/revisions/{revision}/restore (the `RestoreOrganizerRevision` operationId).
+func (c *Client) RestoreOrganizerRevision(ctx context.Context, id int, revision int, params *RestoreOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreOrganizerRevisionRequest(c.Server, id, revision, params)
 	if err != nil {
 		return nil, err
 	}
@@ -29053,6 +29485,51 @@ func (c *Client) PutVenue(ctx context.Context, id int, params *PutVenueParams, b
 // Corresponds with PUT /venues/{id} (the `PutVenue` operationId).
 func (c *Client) PutVenueWithFormdataBody(ctx context.Context, id int, params *PutVenueParams, body PutVenueFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutVenueRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListVenueRevisions List the revisions of one of venues (our extension)
+//
+// Corresponds with GET /venues/{id}/revisions (the `ListVenueRevisions` operationId).
+func (c *Client) ListVenueRevisions(ctx context.Context, id int, params *ListVenueRevisionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListVenueRevisionsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetVenueRevision Read one of venues as a revision left it (our extension)
+//
+// Corresponds with GET /venues/{id}/revisions/{revision} (the `GetVenueRevision` operationId).
+func (c *Client) GetVenueRevision(ctx context.Context, id int, revision int, params *GetVenueRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVenueRevisionRequest(c.Server, id, revision, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreVenueRevision Restore a revision of one of venues (our extension)
+//
+// Corresponds with POST /venues/{id}/revisions/{revision}/restore (the `RestoreVenueRevision` operationId).
+func (c *Client) RestoreVenueRevision(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreVenueRevisionRequest(c.Server, id, revision, params)
 	if err != nil {
 		return nil, err
 	}
@@ -30956,6 +31433,203 @@ func NewPutEventRequestWithBody(server string, id int, params *PutEventParams, c
 	return req, nil
 }
 
+// NewListEventRevisionsRequest constructs an http.Request for the ListEventRevisions method
+func NewListEventRevisionsRequest(server string, id int, params *ListEventRevisionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/events/%s/revisions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetEventRevisionRequest constructs an http.Request for the GetEventRevision method
+func NewGetEventRevisionRequest(server string, id int, revision int, params *GetEventRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/events/%s/revisions/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestoreEventRevisionRequest constructs an http.Request for the RestoreEventRevision method
+func NewRestoreEventRevisionRequest(server string, id int, revision int, params *RestoreEventRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/events/%s/revisions/%s/restore", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListMediaRequest constructs an http.Request for the ListMedia method
 func NewListMediaRequest(server string, params *ListMediaParams) (*http.Request, error) {
 	var err error
@@ -32485,6 +33159,203 @@ func NewPutOrganizerRequestWithBody(server string, id int, params *PutOrganizerP
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListOrganizerRevisionsRequest constructs an http.Request for the ListOrganizerRevisions method
+func NewListOrganizerRevisionsRequest(server string, id int, params *ListOrganizerRevisionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizers/%s/revisions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetOrganizerRevisionRequest constructs an http.Request for the GetOrganizerRevision method
+func NewGetOrganizerRevisionRequest(server string, id int, revision int, params *GetOrganizerRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizers/%s/revisions/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestoreOrganizerRevisionRequest constructs an http.Request for the RestoreOrganizerRevision method
+func NewRestoreOrganizerRevisionRequest(server string, id int, revision int, params *RestoreOrganizerRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizers/%s/revisions/%s/restore", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -34128,6 +34999,203 @@ func NewPutVenueRequestWithBody(server string, id int, params *PutVenueParams, c
 	return req, nil
 }
 
+// NewListVenueRevisionsRequest constructs an http.Request for the ListVenueRevisions method
+func NewListVenueRevisionsRequest(server string, id int, params *ListVenueRevisionsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/venues/%s/revisions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetVenueRevisionRequest constructs an http.Request for the GetVenueRevision method
+func NewGetVenueRevisionRequest(server string, id int, revision int, params *GetVenueRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/venues/%s/revisions/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestoreVenueRevisionRequest constructs an http.Request for the RestoreVenueRevision method
+func NewRestoreVenueRevisionRequest(server string, id int, revision int, params *RestoreVenueRevisionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "revision", revision, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/venues/%s/revisions/%s/restore", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -34466,6 +35534,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /events/{id} (the `PutEvent` operationId).
 	PutEventWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutEventParams, body PutEventFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutEventResponse, error)
 
+	// ListEventRevisionsWithResponse List the revisions of one of events (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /events/{id}/revisions (the `ListEventRevisions` operationId).
+	ListEventRevisionsWithResponse(ctx context.Context, id int, params *ListEventRevisionsParams, reqEditors ...RequestEditorFn) (*ListEventRevisionsResponse, error)
+
+	// GetEventRevisionWithResponse Read one of events as a revision left it (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /events/{id}/revisions/{revision} (the `GetEventRevision` operationId).
+	GetEventRevisionWithResponse(ctx context.Context, id int, revision int, params *GetEventRevisionParams, reqEditors ...RequestEditorFn) (*GetEventRevisionResponse, error)
+
+	// RestoreEventRevisionWithResponse Restore a revision of one of events (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /events/{id}/revisions/{revision}/restore (the `RestoreEventRevision` operationId).
+	RestoreEventRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreEventRevisionParams, reqEditors ...RequestEditorFn) (*RestoreEventRevisionResponse, error)
+
 	// ListMediaWithResponse List images
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -34738,6 +35827,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /organizers/{id} (the `PutOrganizer` operationId).
 	PutOrganizerWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutOrganizerParams, body PutOrganizerFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutOrganizerResponse, error)
+
+	// ListOrganizerRevisionsWithResponse List the revisions of one of organizers (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /organizers/{id}/revisions (the `ListOrganizerRevisions` operationId).
+	ListOrganizerRevisionsWithResponse(ctx context.Context, id int, params *ListOrganizerRevisionsParams, reqEditors ...RequestEditorFn) (*ListOrganizerRevisionsResponse, error)
+
+	// GetOrganizerRevisionWithResponse Read one of organizers as a revision left it (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /organizers/{id}/revisions/{revision} (the `GetOrganizerRevision` operationId).
+	GetOrganizerRevisionWithResponse(ctx context.Context, id int, revision int, params *GetOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*GetOrganizerRevisionResponse, error)
+
+	// RestoreOrganizerRevisionWithResponse Restore a revision of one of organizers (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /organizers/{id}/revisions/{revision}/restore (the `RestoreOrganizerRevision` operationId).
+	RestoreOrganizerRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*RestoreOrganizerRevisionResponse, error)
 
 	// ListTagsWithResponse List tags
 	//
@@ -35025,6 +36135,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /venues/{id} (the `PutVenue` operationId).
 	PutVenueWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutVenueParams, body PutVenueFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutVenueResponse, error)
+
+	// ListVenueRevisionsWithResponse List the revisions of one of venues (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /venues/{id}/revisions (the `ListVenueRevisions` operationId).
+	ListVenueRevisionsWithResponse(ctx context.Context, id int, params *ListVenueRevisionsParams, reqEditors ...RequestEditorFn) (*ListVenueRevisionsResponse, error)
+
+	// GetVenueRevisionWithResponse Read one of venues as a revision left it (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /venues/{id}/revisions/{revision} (the `GetVenueRevision` operationId).
+	GetVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *GetVenueRevisionParams, reqEditors ...RequestEditorFn) (*GetVenueRevisionResponse, error)
+
+	// RestoreVenueRevisionWithResponse Restore a revision of one of venues (our extension)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /venues/{id}/revisions/{revision}/restore (the `RestoreVenueRevision` operationId).
+	RestoreVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*RestoreVenueRevisionResponse, error)
 }
 
 type ListCategoriesResponse struct {
@@ -36388,6 +37519,199 @@ func (r PutEventResponse) ContentType() string {
 	return ""
 }
 
+type ListEventRevisionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Event
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListEventRevisionsResponse) GetJSON200() *Event {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListEventRevisionsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListEventRevisionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListEventRevisionsResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r ListEventRevisionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListEventRevisionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListEventRevisionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListEventRevisionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetEventRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Event
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetEventRevisionResponse) GetJSON200() *Event {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetEventRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetEventRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetEventRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetEventRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetEventRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetEventRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetEventRevisionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RestoreEventRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Event
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreEventRevisionResponse) GetJSON200() *Event {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RestoreEventRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RestoreEventRevisionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RestoreEventRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RestoreEventRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreEventRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreEventRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreEventRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreEventRevisionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListMediaResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -37702,6 +39026,199 @@ func (r PutOrganizerResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutOrganizerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListOrganizerRevisionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Organizer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOrganizerRevisionsResponse) GetJSON200() *Organizer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOrganizerRevisionsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOrganizerRevisionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListOrganizerRevisionsResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOrganizerRevisionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOrganizerRevisionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOrganizerRevisionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOrganizerRevisionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetOrganizerRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Organizer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOrganizerRevisionResponse) GetJSON200() *Organizer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOrganizerRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOrganizerRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOrganizerRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOrganizerRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOrganizerRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOrganizerRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOrganizerRevisionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RestoreOrganizerRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Organizer
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreOrganizerRevisionResponse) GetJSON200() *Organizer {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RestoreOrganizerRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RestoreOrganizerRevisionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RestoreOrganizerRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RestoreOrganizerRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreOrganizerRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreOrganizerRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreOrganizerRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreOrganizerRevisionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -39028,6 +40545,199 @@ func (r PutVenueResponse) ContentType() string {
 	return ""
 }
 
+type ListVenueRevisionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Venue
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListVenueRevisionsResponse) GetJSON200() *Venue {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListVenueRevisionsResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListVenueRevisionsResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListVenueRevisionsResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r ListVenueRevisionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListVenueRevisionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListVenueRevisionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListVenueRevisionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetVenueRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Venue
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetVenueRevisionResponse) GetJSON200() *Venue {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetVenueRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetVenueRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetVenueRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVenueRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVenueRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVenueRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVenueRevisionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RestoreVenueRevisionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Venue
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreVenueRevisionResponse) GetJSON200() *Venue {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RestoreVenueRevisionResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RestoreVenueRevisionResponse) GetJSON401() *Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RestoreVenueRevisionResponse) GetJSON403() *Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RestoreVenueRevisionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreVenueRevisionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreVenueRevisionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreVenueRevisionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreVenueRevisionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListCategoriesWithResponse List event categories
 //
 // Returns a wrapper object for the known response body format(s).
@@ -39574,6 +41284,45 @@ func (c *ClientWithResponses) PutEventWithFormdataBodyWithResponse(ctx context.C
 	return ParsePutEventResponse(rsp)
 }
 
+// ListEventRevisionsWithResponse List the revisions of one of events (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /events/{id}/revisions (the `ListEventRevisions` operationId).
+func (c *ClientWithResponses) ListEventRevisionsWithResponse(ctx context.Context, id int, params *ListEventRevisionsParams, reqEditors ...RequestEditorFn) (*ListEventRevisionsResponse, error) {
+	rsp, err := c.ListEventRevisions(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListEventRevisionsResponse(rsp)
+}
+
+// GetEventRevisionWithResponse Read one of events as a revision left it (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /events/{id}/revisions/{revision} (the `GetEventRevision` operationId).
+func (c *ClientWithResponses) GetEventRevisionWithResponse(ctx context.Context, id int, revision int, params *GetEventRevisionParams, reqEditors ...RequestEditorFn) (*GetEventRevisionResponse, error) {
+	rsp, err := c.GetEventRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetEventRevisionResponse(rsp)
+}
+
+// RestoreEventRevisionWithResponse Restore a revision of one of events (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /events/{id}/revisions/{revision}/restore (the `RestoreEventRevision` operationId).
+func (c *ClientWithResponses) RestoreEventRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreEventRevisionParams, reqEditors ...RequestEditorFn) (*RestoreEventRevisionResponse, error) {
+	rsp, err := c.RestoreEventRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreEventRevisionResponse(rsp)
+}
+
 // ListMediaWithResponse List images
 //
 // Returns a wrapper object for the known response body format(s).
@@ -40079,6 +41828,45 @@ func (c *ClientWithResponses) PutOrganizerWithFormdataBodyWithResponse(ctx conte
 		return nil, err
 	}
 	return ParsePutOrganizerResponse(rsp)
+}
+
+// ListOrganizerRevisionsWithResponse List the revisions of one of organizers (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /organizers/{id}/revisions (the `ListOrganizerRevisions` operationId).
+func (c *ClientWithResponses) ListOrganizerRevisionsWithResponse(ctx context.Context, id int, params *ListOrganizerRevisionsParams, reqEditors ...RequestEditorFn) (*ListOrganizerRevisionsResponse, error) {
+	rsp, err := c.ListOrganizerRevisions(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOrganizerRevisionsResponse(rsp)
+}
+
+// GetOrganizerRevisionWithResponse Read one of organizers as a revision left it (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /organizers/{id}/revisions/{revision} (the `GetOrganizerRevision` operationId).
+func (c *ClientWithResponses) GetOrganizerRevisionWithResponse(ctx context.Context, id int, revision int, params *GetOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*GetOrganizerRevisionResponse, error) {
+	rsp, err := c.GetOrganizerRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOrganizerRevisionResponse(rsp)
+}
+
+// RestoreOrganizerRevisionWithResponse Restore a revision of one of organizers (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /organizers/{id}/revisions/{revision}/restore (the `RestoreOrganizerRevision` operationId).
+func (c *ClientWithResponses) RestoreOrganizerRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreOrganizerRevisionParams, reqEditors ...RequestEditorFn) (*RestoreOrganizerRevisionResponse, error) {
+	rsp, err := c.RestoreOrganizerRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreOrganizerRevisionResponse(rsp)
 }
 
 // ListTagsWithResponse List tags
@@ -40612,6 +42400,45 @@ func (c *ClientWithResponses) PutVenueWithFormdataBodyWithResponse(ctx context.C
 		return nil, err
 	}
 	return ParsePutVenueResponse(rsp)
+}
+
+// ListVenueRevisionsWithResponse List the revisions of one of venues (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /venues/{id}/revisions (the `ListVenueRevisions` operationId).
+func (c *ClientWithResponses) ListVenueRevisionsWithResponse(ctx context.Context, id int, params *ListVenueRevisionsParams, reqEditors ...RequestEditorFn) (*ListVenueRevisionsResponse, error) {
+	rsp, err := c.ListVenueRevisions(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListVenueRevisionsResponse(rsp)
+}
+
+// GetVenueRevisionWithResponse Read one of venues as a revision left it (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /venues/{id}/revisions/{revision} (the `GetVenueRevision` operationId).
+func (c *ClientWithResponses) GetVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *GetVenueRevisionParams, reqEditors ...RequestEditorFn) (*GetVenueRevisionResponse, error) {
+	rsp, err := c.GetVenueRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVenueRevisionResponse(rsp)
+}
+
+// RestoreVenueRevisionWithResponse Restore a revision of one of venues (our extension)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /venues/{id}/revisions/{revision}/restore (the `RestoreVenueRevision` operationId).
+func (c *ClientWithResponses) RestoreVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*RestoreVenueRevisionResponse, error) {
+	rsp, err := c.RestoreVenueRevision(ctx, id, revision, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreVenueRevisionResponse(rsp)
 }
 
 // ParseListCategoriesResponse parses an HTTP response from a ListCategoriesWithResponse call
@@ -41594,6 +43421,154 @@ func ParsePutEventResponse(rsp *http.Response) (*PutEventResponse, error) {
 	}
 
 	response := &PutEventResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Event
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListEventRevisionsResponse parses an HTTP response from a ListEventRevisionsWithResponse call
+func ParseListEventRevisionsResponse(rsp *http.Response) (*ListEventRevisionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListEventRevisionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Event
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetEventRevisionResponse parses an HTTP response from a GetEventRevisionWithResponse call
+func ParseGetEventRevisionResponse(rsp *http.Response) (*GetEventRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetEventRevisionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Event
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRestoreEventRevisionResponse parses an HTTP response from a RestoreEventRevisionWithResponse call
+func ParseRestoreEventRevisionResponse(rsp *http.Response) (*RestoreEventRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreEventRevisionResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -42638,6 +44613,154 @@ func ParsePutOrganizerResponse(rsp *http.Response) (*PutOrganizerResponse, error
 	return response, nil
 }
 
+// ParseListOrganizerRevisionsResponse parses an HTTP response from a ListOrganizerRevisionsWithResponse call
+func ParseListOrganizerRevisionsResponse(rsp *http.Response) (*ListOrganizerRevisionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOrganizerRevisionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Organizer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetOrganizerRevisionResponse parses an HTTP response from a GetOrganizerRevisionWithResponse call
+func ParseGetOrganizerRevisionResponse(rsp *http.Response) (*GetOrganizerRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOrganizerRevisionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Organizer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRestoreOrganizerRevisionResponse parses an HTTP response from a RestoreOrganizerRevisionWithResponse call
+func ParseRestoreOrganizerRevisionResponse(rsp *http.Response) (*RestoreOrganizerRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreOrganizerRevisionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Organizer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseListTagsResponse parses an HTTP response from a ListTagsWithResponse call
 func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -43592,6 +45715,154 @@ func ParsePutVenueResponse(rsp *http.Response) (*PutVenueResponse, error) {
 	}
 
 	response := &PutVenueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Venue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListVenueRevisionsResponse parses an HTTP response from a ListVenueRevisionsWithResponse call
+func ParseListVenueRevisionsResponse(rsp *http.Response) (*ListVenueRevisionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListVenueRevisionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Venue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetVenueRevisionResponse parses an HTTP response from a GetVenueRevisionWithResponse call
+func ParseGetVenueRevisionResponse(rsp *http.Response) (*GetVenueRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVenueRevisionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Venue
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRestoreVenueRevisionResponse parses an HTTP response from a RestoreVenueRevisionWithResponse call
+func ParseRestoreVenueRevisionResponse(rsp *http.Response) (*RestoreVenueRevisionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreVenueRevisionResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

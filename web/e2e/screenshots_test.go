@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,6 +69,9 @@ var signedIn = []shot{
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
 	{"categories", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/categories") }},
+	{"revision", 200, func(p *browsertest.Page, lang string) int {
+		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/revisions/1", revisedEvent))
+	}},
 	{"import", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/import") }},
 	{"venues", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/venues") }},
 	{"media", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/media") }},
@@ -92,6 +96,9 @@ var signedIn = []shot{
 	}},
 }
 
+// revisedEvent is an event seed edits once, so it has a revision.
+var revisedEvent int64
+
 // seededEvent is the first event seed creates, shown by the form and
 // translation screenshots.
 var seededEvent int64
@@ -114,6 +121,14 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 			"tags": []string{"live"}, "cost": "¥1,000", "description": "Three bands on the pier.\n\nBring a coat: the wind from the bay is cold after dark."})
 		if i == 0 {
 			seededEvent = id
+		}
+		if i == 2 { // an edit, so the event has a revision to show
+			if status, body := srv.API(t, a, http.MethodPost, fmt.Sprintf("/events/%d", id), map[string]any{
+				"title": "Community garden workday and picnic", "start_date": day(i+1) + " 10:00:00", "end_date": day(i+1) + " 15:00:00",
+				"cost": "Free", "tags": []string{"outdoors", "family"}}); status != http.StatusOK {
+				t.Fatalf("edit: %d %s", status, body)
+			}
+			revisedEvent = id
 		}
 	}
 }
