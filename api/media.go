@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -86,16 +87,20 @@ func mediaUpload(c *fiber.Ctx, r *Request) error {
 // mediaGet answers GET /media/{id} (anyone: the image of a published
 // record is public).
 func mediaGet(c *fiber.Ctx, r *Request) error {
-	m, err := r.Deps.DB.Media(r.Ctx, mediaPathID(r))
+	m, err := r.Deps.DB.MediaIn(r.Ctx, mediaPathID(r), r.Lang)
 	if err != nil {
 		return err
 	}
 	return sendJSON(c, http.StatusOK, presentMedia(r, m))
 }
 
-// mediaUpdate answers POST/PUT/PATCH /media/{id}: the alt text and title.
+// mediaUpdate answers POST/PUT/PATCH /media/{id}: the alt text and title,
+// in the request's language (another than the site's is a translation).
 func mediaUpdate(c *fiber.Ctx, r *Request) error {
 	var in models.MediaText
+	if r.Lang != i18n.OrSource(r.Deps.site().Language()) {
+		in.Lang = r.Lang // a translation
+	}
 	if r.Has("alt_text") {
 		s := r.String("alt_text")
 		in.AltText = &s
@@ -104,10 +109,7 @@ func mediaUpdate(c *fiber.Ctx, r *Request) error {
 		s := r.String("title")
 		in.Title = &s
 	}
-	if _, err := r.Deps.DB.UpdateMedia(r.Ctx, r.User, mediaPathID(r), in); err != nil {
-		return err
-	}
-	m, err := r.Deps.DB.Media(r.Ctx, mediaPathID(r))
+	m, err := r.Deps.DB.UpdateMedia(r.Ctx, r.User, mediaPathID(r), in)
 	if err != nil {
 		return err
 	}
@@ -117,7 +119,7 @@ func mediaUpdate(c *fiber.Ctx, r *Request) error {
 // mediaDelete answers DELETE /media/{id}: refused while an event, venue or
 // organizer shows the image, unless unlink=true removes it from them.
 func mediaDelete(c *fiber.Ctx, r *Request) error {
-	m, err := r.Deps.DB.Media(r.Ctx, mediaPathID(r))
+	m, err := r.Deps.DB.MediaIn(r.Ctx, mediaPathID(r), r.Lang)
 	if err != nil {
 		return err
 	}
@@ -131,7 +133,7 @@ func mediaDelete(c *fiber.Ctx, r *Request) error {
 // mediaList answers GET /media: a page of the library, newest first.
 func mediaList(c *fiber.Ctx, r *Request) error {
 	page, per := r.Page(), r.PerPage()
-	list, total, err := r.Deps.DB.ListMedia(r.Ctx, r.User, models.MediaQuery{Search: r.String("search"), Page: page, PerPage: per})
+	list, total, err := r.Deps.DB.ListMedia(r.Ctx, r.User, models.MediaQuery{Search: r.String("search"), Page: page, PerPage: per, Lang: r.Lang})
 	if err != nil {
 		return err
 	}
@@ -171,6 +173,7 @@ func presentMedia(r *Request, m *models.Media) Obj {
 		{"alt_text", m.AltText},
 		{"title", m.Title},
 		{"mime_type", m.Mime},
+		{"translations", translationsOf(m.Translations)},
 	}
 }
 
@@ -205,4 +208,12 @@ func argMediaForce() Arg {
 	a := argForce()
 	a.Desc = "media.arg.force"
 	return a
+}
+
+// translationsOf is a list of languages for JSON: [] rather than null.
+func translationsOf(langs []string) []string {
+	if langs == nil {
+		return []string{}
+	}
+	return langs
 }

@@ -199,6 +199,8 @@ func docSchemas(r *Request) Obj {
 			{"alt_text", b.p("string", "media.doc.alt_text")},
 			{"title", b.p("string", "media.doc.title")},
 			{"mime_type", b.p("string", "doc.prop.mime_type")},
+			{"translations", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}, {"enum", i18n.Codes}}},
+				{"description", b.desc("doc.prop.translations")}}},
 		})},
 		{"Error", object(Obj{
 			{"code", b.p("string", "doc.prop.error_code")},

@@ -33,6 +33,8 @@ type Media struct {
 	CreatedAt time.Time `bun:"created_at,notnull"`
 
 	Files []MediaFile `bun:"-"` // "full" first, then the sizes made
+	// Translations lists the languages its texts are translated into.
+	Translations []string `bun:"-"`
 }
 
 // MediaFile is one stored size of an image. Data is nil when the files live

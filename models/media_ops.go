@@ -2,9 +2,12 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/uptrace/bun"
 )
 
 // MediaQuery narrows the media list: a search in name, title and alt text,
@@ -12,6 +15,7 @@ import (
 type MediaQuery struct {
 	Search        string
 	Page, PerPage int
+	Lang          string // the language of the texts (see MediaIn)
 }
 
 // ListMedia returns a page of the library and the number of images matching.
@@ -31,11 +35,16 @@ func (s *Store) ListMedia(ctx context.Context, actor *User, q MediaQuery) ([]Med
 	sel := s.db.NewSelect().Model(&list)
 	if w := strings.TrimSpace(q.Search); w != "" {
 		like := "%" + escapeLike(strings.ToLower(w)) + "%"
-		sel = sel.Where("(LOWER(name) LIKE ? ESCAPE '!' OR LOWER(title) LIKE ? ESCAPE '!' OR LOWER(alt_text) LIKE ? ESCAPE '!')", like, like, like)
+		sel = sel.Where("(LOWER(name) LIKE ? ESCAPE '!' OR LOWER(title) LIKE ? ESCAPE '!' OR LOWER(alt_text) LIKE ? ESCAPE '!'"+
+			" OR EXISTS (SELECT 1 FROM media_translations mt WHERE mt.media_id = media.id AND"+
+			" (LOWER(mt.title) LIKE ? ESCAPE '!' OR LOWER(mt.alt_text) LIKE ? ESCAPE '!')))", like, like, like, like, like)
 	}
 	n, err := sel.OrderExpr("id DESC").Limit(int64(q.PerPage)).Offset(int64((q.Page - 1) * q.PerPage)).ScanAndCount(ctx)
 	if err != nil {
 		return nil, 0, mapErr(err)
+	}
+	if err := s.translateMedia(ctx, list, q.Lang); err != nil {
+		return nil, 0, err
 	}
 	for i := range list {
 		if err := s.db.NewSelect().Model(&list[i].Files).Column("media_id", "size", "width", "height", "filesize", "etag").
@@ -61,9 +70,13 @@ func sortMediaFiles(f []MediaFile) {
 	}
 }
 
-// MediaText is a change of an image's texts (nil: unchanged).
+// MediaText is a change of an image's texts (nil: unchanged). Lang, when
+// set, is the language of a translation to write (an empty text there
+// falls back to the image's own); "" writes the image's own texts, those
+// of the site's language.
 type MediaText struct {
 	Title, AltText *string
+	Lang           string
 }
 
 // UpdateMedia changes the title and alt text of an image.
@@ -81,6 +94,19 @@ func (s *Store) UpdateMedia(ctx context.Context, actor *User, id int64, in Media
 	if err != nil {
 		return nil, err
 	}
+	if in.Lang != "" {
+		fields := map[string]string{}
+		if in.Title != nil {
+			fields["title"] = strings.TrimSpace(*in.Title)
+		}
+		if in.AltText != nil {
+			fields["alt_text"] = strings.TrimSpace(*in.AltText)
+		}
+		if err := s.saveTranslation(ctx, KindMedia, id, in.Lang, fields); err != nil {
+			return nil, err
+		}
+		return s.MediaIn(ctx, id, in.Lang)
+	}
 	if in.Title != nil {
 		m.Title = strings.TrimSpace(*in.Title)
 	}
@@ -90,7 +116,61 @@ func (s *Store) UpdateMedia(ctx context.Context, actor *User, id int64, in Media
 	if _, err := s.db.NewUpdate().Model(m).Column("title", "alt_text").WherePK().Exec(ctx); err != nil {
 		return nil, mapErr(err)
 	}
-	return m, nil
+	return s.MediaIn(ctx, id, in.Lang)
+}
+
+// MediaIn is Media with its texts in lang (each falling back to the
+// image's own) and the languages it is translated into.
+func (s *Store) MediaIn(ctx context.Context, id int64, lang string) (*Media, error) {
+	m, err := s.Media(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	list := []Media{*m}
+	if err := s.translateMedia(ctx, list, lang); err != nil {
+		return nil, err
+	}
+	return &list[0], nil
+}
+
+// translateMedia lays the lang texts over the images (one query) and sets
+// the languages each is translated into.
+func (s *Store) translateMedia(ctx context.Context, list []Media, lang string) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(list))
+	for i := range list {
+		ids[i] = list[i].ID
+	}
+	var rows []struct {
+		MediaID int64   `bun:"media_id"`
+		Lang    string  `bun:"lang"`
+		Title   *string `bun:"title"`
+		AltText *string `bun:"alt_text"`
+	}
+	if err := s.db.NewSelect().TableExpr("media_translations").Column("media_id", "lang", "title", "alt_text").
+		Where("media_id IN (?)", bun.List(ids)).Where("title IS NOT NULL OR alt_text IS NOT NULL").OrderExpr("lang").Scan(ctx, &rows); err != nil {
+		return fmt.Errorf("models: media translations: %w", mapErr(err))
+	}
+	at := map[int64]int{}
+	for i := range list {
+		at[list[i].ID] = i
+	}
+	for _, r := range rows {
+		m := &list[at[r.MediaID]]
+		m.Translations = append(m.Translations, r.Lang)
+		if r.Lang != lang || lang == "" || lang == s.site.DefaultLanguage {
+			continue
+		}
+		if r.Title != nil {
+			m.Title = *r.Title
+		}
+		if r.AltText != nil {
+			m.AltText = *r.AltText
+		}
+	}
+	return nil
 }
 
 // DeleteMedia deletes an image and its files. An image some record shows is
@@ -130,4 +210,21 @@ func (s *Store) DeleteMedia(ctx context.Context, actor *User, id int64, unlink b
 		_ = os.RemoveAll(mediaDir(s.media.Dir, id))
 	}
 	return nil
+}
+
+// MediaTranslation is the lang translation of an image's texts as stored:
+// nil where the field is not translated.
+func (s *Store) MediaTranslation(ctx context.Context, id int64, lang string) (title, alt *string, err error) {
+	var rows []struct {
+		Title   *string `bun:"title"`
+		AltText *string `bun:"alt_text"`
+	}
+	if err := s.db.NewSelect().TableExpr("media_translations").Column("title", "alt_text").
+		Where("media_id = ? AND lang = ?", id, lang).Scan(ctx, &rows); err != nil {
+		return nil, nil, fmt.Errorf("models: media translation: %w", mapErr(err))
+	}
+	if len(rows) == 0 {
+		return nil, nil, nil
+	}
+	return rows[0].Title, rows[0].AltText, nil
 }

@@ -23,6 +23,7 @@ var translationSpecs = map[Kind]translationSpec{
 	KindOrganizer: {"organizer_translations", "organizer_id", []string{"organizer", "description"}},
 	KindCategory:  {"term_translations", "term_id", []string{"name", "description"}},
 	KindTag:       {"term_translations", "term_id", []string{"name", "description"}},
+	KindMedia:     {"media_translations", "media_id", []string{"title", "alt_text"}},
 }
 
 // TranslatableFields lists the text fields of a kind that carry translations.

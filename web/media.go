@@ -41,6 +41,14 @@ type mediaEditView struct {
 	Uses   []models.MediaUse
 	Error  string
 	Saved  bool
+	// The texts are edited one language at a time: Lang (the site's
+	// language edits the image's own texts, another its translation, whose
+	// empty fields show the image's own text as placeholder).
+	Lang               string
+	Langs              []translationLink
+	Title, Alt         string
+	TitleHint, AltHint string
+	Translating        bool
 }
 
 func (h *handler) registerMediaAdmin(admin fiber.Router) {
@@ -157,7 +165,36 @@ func (h *handler) renderMediaEdit(c *fiber.Ctx, status int, m *models.Media, err
 		return err
 	}
 	lay := h.mediaLayout(c, "media.admin.edit_title")
-	return render(c, status, mediaEditPage(mediaEditView{Layout: lay, CSRF: lay.CSRF, Media: m, Uses: uses, Error: errMsg, Saved: saved}))
+	v := mediaEditView{Layout: lay, CSRF: lay.CSRF, Media: m, Uses: uses, Error: errMsg, Saved: saved,
+		Lang: h.mediaTextLang(c), Title: m.Title, Alt: m.AltText}
+	withText, err := h.d.DB.MediaIn(c.UserContext(), m.ID, "")
+	if err != nil {
+		return err
+	}
+	base := "/admin/media/" + strconv.FormatInt(m.ID, 10)
+	for _, l := range translationLangs() {
+		v.Langs = append(v.Langs, translationLink{Code: l, Name: languageNames[l], Href: base + "?lang=" + l,
+			Done: l == h.siteLang() || contains(withText.Translations, l)})
+	}
+	if v.Lang != h.siteLang() {
+		title, alt, err := h.d.DB.MediaTranslation(c.UserContext(), m.ID, v.Lang)
+		if err != nil {
+			return err
+		}
+		v.Translating, v.Title, v.Alt, v.TitleHint, v.AltHint = true, deref(title), deref(alt), m.Title, m.AltText
+	}
+	return render(c, status, mediaEditPage(v))
+}
+
+// mediaTextLang is the language whose texts the media page edits: ?lang=
+// (or the form's lang), else the site's.
+func (h *handler) mediaTextLang(c *fiber.Ctx) string {
+	for _, l := range []string{c.Query("lang"), c.FormValue("lang")} {
+		if contains(translationLangs(), l) {
+			return l
+		}
+	}
+	return h.siteLang()
 }
 
 // mediaSave is POST /admin/media/{id}: the title and alt text.
@@ -166,14 +203,18 @@ func (h *handler) mediaSave(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	title, alt := c.FormValue("title"), c.FormValue("alt_text")
-	_, err = h.d.DB.UpdateMedia(c.UserContext(), userOf(c), m.ID, models.MediaText{Title: &title, AltText: &alt})
+	title, alt, lang := c.FormValue("title"), c.FormValue("alt_text"), h.mediaTextLang(c)
+	in := models.MediaText{Title: &title, AltText: &alt}
+	if lang != h.siteLang() {
+		in.Lang = lang // a translation
+	}
+	_, err = h.d.DB.UpdateMedia(c.UserContext(), userOf(c), m.ID, in)
 	if msg, ok := h.mediaError(h.pickLang(c), err); ok {
 		return h.renderMediaEdit(c, fiber.StatusUnprocessableEntity, m, msg, false)
 	} else if err != nil {
 		return err
 	}
-	return c.Redirect(fmt.Sprintf("%s/%d?saved=1", mediaPath, m.ID), fiber.StatusSeeOther)
+	return c.Redirect(fmt.Sprintf("%s/%d?saved=1&lang=%s", mediaPath, m.ID, lang), fiber.StatusSeeOther)
 }
 
 // mediaDelete is POST /admin/media/{id}/delete: refused while the image is

@@ -175,7 +175,7 @@ func (h *handler) eventDiffValues(lang string, e *models.Event) map[string]strin
 	}
 	return map[string]string{"title": e.Title, "status": h.d.I18n.T(lang, statusLabel[e.Status], nil), "when": when,
 		"timezone": e.Timezone, "venue": strings.Join(venues, sep), "organizers": strings.Join(orgs, sep),
-		"categories": strings.Join(cats, sep), "tags": strings.Join(tags, sep), "cost": e.Cost, "website": deref(e.Website),
+		"categories": strings.Join(cats, sep), "tags": strings.Join(tags, sep), "cost": strings.Join(models.CostItems(e.Cost), sep), "website": deref(e.Website),
 		"excerpt": e.Excerpt, "description": e.Description, "translations": strings.Join(langs, sep)}
 }
 

@@ -86,6 +86,30 @@ func (e EventTranslations) Valid() bool {
 	}
 }
 
+// Defines values for MediaTranslations.
+const (
+	MediaTranslationsEn     MediaTranslations = "en"
+	MediaTranslationsJa     MediaTranslations = "ja"
+	MediaTranslationsKo     MediaTranslations = "ko"
+	MediaTranslationsZhHans MediaTranslations = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the MediaTranslations enum.
+func (e MediaTranslations) Valid() bool {
+	switch e {
+	case MediaTranslationsEn:
+		return true
+	case MediaTranslationsJa:
+		return true
+	case MediaTranslationsKo:
+		return true
+	case MediaTranslationsZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrganizerLang.
 const (
 	OrganizerLangEn     OrganizerLang = "en"
@@ -2846,12 +2870,18 @@ type Media struct {
 	// Title Title of the image in the library.
 	Title *string `json:"title,omitempty"`
 
+	// Translations Languages that have a translation of the record.
+	Translations *[]MediaTranslations `json:"translations,omitempty"`
+
 	// Url Address of the image file.
 	Url *string `json:"url,omitempty"`
 
 	// Width Width in pixels.
 	Width *int `json:"width,omitempty"`
 }
+
+// MediaTranslations defines model for Media.Translations.
+type MediaTranslations string
 
 // Organizer defines model for Organizer.
 type Organizer struct {
