@@ -54,7 +54,7 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 	}
 	handler := dp.serve
 	if d.Cache != nil {
-		handler = d.Cache.handler(handler)
+		handler = d.Cache.Handler(handler, 0)
 	}
 	handler = withETag(withIfMatch(app, dp.serve, handler))
 	ns := "/" + Namespace

@@ -53,9 +53,13 @@ func (h *handler) checkCSRF(c *fiber.Ctx) error {
 		return fiber.ErrForbidden
 	}
 	// A form post is a write: it counts against the user's writes per
-	// minute, as the API's do.
+	// minute, as the API's do, and makes the shared response cache read
+	// the generation again before its next answer.
 	if err := h.d.DB.CountWrite(c.UserContext(), userOf(c)); err != nil {
 		return err
+	}
+	if h.d.Cache != nil {
+		defer h.d.Cache.Wrote()
 	}
 	return c.Next()
 }

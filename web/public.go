@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -41,7 +42,7 @@ func (h *handler) perLanguage(fromQuery func(c *fiber.Ctx, lang string) (string,
 			pre = "/" + code
 		}
 		routes(pre, func(next langHandler) fiber.Handler {
-			return func(c *fiber.Ctx) error {
+			return h.cached(func(c *fiber.Ctx) error {
 				lang := code
 				if lang == "" {
 					lang = h.siteLang()
@@ -53,8 +54,46 @@ func (h *handler) perLanguage(fromQuery func(c *fiber.Ctx, lang string) (string,
 					}
 				}
 				return next(c, lang)
-			}
+			})
 		})
+	}
+}
+
+// publicCacheTTL bounds how long a cached public page or feed lives: they
+// list what is upcoming from now, so a page may show an event that ended
+// at most this long ago. A write on any instance empties the cache sooner.
+const publicCacheTTL = time.Minute
+
+// cached serves anonymous GETs of next from the shared response cache
+// (internal/respcache; signed-in readers are never cached, as they may see
+// private records) and answers a hit with 304 when the request's
+// If-None-Match or If-Modified-Since says the client has it.
+func (h *handler) cached(next fiber.Handler) fiber.Handler {
+	if h.d.Cache == nil {
+		return next
+	}
+	inner := h.d.Cache.Handler(next, publicCacheTTL)
+	return func(c *fiber.Ctx) error {
+		if err := inner(c); err != nil {
+			return err
+		}
+		res := c.Response()
+		if res.StatusCode() != fiber.StatusOK || string(res.Header.Peek("X-Kalends-Cache")) != "hit" {
+			return nil
+		}
+		fresh := false
+		if inm := c.Get(fiber.HeaderIfNoneMatch); inm != "" {
+			fresh = etagListHas(inm, string(res.Header.Peek(fiber.HeaderETag)))
+		} else if ims, lm := c.Get(fiber.HeaderIfModifiedSince), string(res.Header.Peek(fiber.HeaderLastModified)); ims != "" && lm != "" {
+			since, err1 := http.ParseTime(ims)
+			last, err2 := http.ParseTime(lm)
+			fresh = err1 == nil && err2 == nil && !last.After(since)
+		}
+		if fresh {
+			c.Status(fiber.StatusNotModified)
+			res.ResetBody()
+		}
+		return nil
 	}
 }
 
@@ -69,7 +108,7 @@ func (h *handler) registerPublic(app *fiber.App) {
 		app.Get(pre+"/events/category/:slug", h.loadSession, with(h.publicTerm(models.TaxCategory)))
 		app.Get(pre+"/tag/:slug", h.loadSession, with(h.publicTerm(models.TaxTag)))
 	})
-	app.Get("/sitemap.xml", h.sitemap)
+	app.Get("/sitemap.xml", h.cached(h.sitemap))
 }
 
 // pageURL is the absolute URL of path in lang: no prefix in the site's

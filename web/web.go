@@ -18,6 +18,7 @@ import (
 
 	"github.com/kalends/kalends/assets"
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 )
 
@@ -30,6 +31,9 @@ type Deps struct {
 	// default language is used when nothing in the request picks one).
 	Site    *models.Site
 	APIPath string // path of the API index, e.g. "/cal/events/v1/"
+	// Cache, when set, is the response cache shared with the API: public
+	// pages and feeds are answered from it for anonymous readers.
+	Cache *respcache.Cache
 }
 
 // initial is the first letter of a name, for the user menu's avatar.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kalends/kalends/api"
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/web"
 )
@@ -31,9 +32,12 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	db.UseMedia(cfg.mediaStorage())
+	// One response cache (one byte budget) for the API and the public
+	// pages and feeds.
+	cache := respcache.New(db, site, cfg.CacheSize, cfg.CacheCheck)
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
-		Cache: api.NewResponseCache(db, site, cfg.CacheSize, cfg.CacheCheck)}
-	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/"}
+		Cache: cache}
+	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
 		ReadTimeout:  cfg.ReadTimeout,

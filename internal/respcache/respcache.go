@@ -1,0 +1,291 @@
+// Package respcache keeps the answers of anonymous GET requests in memory,
+// for the API and the public pages and feeds alike (one byte budget), and
+// forgets them when the site's data changes on any instance.
+package respcache
+
+import (
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// Cache keeps the answers of anonymous GETs in memory, bounded in
+// bytes (least recently used first out). An entry is served only while
+//
+//   - the database's cache generation is the one it was made under: every
+//     write moves the generation in its transaction (models.CacheGeneration),
+//     so a write on any instance makes every instance's entries stale; each
+//     instance reads the generation at most every Check (and at once after a
+//     write of its own);
+//   - the site day it was made on lasts: the only clock an answer depends on
+//     is the default list window (yesterday midnight to 24 months ahead, in
+//     the site zone); requests whose dates are relative ("now", "+1 week")
+//     and lists of venues or organizers with upcoming events
+//     (only_with_upcoming, which compares with now) are not cached at all.
+//
+// Requests that carry credentials (Authorization, the session cookie,
+// X-WP-Nonce) are never cached nor answered from the cache.
+type Cache struct {
+	db       *models.DB
+	site     *models.Site
+	maxBytes int64
+	check    time.Duration
+
+	genMu   sync.Mutex // one generation read at a time
+	mu      sync.Mutex
+	gen     int64
+	checked time.Time
+	lru     *list.List // of *cacheEntry, most recent first
+	byKey   map[string]*list.Element
+	bytes   int64
+}
+
+type cacheEntry struct {
+	key     string
+	gen     int64
+	expires time.Time
+	status  int
+	headers [][2]string
+	body    []byte
+}
+
+func (e *cacheEntry) size() int64 {
+	n := int64(len(e.key) + len(e.body) + 128)
+	for _, h := range e.headers {
+		n += int64(len(h[0]) + len(h[1]))
+	}
+	return n
+}
+
+// New returns a cache of at most maxBytes that reads the
+// generation at most every check; nil when maxBytes is 0 (no cache).
+func New(db *models.DB, site *models.Site, maxBytes int64, check time.Duration) *Cache {
+	if maxBytes <= 0 {
+		return nil
+	}
+	return &Cache{db: db, site: site, maxBytes: maxBytes, check: check, lru: list.New(), byKey: map[string]*list.Element{}}
+}
+
+// Bytes is the size of what the cache holds.
+func (rc *Cache) Bytes() int64 {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.bytes
+}
+
+// generation returns the current generation, reading it from the database
+// when the last read is older than the check interval. A failed read
+// empties the cache's view: nothing is served until a read succeeds.
+func (rc *Cache) generation(ctx context.Context, now time.Time) (int64, bool) {
+	rc.mu.Lock()
+	gen, fresh := rc.gen, !rc.checked.IsZero() && now.Sub(rc.checked) < rc.check
+	rc.mu.Unlock()
+	if fresh {
+		return gen, true
+	}
+	rc.genMu.Lock()
+	defer rc.genMu.Unlock()
+	rc.mu.Lock()
+	if !rc.checked.IsZero() && now.Sub(rc.checked) < rc.check { // another request just read it
+		gen = rc.gen
+		rc.mu.Unlock()
+		return gen, true
+	}
+	rc.mu.Unlock()
+	g, err := rc.db.CacheGeneration(ctx)
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if err != nil {
+		rc.checked = time.Time{}
+		return 0, false
+	}
+	if g != rc.gen {
+		rc.lru.Init()
+		rc.byKey = map[string]*list.Element{}
+		rc.bytes = 0
+	}
+	rc.gen, rc.checked = g, now
+	return g, true
+}
+
+// Wrote makes the next request read the generation (a write of this
+// instance just moved it).
+func (rc *Cache) Wrote() {
+	rc.mu.Lock()
+	rc.checked = time.Time{}
+	rc.mu.Unlock()
+}
+
+func (rc *Cache) get(key string, gen int64, now time.Time) *cacheEntry {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	el, ok := rc.byKey[key]
+	if !ok {
+		return nil
+	}
+	e := el.Value.(*cacheEntry)
+	if e.gen != gen || !now.Before(e.expires) {
+		rc.remove(el)
+		return nil
+	}
+	rc.lru.MoveToFront(el)
+	return e
+}
+
+func (rc *Cache) put(e *cacheEntry) {
+	size := e.size()
+	if size > rc.maxBytes/4 { // one answer may not push out most of the others
+		return
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if e.gen != rc.gen { // made under a generation that has moved on
+		return
+	}
+	if el, ok := rc.byKey[e.key]; ok {
+		rc.remove(el)
+	}
+	rc.byKey[e.key] = rc.lru.PushFront(e)
+	rc.bytes += size
+	for rc.bytes > rc.maxBytes {
+		rc.remove(rc.lru.Back())
+	}
+}
+
+func (rc *Cache) remove(el *list.Element) {
+	e := rc.lru.Remove(el).(*cacheEntry)
+	delete(rc.byKey, e.key)
+	rc.bytes -= e.size()
+}
+
+// absoluteDate matches the date arguments a cached answer may depend on:
+// a date, a date and time (optionally with a zone), or a UNIX timestamp.
+var absoluteDate = regexp.MustCompile(`^\s*(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?|\d{1,12})\s*$`)
+
+var dateArgs = []string{"start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after", "date", "date_utc"}
+
+// cacheKey is the key of a request that may be cached, or "" for one that
+// may not: credentials, a relative date, a method other than GET.
+func cacheKey(c *fiber.Ctx) string {
+	if c.Method() != fiber.MethodGet || c.Get(fiber.HeaderAuthorization) != "" || c.Get("X-WP-Nonce") != "" ||
+		c.Cookies(models.SessionCookie) != "" {
+		return ""
+	}
+	args := c.Request().URI().QueryArgs()
+	var pairs [][2]string
+	relative := false
+	args.VisitAll(func(k, v []byte) {
+		key := string(k)
+		for _, d := range dateArgs {
+			if strings.EqualFold(key, d) && !absoluteDate.Match(v) {
+				relative = true
+			}
+		}
+		// Venues and organizers with events that have not ended yet:
+		// the answer moves with the clock.
+		if strings.EqualFold(key, "only_with_upcoming") && !strings.EqualFold(string(v), "false") && string(v) != "0" {
+			relative = true
+		}
+		pairs = append(pairs, [2]string{key, string(v)})
+	})
+	if relative {
+		return ""
+	}
+	// Arguments in name order; the values of one name keep their order
+	// (a list's order can matter).
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i][0] < pairs[j][0] })
+	var b strings.Builder
+	b.WriteString(c.Path())
+	for i, p := range pairs {
+		b.WriteByte("?&"[min(i, 1)])
+		b.WriteString(p[0] + "=" + p[1])
+	}
+	b.WriteString("\x00" + c.Get(fiber.HeaderAcceptLanguage) + "\x00" + c.Get(fiber.HeaderOrigin))
+	return b.String()
+}
+
+// perRequestHeaders are not stored with an entry: each answer has its own.
+var perRequestHeaders = map[string]bool{"X-Request-Id": true, "Date": true, "Content-Length": true, "Server": true, "Set-Cookie": true}
+
+// Handler wraps next with the cache. ttl, when positive, bounds how long
+// an entry lives (for pages that depend on the current time, not only on
+// the day); otherwise it lives until the site's next midnight or the next
+// write.
+func (rc *Cache) Handler(next fiber.Handler, ttl time.Duration) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		key := cacheKey(c)
+		if key == "" {
+			err := next(c)
+			if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead && m != fiber.MethodOptions {
+				rc.Wrote()
+			}
+			return err
+		}
+		now := rc.site.Now()
+		gen, ok := rc.generation(c.UserContext(), time.Now())
+		if !ok {
+			return next(c)
+		}
+		if e := rc.get(key, gen, now); e != nil {
+			c.Status(e.status)
+			for _, h := range e.headers {
+				c.Set(h[0], h[1])
+			}
+			c.Set("X-Kalends-Cache", "hit")
+			return c.Send(e.body)
+		}
+		if err := next(c); err != nil {
+			return err
+		}
+		res := c.Response()
+		if res.StatusCode() != http.StatusOK || len(res.Header.PeekCookie(models.SessionCookie)) > 0 {
+			return nil
+		}
+		SetETag(c)
+		expires := nextSiteMidnight(rc.site, now)
+		if ttl > 0 && now.Add(ttl).Before(expires) {
+			expires = now.Add(ttl)
+		}
+		e := &cacheEntry{key: key, gen: gen, expires: expires, status: res.StatusCode(),
+			body: append([]byte(nil), res.Body()...)}
+		res.Header.VisitAll(func(k, v []byte) {
+			if name := string(k); !perRequestHeaders[name] {
+				e.headers = append(e.headers, [2]string{name, string(v)})
+			}
+		})
+		rc.put(e)
+		c.Set("X-Kalends-Cache", "miss")
+		return nil
+	}
+}
+
+// nextSiteMidnight is the start of the next day in the site zone.
+func nextSiteMidnight(site *models.Site, now time.Time) time.Time {
+	t := now.In(site.Zone())
+	y, m, d := t.Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, t.Location())
+}
+
+// SetETag sets a strong ETag (a hash of the body) on a 200 answer that has
+// none.
+func SetETag(c *fiber.Ctx) string {
+	res := c.Response()
+	if tag := string(res.Header.Peek(fiber.HeaderETag)); tag != "" {
+		return tag
+	}
+	sum := sha256.Sum256(res.Body())
+	tag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	c.Set(fiber.HeaderETag, tag)
+	return tag
+}
