@@ -19,16 +19,17 @@ import (
 // The role × route matrix (issue 17): every caller (anonymous and the five
 // roles) against events, venues and organizers owned by a contributor, an
 // author and another author in every status, for read by id, read by
-// slug, the list filtered by that status, update and trash; plus event
-// creates asking for each status. 1,650 cells per dialect. The expected
+// slug, the list filtered by that status, update and trash; event creates
+// asking for each status; and categories and tags (create, read, update,
+// delete). 1,698 cells per dialect. The expected
 // outcome of each cell comes from the rules of SPEC §6 written below
 // (expect), not from the code; where SPEC §6 is silent they follow
 // WordPress and TEC as tec-rest-v1.md §9 describes them. A cell is
 // "allowed" (2xx; for a list: the record is in it) or "refused" (4xx; for a
 // list: absent, or 400 for a status an anonymous caller or subscriber may
 // not ask for). Then nothing unpublished may reach an anonymous caller
-// through searches, the feed, the public pages or the sitemap. Terms,
-// media, users and the admin's pages have their own permission tests
+// through searches, the feed, the public pages or the sitemap. Media,
+// users, revisions and the admin's pages have their own permission tests
 // (models/permissions_test.go, api, web); they are not in this table yet.
 
 // matrixCallers are the callers, "" anonymous.
@@ -284,6 +285,28 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 					t.Errorf("%s/create/%s stored %q, want %q", name, asked, e.Status, want)
 				}
 			}
+		}
+		// Terms (SPEC §6: authors manage categories, editors also tags;
+		// everyone reads them): create, read, update, delete.
+		for _, tax := range []string{"categories", "tags"} {
+			role := matrixRole[caller]
+			may := role == models.RoleEditor || role == models.RoleAdministrator || (tax == "categories" && role == models.RoleAuthor)
+			coll := "/cal/events/v1/" + tax
+			status, body := matrixCall(t, app, auth, caller, "POST", coll, fmt.Sprintf(`{"name":"term %s %s"}`, name, tax))
+			check(fmt.Sprintf("%s/%s/create", name, tax), may, status == http.StatusCreated, fmt.Sprint(status, body))
+			// A term made by the console, so every caller has one to work on.
+			term, err := db.CreateTerm(ctx, models.Console, map[string]string{"categories": models.TaxCategory, "tags": models.TaxTag}[tax],
+				models.TermInput{Name: ptrTo(fmt.Sprintf("fixed %s %s", name, tax))}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			item := fmt.Sprintf("%s/%d", coll, term.ID)
+			status, body = matrixCall(t, app, auth, caller, "GET", item, "")
+			check(fmt.Sprintf("%s/%s/read", name, tax), true, status == http.StatusOK, fmt.Sprint(status, body))
+			status, body = matrixCall(t, app, auth, caller, "POST", item, `{"description":"changed"}`)
+			check(fmt.Sprintf("%s/%s/update", name, tax), may, status == http.StatusOK, fmt.Sprint(status, body))
+			status, body = matrixCall(t, app, auth, caller, "DELETE", item, "")
+			check(fmt.Sprintf("%s/%s/delete", name, tax), may, status == http.StatusOK, fmt.Sprint(status, body))
 		}
 	}
 	t.Logf("role × route matrix: %d cells, %d differ from SPEC §6", cells, failed)
