@@ -343,6 +343,11 @@ func (p *linkedPages[T, In]) save(c *fiber.Ctx, h *handler) error {
 		return err
 	}
 	post := p.post(cur)
+	if post.Status == models.StatusTrash {
+		// As its edit page: a record in the trash is restored first (the
+		// status actions of the list), not saved from a form.
+		return &models.ForbiddenError{Kind: p.kind, Reason: models.RefusalInTrash, SignedIn: true}
+	}
 	if vals["_version"] != p.version(cur) && c.FormValue("_overwrite") == "" {
 		vals["_version"] = p.version(cur)
 		v := p.formView(c, h, p.editID, id, vals)
