@@ -94,6 +94,9 @@ func (s *Store) UpdateMedia(ctx context.Context, actor *User, id int64, in Media
 	if err != nil {
 		return nil, err
 	}
+	if !MayChangeMedia(actor, m) {
+		return nil, refuse(actor, KindMedia, RefusalNotAllowed)
+	}
 	if in.Lang != "" {
 		fields := map[string]string{}
 		if in.Title != nil {
@@ -181,8 +184,12 @@ func (s *Store) DeleteMedia(ctx context.Context, actor *User, id int64, unlink b
 		return refuse(actor, KindMedia, RefusalNotAllowed)
 	}
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		if _, err := tx.Media(ctx, id); err != nil {
+		m, err := tx.Media(ctx, id)
+		if err != nil {
 			return err
+		}
+		if !MayChangeMedia(actor, m) {
+			return refuse(actor, KindMedia, RefusalNotAllowed)
 		}
 		uses, err := tx.MediaUses(ctx, id)
 		if err != nil {

@@ -450,10 +450,12 @@ func TestTermOperationsFollowSPEC6(t *testing.T) {
 	})
 }
 
-// TestMediaFollowsUploadFiles: uploading, listing, changing and deleting
-// images of the library need WordPress's upload_files (authors, editors,
-// administrators); contributors, subscribers and anonymous callers are
-// refused before anything is read.
+// TestMediaFollowsUploadFiles: uploading and listing images of the library
+// need WordPress's upload_files (authors, editors, administrators);
+// contributors, subscribers and anonymous callers are refused before
+// anything is read. Changing or deleting an image takes its uploader or an
+// editor (edit_post and delete_post on the attachment): an author may not
+// change an administrator's image, but may change her own.
 func TestMediaFollowsUploadFiles(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
@@ -472,9 +474,18 @@ func TestMediaFollowsUploadFiles(t *testing.T) {
 			_, _, err = db.ListMedia(ctx, u, models.MediaQuery{})
 			checkRefusal(t, "list as "+who(u), u, may, err)
 			_, err = db.UpdateMedia(ctx, u, img.ID, models.MediaText{AltText: ptr("alt")})
-			checkRefusal(t, "update as "+who(u), u, may, err)
-			if !may {
-				checkRefusal(t, "delete as "+who(u), u, false, db.DeleteMedia(ctx, u, img.ID, false))
+			checkRefusal(t, "update of another's image as "+who(u), u, rank[roleOf(u)] >= 4, err)
+			if rank[roleOf(u)] < 4 {
+				checkRefusal(t, "delete of another's image as "+who(u), u, false, db.DeleteMedia(ctx, u, img.ID, false))
+			}
+			if may {
+				own, err := db.CreateMedia(ctx, u, models.MediaUpload{FileName: "own.png", Data: imagetest.PNG(8, 8)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = db.UpdateMedia(ctx, u, own.ID, models.MediaText{AltText: ptr("mine")})
+				checkRefusal(t, "update of an own image as "+who(u), u, true, err)
+				checkRefusal(t, "delete of an own image as "+who(u), u, true, db.DeleteMedia(ctx, u, own.ID, false))
 			}
 		}
 	})

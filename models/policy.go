@@ -67,7 +67,12 @@ func Can(u *User, act Action, s Subject) bool {
 		return role == RoleAdministrator
 	}
 	switch s.Kind {
-	case KindMedia: // WordPress's upload_files: authors and up
+	case KindMedia: // WordPress's upload_files: authors and up; an image
+		// is changed or deleted by its uploader or an editor (edit_post and
+		// delete_post on the attachment)
+		if act == ActEdit || act == ActTrash || act == ActForceDelete {
+			return role.AtLeast(RoleEditor) || (role.AtLeast(RoleAuthor) && own)
+		}
 		return role.AtLeast(RoleAuthor)
 	case KindCategory: // authors manage categories (TEC: publish_tribe_events)
 		if act == ActRead {
@@ -295,7 +300,13 @@ func EditScope(u *User, k Kind) string {
 	return ""
 }
 
-// MayUploadMedia reports whether u may upload images and change or delete
-// those of the library (WordPress's upload_files: authors, editors and
-// administrators).
+// MayUploadMedia reports whether u may upload images and see the library
+// (WordPress's upload_files: authors, editors and administrators); an
+// image is changed or deleted by its uploader or an editor (MayChangeMedia).
 func MayUploadMedia(u *User) bool { return Can(u, ActCreate, Subject{Kind: KindMedia}) }
+
+// MayChangeMedia reports whether u may change the texts of image m or
+// delete it: its uploader (an author or more) or an editor.
+func MayChangeMedia(u *User, m *Media) bool {
+	return Can(u, ActEdit, Subject{Kind: KindMedia, AuthorID: m.AuthorID})
+}

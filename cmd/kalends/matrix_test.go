@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -19,18 +22,19 @@ import (
 // The role × route matrix (issue 17): every caller (anonymous and the five
 // roles) against events, venues and organizers owned by a contributor, an
 // author and another author in every status, for read by id, read by
-// slug, the list filtered by that status, update and trash; event creates
-// asking for each status; and categories and tags (create, read, update,
-// delete). 1,698 cells per dialect. The expected
+// slug, the list filtered by that status, revisions, update by id and by
+// slug, and trash; event creates asking for each status; the media library
+// (upload, list, read, change and delete another's image); categories and
+// tags (create, read, update, delete). 2,376 cells per dialect. The expected
 // outcome of each cell comes from the rules of SPEC §6 written below
 // (expect), not from the code; where SPEC §6 is silent they follow
 // WordPress and TEC as tec-rest-v1.md §9 describes them. A cell is
 // "allowed" (2xx; for a list: the record is in it) or "refused" (4xx; for a
 // list: absent, or 400 for a status an anonymous caller or subscriber may
 // not ask for). Then nothing unpublished may reach an anonymous caller
-// through searches, the feed, the public pages or the sitemap. Media,
-// users, revisions and the admin's pages have their own permission tests
-// (models/permissions_test.go, api, web); they are not in this table yet.
+// through searches, the feed, the public pages or the sitemap. The admin's
+// pages and forms have their matrix in web/matrix_test.go; users and
+// application passwords their own tests (models, api, web).
 
 // matrixCallers are the callers, "" anonymous.
 var matrixCallers = []string{"", "subscriber", "contributor", "author", "editor", "administrator"}
@@ -93,6 +97,10 @@ func expect(kind, caller, op, owner, status string) bool {
 		// One already in the trash is not trashed again (TEC:
 		// event-is-in-trash, 410): it is restored or deleted for good.
 		return status != models.StatusTrash && mayEdit
+	case "revisions":
+		// Revisions are read by who may edit the record (WordPress reads
+		// them under edit_post on the parent); the trashed ones were drafts.
+		return mayEdit
 	}
 	panic(op)
 }
@@ -189,7 +197,17 @@ func TestRoleRouteMatrix(t *testing.T) {
 }
 
 func roleRouteMatrix(t *testing.T, db *models.DB) {
-	app := testApp(t, db, io.Discard)
+	// The matrix makes hundreds of writes per user: the per-user write
+	// limit (TestWritesPerUserAreLimited) is off here.
+	limits := models.DefaultLimits()
+	limits.WritesPerMinute = 0
+	cfg := &Config{BaseURL: "http://example.test", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500, Limits: limits}
+	site := siteOf(cfg)
+	db.UseSite(site)
+	app, err := newApp(db, site, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	users := map[string]*models.User{}
 	auth := map[string]string{}
@@ -255,8 +273,14 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 				if caller == r.owner {
 					rel = "own"
 				}
-				status, body := matrixCall(t, app, auth, caller, "POST", fmt.Sprintf("%s/%d", coll, r.id), `{"description":"changed"}`)
+				status, body := matrixCall(t, app, auth, caller, "GET", fmt.Sprintf("%s/%d/revisions", coll, r.id), "")
+				check(fmt.Sprintf("%s/%s/revisions/%s(%s)/%s", name, kind, rel, r.owner, r.status), expect(kind, caller, "revisions", r.owner, r.status),
+					status == http.StatusOK, fmt.Sprint(status, body))
+				status, body = matrixCall(t, app, auth, caller, "POST", fmt.Sprintf("%s/%d", coll, r.id), `{"description":"changed"}`)
 				check(fmt.Sprintf("%s/%s/update/%s(%s)/%s", name, kind, rel, r.owner, r.status), expect(kind, caller, "update", r.owner, r.status),
+					status == http.StatusOK, fmt.Sprint(status, body))
+				status, body = matrixCall(t, app, auth, caller, "POST", coll+"/by-slug/"+r.slug, `{"description":"changed by slug"}`)
+				check(fmt.Sprintf("%s/%s/update by slug/%s(%s)/%s", name, kind, rel, r.owner, r.status), expect(kind, caller, "update", r.owner, r.status),
 					status == http.StatusOK, fmt.Sprint(status, body))
 				status, body = matrixCall(t, app, auth, caller, "DELETE", fmt.Sprintf("%s/%d", coll, r.id), "")
 				check(fmt.Sprintf("%s/%s/trash/%s(%s)/%s", name, kind, rel, r.owner, r.status), expect(kind, caller, "trash", r.owner, r.status),
@@ -285,6 +309,37 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 					t.Errorf("%s/create/%s stored %q, want %q", name, asked, e.Status, want)
 				}
 			}
+		}
+		// The media library (WordPress's upload_files: authors and up; an
+		// image is changed or deleted by its uploader or an editor).
+		{
+			role := matrixRole[caller]
+			mayUpload := role == models.RoleAuthor || role == models.RoleEditor || role == models.RoleAdministrator
+			editor := role == models.RoleEditor || role == models.RoleAdministrator
+			req := uploadRequest(t, "m.png", imagetest.PNG(40, 30), "alt")
+			if caller != "" {
+				req.Header.Set("Authorization", auth[caller])
+			}
+			res, err := app.Test(req, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mb, _ := io.ReadAll(res.Body)
+			_ = res.Body.Close()
+			check(name+"/media/upload", mayUpload, res.StatusCode == http.StatusCreated, fmt.Sprint(res.StatusCode, string(mb)))
+			status, body := matrixCall(t, app, auth, caller, "GET", "/cal/events/v1/media", "")
+			check(name+"/media/list", mayUpload, status == http.StatusOK, fmt.Sprint(status, body))
+			theirs, err := db.CreateMedia(ctx, users["author2"], models.MediaUpload{FileName: "theirs.png", Data: imagetest.PNG(20, 20)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			item := fmt.Sprintf("/cal/events/v1/media/%d", theirs.ID)
+			status, body = matrixCall(t, app, auth, caller, "GET", item, "")
+			check(name+"/media/read", true, status == http.StatusOK, fmt.Sprint(status, body))
+			status, body = matrixCall(t, app, auth, caller, "PATCH", item, `{"alt_text":"x"}`)
+			check(name+"/media/update others'", editor, status == http.StatusOK, fmt.Sprint(status, body))
+			status, body = matrixCall(t, app, auth, caller, "DELETE", item, "")
+			check(name+"/media/delete others'", editor, status == http.StatusOK, fmt.Sprint(status, body))
 		}
 		// Terms (SPEC §6: authors manage categories, editors also tags;
 		// everyone reads them): create, read, update, delete.
