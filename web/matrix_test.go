@@ -150,7 +150,9 @@ func TestAdminRoleMatrix(t *testing.T) {
 				if caller == r.owner {
 					rel = "own"
 				}
-				cell := func(op string) string { return fmt.Sprintf("%s/%s/%s/%s(%s)/%s", name, r.kind, op, rel, r.owner, r.status) }
+				cell := func(op string) string {
+					return fmt.Sprintf("%s/%s/%s/%s(%s)/%s", name, r.kind, op, rel, r.owner, r.status)
+				}
 				base := fmt.Sprintf("/admin/%s/%d", r.kind, r.id)
 				resp, body := b.get(base + "/edit")
 				check(cell("edit page"), adminExpect(caller, "edit page", r.owner, r.status), resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode, body))
