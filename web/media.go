@@ -49,6 +49,9 @@ type mediaEditView struct {
 	Title, Alt         string
 	TitleHint, AltHint string
 	Translating        bool
+	// MayChange: the user uploaded the image or is an editor; others see
+	// it without the save and delete buttons.
+	MayChange bool
 }
 
 func (h *handler) registerMediaAdmin(admin fiber.Router) {
@@ -166,7 +169,7 @@ func (h *handler) renderMediaEdit(c *fiber.Ctx, status int, m *models.Media, err
 	}
 	lay := h.mediaLayout(c, "media.admin.edit_title")
 	v := mediaEditView{Layout: lay, CSRF: lay.CSRF, Media: m, Uses: uses, Error: errMsg, Saved: saved,
-		Lang: h.mediaTextLang(c), Title: m.Title, Alt: m.AltText}
+		Lang: h.mediaTextLang(c), Title: m.Title, Alt: m.AltText, MayChange: models.MayChangeMedia(userOf(c), m)}
 	withText, err := h.d.DB.MediaIn(c.UserContext(), m.ID, "")
 	if err != nil {
 		return err

@@ -51,5 +51,13 @@ func TestMediaTextsAreEditedPerLanguage(t *testing.T) {
 		if !strings.Contains(html, "ホールの外観</textarea>") {
 			t.Errorf("the saved translation is not in the form:\n%.4000s", html)
 		}
+		// An author sees another's image without the save and delete buttons.
+		account(t, db, "writer", models.RoleAuthor)
+		w := newBrowser(t, app)
+		w.signIn("writer", "password-writer")
+		resp, html = w.get(page)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(html, `data-testid="media-not-yours"`) || strings.Contains(html, `data-testid="media-delete-form"`) {
+			t.Errorf("an author on an editor's image: %d\n%.3000s", resp.StatusCode, html)
+		}
 	})
 }
