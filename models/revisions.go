@@ -541,3 +541,12 @@ func (l Linked[T, In]) RestoreRevision(ctx context.Context, u *User, ref Ref, re
 func (l Linked[T, In]) Revisions(ctx context.Context, u *User, ref Ref) (int64, []Revision, error) {
 	return l.s.Revisions(ctx, u, l.k.spec.kind, ref)
 }
+
+// CheckEdit says whether u may edit the event, venue or organizer named by
+// ref (nil, or the refusal or not-found error an edit would get), for the
+// screens that only lead to an edit: the admin's edit form, its
+// translation forms and its revisions.
+func (s *Store) CheckEdit(ctx context.Context, u *User, k Kind, ref Ref) error {
+	_, err := s.mayEditRecord(ctx, u, k, ref)
+	return err
+}

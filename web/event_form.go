@@ -352,6 +352,10 @@ func (h *handler) eventEdit(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	// The form is for who may edit the event (WordPress's edit screen).
+	if err := h.d.DB.CheckEdit(c.UserContext(), userOf(c), models.KindEvent, models.ByID(id)); err != nil {
+		return err
+	}
 	v, err := h.eventFormView(c, "admin.events.edit", formOf(e, h.d.Site.Zone()), id)
 	if err != nil {
 		return err
@@ -490,6 +494,9 @@ func (h *handler) translationView(c *fiber.Ctx, id int64) (translationView, erro
 	}
 	src, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), "")
 	if err != nil {
+		return translationView{}, err
+	}
+	if err := h.d.DB.CheckEdit(ctx, u, models.KindEvent, models.ByID(id)); err != nil {
 		return translationView{}, err
 	}
 	if lang == src.Lang {

@@ -304,6 +304,10 @@ func (p *linkedPages[T, In]) edit(c *fiber.Ctx, h *handler) error {
 	if post.Status == models.StatusTrash {
 		return &models.ForbiddenError{Kind: p.kind, Reason: models.RefusalInTrash, SignedIn: true}
 	}
+	// The form is for who may edit the record (WordPress's edit screen).
+	if err := h.d.DB.CheckEdit(c.UserContext(), userOf(c), p.kind, models.ByID(id)); err != nil {
+		return err
+	}
 	vals := p.values(rec)
 	vals["status"] = post.Status
 	vals["_version"] = p.version(rec)
@@ -471,6 +475,12 @@ func (p *linkedPages[T, In]) translation(c *fiber.Ctx, h *handler, post bool) er
 		return err
 	}
 	sp := p.post(src)
+	if sp.Status == models.StatusTrash { // as the edit form: restored first
+		return &models.ForbiddenError{Kind: p.kind, Reason: models.RefusalInTrash, SignedIn: true}
+	}
+	if err := h.d.DB.CheckEdit(ctx, u, p.kind, models.ByID(id)); err != nil {
+		return err
+	}
 	if lang == sp.Lang {
 		return fiber.ErrNotFound
 	}

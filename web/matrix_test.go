@@ -17,9 +17,10 @@ import (
 // rules as the API, "nobody can do in a form what the API would refuse
 // them". For every caller (signed out, and signed in as each role), on
 // events, venues and organizers of a contributor, an author and another
-// author in every status: the edit page and its save (for who may edit the
-// record, never for one in the trash) and the trash action (SPEC §6's edit
-// and trash rules). Then the users page (administrators) and the
+// author in every status: the edit page and its save, the translation page
+// and its save (for who may edit the record, never for one in the trash),
+// the trash action, and on trashed records the restore and delete actions
+// (SPEC §6's edit, trash and force-delete rules). Then the users page (administrators) and the
 // category create form (authors and up).
 
 var adminCallers = []string{"", "subscriber", "contributor", "author", "editor", "administrator"}
@@ -35,7 +36,14 @@ func adminExpect(caller, op, owner, status string) bool {
 	published := status == models.StatusPublish || status == models.StatusFuture
 	mayEdit := editor || (role == models.RoleAuthor && own) || (role == models.RoleContributor && own && !published)
 	switch op {
-	case "edit page", "save":
+	case "restore":
+		// Out of the trash (the fixture's trashed records were drafts): who
+		// could edit it.
+		return mayEdit
+	case "delete":
+		// For good: editors and administrators (SPEC §6, force delete).
+		return editor
+	case "edit page", "save", "translation page", "translation save":
 		// The edit form is for who may edit the record (WordPress's edit
 		// screen checks edit_post); a record in the trash is restored first
 		// (WordPress: "You can't edit this item because it is in the
@@ -169,8 +177,19 @@ func TestAdminRoleMatrix(t *testing.T) {
 				}
 				resp, body = b.send(http.MethodPost, base, form)
 				check(cell("save"), adminExpect(caller, "save", r.owner, r.status), posted(resp), fmt.Sprint(resp.StatusCode, resp.Header.Get("Location"), body))
+				resp, body = b.get(base + "/translations/ja")
+				check(cell("translation page"), adminExpect(caller, "translation page", r.owner, r.status), resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode, body))
+				field := map[string]string{"events": "title", "venues": "venue", "organizers": "organizer"}[r.kind]
+				resp, body = b.send(http.MethodPost, base+"/translations/ja", url.Values{"_csrf": {csrf}, field: {"翻訳 " + cell("translation")}})
+				check(cell("translation save"), adminExpect(caller, "translation save", r.owner, r.status), posted(resp), fmt.Sprint(resp.StatusCode, resp.Header.Get("Location"), body))
 				resp, body = b.send(http.MethodPost, base+"/trash", url.Values{"_csrf": {csrf}})
 				check(cell("trash"), adminExpect(caller, "trash", r.owner, r.status), posted(resp), fmt.Sprint(resp.StatusCode, resp.Header.Get("Location"), body))
+				if r.status == models.StatusTrash {
+					resp, body = b.send(http.MethodPost, base+"/restore", url.Values{"_csrf": {csrf}})
+					check(cell("restore"), adminExpect(caller, "restore", r.owner, r.status), posted(resp), fmt.Sprint(resp.StatusCode, resp.Header.Get("Location"), body))
+					resp, body = b.send(http.MethodPost, base+"/delete", url.Values{"_csrf": {csrf}})
+					check(cell("delete"), adminExpect(caller, "delete", r.owner, r.status), posted(resp), fmt.Sprint(resp.StatusCode, resp.Header.Get("Location"), body))
+				}
 			}
 			role := adminRoles[caller]
 			resp, _ := b.get("/admin/users")
