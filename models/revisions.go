@@ -41,11 +41,13 @@ type Revision struct {
 
 // revisionTables are the tables a record's state lives in: the main table
 // first, then the tables keyed by its id.
-var revisionTables = map[Kind][]struct{ table, key string }{
-	KindEvent: {{"events", "id"}, {"event_translations", "event_id"}, {"event_venues", "event_id"},
-		{"event_organizers", "event_id"}, {"event_terms", "event_id"}},
-	KindVenue:     {{"venues", "id"}, {"venue_translations", "venue_id"}},
-	KindOrganizer: {{"organizers", "id"}, {"organizer_translations", "organizer_id"}},
+// Each names its table, the column holding the record's id, and the
+// column its rows are read in order of (the rest of the primary key).
+var revisionTables = map[Kind][]struct{ table, key, order string }{
+	KindEvent: {{"events", "id", "id"}, {"event_translations", "event_id", "lang"}, {"event_venues", "event_id", "venue_id"},
+		{"event_organizers", "event_id", "organizer_id"}, {"event_terms", "event_id", "term_id"}},
+	KindVenue:     {{"venues", "id", "id"}, {"venue_translations", "venue_id", "lang"}},
+	KindOrganizer: {{"organizers", "id", "id"}, {"organizer_translations", "organizer_id", "lang"}},
 }
 
 // linkTargets say which table a link column points to: a restored link to
@@ -79,15 +81,8 @@ func (s *Site) revisionsKeep() int {
 func (s *Store) state(ctx context.Context, k Kind, id int64) (recordState, error) {
 	st := recordState{}
 	for _, t := range revisionTables[k] {
-		pk, err := s.primaryKey(ctx, t.table)
-		if err != nil {
-			return nil, err
-		}
-		for i := range pk {
-			pk[i] = quoteIdent(s.dialect, pk[i])
-		}
 		//nolint:gosec // G202: table and column names from revisionTables, quoted.
-		q := "SELECT * FROM " + quoteIdent(s.dialect, t.table) + " WHERE " + quoteIdent(s.dialect, t.key) + " = ? ORDER BY " + strings.Join(pk, ", ")
+		q := "SELECT * FROM " + quoteIdent(s.dialect, t.table) + " WHERE " + quoteIdent(s.dialect, t.key) + " = ? ORDER BY " + quoteIdent(s.dialect, t.order)
 		ts, err := s.readRows(ctx, q, id)
 		if err != nil {
 			return nil, fmt.Errorf("models: state of %s %d (%s): %w", k, id, t.table, err)
