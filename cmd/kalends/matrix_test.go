@@ -197,35 +197,8 @@ func TestRoleRouteMatrix(t *testing.T) {
 }
 
 func roleRouteMatrix(t *testing.T, db *models.DB) {
-	// The matrix makes hundreds of writes per user: the per-user write
-	// limit (TestWritesPerUserAreLimited) is off here.
-	limits := models.DefaultLimits()
-	limits.WritesPerMinute = 0
-	cfg := &Config{BaseURL: "http://example.test", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500, Limits: limits}
-	site := siteOf(cfg)
-	db.UseSite(site)
-	app, err := newApp(db, site, cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, users, auth := matrixApp(t, db)
 	ctx := context.Background()
-	users := map[string]*models.User{}
-	auth := map[string]string{}
-	for _, login := range matrixCallers[1:] {
-		users[login] = nil
-	}
-	users["author2"] = nil
-	for login := range users {
-		u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: login, Password: "correct horse battery", Role: matrixRole[login]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pw, _, err := db.CreateAppPassword(ctx, u.ID, "matrix")
-		if err != nil {
-			t.Fatal(err)
-		}
-		users[login], auth[login] = u, "Basic "+basic(login, pw)
-	}
 	ev := "/cal/events/v1/events"
 	var kinds = []string{"events", "venues", "organizers"}
 	cells, failed := 0, 0
@@ -382,4 +355,293 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 			}
 		}
 	}
+}
+
+// matrixApp is the assembled app on db with the write limit off (the
+// matrices make hundreds of writes per user, TestWritesPerUserAreLimited
+// covers the limit), a user per role of matrixRole and an application
+// password for each, as HTTP Basic credentials by login.
+func matrixApp(t *testing.T, db *models.DB) (*fiber.App, map[string]*models.User, map[string]string) {
+	t.Helper()
+	limits := models.DefaultLimits()
+	limits.WritesPerMinute = 0
+	cfg := &Config{BaseURL: "http://example.test", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500, Limits: limits}
+	site := siteOf(cfg)
+	db.UseSite(site)
+	app, err := newApp(db, site, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	users := map[string]*models.User{}
+	auth := map[string]string{}
+	for login, role := range matrixRole {
+		u, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: login, Password: "correct horse battery", Role: role})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, _, err := db.CreateAppPassword(ctx, u.ID, "matrix")
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[login], auth[login] = u, "Basic "+basic(login, pw)
+	}
+	return app, users, auth
+}
+
+// The status-code matrix (events): each caller (anonymous and the five
+// roles) × each event (the caller's own, for the roles that write, and
+// another author's) × each of the six statuses × read by id, list by
+// status, PATCH and DELETE, compared by status code, one subtest per cell
+// named caller/op/own|others/status; plus creates asking for each status.
+// Where TestRoleRouteMatrix says allowed or refused, this says which
+// refusal: 400, 401, 403 or 410.
+
+// codeCallers are the callers of the status-code matrix ("" anonymous).
+var codeCallers = []string{"", "subscriber", "contributor", "author", "editor", "administrator"}
+
+// codeOwners says whose events a caller meets: its own (contributors and
+// up; a subscriber's or anonymous caller's own records do not exist in
+// SPEC §6's terms) and another author's ("others").
+func codeOwners(caller string) []string {
+	if caller == "" || caller == "subscriber" {
+		return []string{"author2"}
+	}
+	return []string{caller, "author2"}
+}
+
+// wantCode is SPEC §6 (with §5's answers and WordPress's as tec-rest-v1.md
+// §1.2, §3 and §9 give them where SPEC is silent) for one cell: the status
+// code of op by caller on an event of its own (own) or another author's in
+// status, and for "list" whether the event is in the list asked with
+// ?status=<status>. The trashed events were drafts before the trash.
+//
+//   - read (GET /events/{id}): publish is public (200). A trashed event is
+//     403 event-no-longer-available for everyone, editors too (§5, TEC
+//     §3.2). Any other status is read by editors and administrators and by
+//     its owner when a contributor or author (§6 table, TEC §9 "GET single
+//     draft/pending/private"); anyone else gets 403 event-not-accessible
+//     (§5), anonymous callers included (the check is the handler's, not a
+//     permission callback, so no 401).
+//   - list (?status=S): anonymous callers and subscribers may ask for
+//     publish only, another status is 400 (§6). Otherwise 200, and the event
+//     is listed when published (publish; a scheduled one is not "published"
+//     until it is), or the caller is an editor, or it is the contributor's
+//     or author's own; status=trash lists trashed events to who could edit
+//     them (§6), i.e. the same rule for a trashed draft.
+//   - update (PATCH): anonymous 401, logged in but not allowed 403 (§9 last
+//     row, TEC §1.2 step 7). Allowed: editors everything; authors their own
+//     in any status; contributors their own unpublished ones (not publish,
+//     not future: WordPress's edit_published_posts covers both), which
+//     includes a trashed draft (WordPress checks edit_post against the
+//     status it had before the trash). A trashed event is updatable (TEC
+//     §3.4 has no trash check; an update is how it leaves the trash).
+//   - delete (DELETE, to the trash): the permission as for update first
+//     (401/403); then an event already in the trash is 410
+//     event-is-in-trash (§5); else 200.
+func wantCode(caller, op string, own bool, status string) (code int, listed bool) {
+	role := matrixRole[caller]
+	editor := role == models.RoleEditor || role == models.RoleAdministrator
+	owner := own && (role == models.RoleContributor || role == models.RoleAuthor)
+	published := status == models.StatusPublish || status == models.StatusFuture
+	mayEdit := editor || (own && role == models.RoleAuthor) || (own && role == models.RoleContributor && !published)
+	refused := http.StatusForbidden
+	if caller == "" {
+		refused = http.StatusUnauthorized
+	}
+	switch op {
+	case "read":
+		switch {
+		case status == models.StatusPublish:
+			return http.StatusOK, false
+		case status == models.StatusTrash:
+			return http.StatusForbidden, false
+		case editor || owner:
+			return http.StatusOK, false
+		}
+		return http.StatusForbidden, false
+	case "list":
+		if status != models.StatusPublish && (caller == "" || role == models.RoleSubscriber) {
+			return http.StatusBadRequest, false
+		}
+		return http.StatusOK, status == models.StatusPublish || editor || owner
+	case "update":
+		if !mayEdit {
+			return refused, false
+		}
+		return http.StatusOK, false
+	case "delete":
+		switch {
+		case !mayEdit:
+			return refused, false
+		case status == models.StatusTrash:
+			return http.StatusGone, false
+		}
+		return http.StatusOK, false
+	}
+	panic(op)
+}
+
+// codeEvent is one event of the status-code matrix.
+type codeEvent struct {
+	id                 int64
+	slug, word         string
+	owner, status, rel string
+}
+
+// codeEventSpec is what matrixEvent creates.
+type codeEventSpec struct {
+	owner, status, word string
+	start               time.Time
+	categories          []int64
+	trashedFrom         string // the status a trashed event had before
+}
+
+// matrixEvent creates one event as its owner through the store (the
+// console sets a status the owner may not give, such as a contributor's
+// publish, and the author of a record the owner may not create), then
+// trashes it as its owner when its status is trash.
+func matrixEvent(t *testing.T, db *models.DB, users map[string]*models.User, s codeEventSpec) codeEvent {
+	t.Helper()
+	ctx := context.Background()
+	owner := users[s.owner]
+	st := s.status
+	if st == models.StatusTrash {
+		st = s.trashedFrom
+	}
+	in := models.EventInput{Title: ptrTo(s.word), StartDate: ptrTo(s.start.Format("2006-01-02 15:04")),
+		EndDate: ptrTo(s.start.Add(time.Hour).Format("2006-01-02 15:04")), Lang: "en"}
+	in.AuthorID, in.Status = &owner.ID, &st
+	if st == models.StatusFuture {
+		in.Date = ptrTo("2035-01-01 09:00:00")
+	}
+	if s.categories != nil {
+		refs := []models.TermRef{}
+		for _, id := range s.categories {
+			refs = append(refs, models.TermRef{ID: id})
+		}
+		in.Categories = &refs
+	}
+	e, err := db.CreateEvent(ctx, owner, in)
+	if err != nil {
+		t.Fatalf("create %s as %s: %v", s.word, s.owner, err)
+	}
+	if e.Status != st { // scaled back (a contributor's publish): the console sets it
+		if e, err = db.UpdateEvent(ctx, models.Console, models.ByID(e.ID), models.EventInput{PostInput: models.PostInput{Status: &st, Date: in.Date}, Lang: "en"}); err != nil {
+			t.Fatalf("status of %s: %v", s.word, err)
+		}
+	}
+	if s.status == models.StatusTrash {
+		if e, err = db.TrashEvent(ctx, owner, models.ByID(e.ID), "en"); err != nil {
+			t.Fatalf("trash %s as %s: %v", s.word, s.owner, err)
+		}
+	}
+	if e.Status != s.status {
+		t.Fatalf("%s is %s, want %s", s.word, e.Status, s.status)
+	}
+	return codeEvent{id: e.ID, slug: e.Slug, word: s.word, owner: s.owner, status: s.status}
+}
+
+func TestRoleRouteMatrixStatusCodes(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, roleRouteCodes)
+}
+
+func roleRouteCodes(t *testing.T, db *models.DB) {
+	app, users, auth := matrixApp(t, db)
+	ev := "/cal/events/v1/events"
+	start := time.Date(2031, 2, 1, 10, 0, 0, 0, time.UTC)
+	cells := 0
+	class := func(code int) string {
+		switch {
+		case code >= 200 && code < 300:
+			return "2xx"
+		case code == 400, code == 401, code == 403, code == 404, code == 410:
+			return fmt.Sprint(code)
+		}
+		return fmt.Sprintf("other %d", code)
+	}
+	for _, caller := range codeCallers {
+		name := caller
+		if name == "" {
+			name = "anonymous"
+		}
+		var recs []codeEvent
+		for _, owner := range codeOwners(caller) {
+			for _, status := range models.Statuses {
+				r := matrixEvent(t, db, users, codeEventSpec{owner: owner, status: status, trashedFrom: models.StatusDraft, start: start,
+					word: fmt.Sprintf("mxcode%s%s%sword", strings.ReplaceAll(name, "administrator", "admin"), owner, status)})
+				r.rel = "others"
+				if owner == caller {
+					r.rel = "own"
+				}
+				recs = append(recs, r)
+			}
+		}
+		for _, r := range recs {
+			own := r.rel == "own"
+			item := fmt.Sprintf("%s/%d", ev, r.id)
+			for _, op := range []string{"read", "list", "update", "delete"} {
+				want, listed := wantCode(caller, op, own, r.status)
+				cells++
+				t.Run(fmt.Sprintf("%s/%s/%s/%s", name, op, r.rel, r.status), func(t *testing.T) {
+					var code int
+					var body string
+					switch op {
+					case "read":
+						code, body = matrixCall(t, app, auth, caller, "GET", item, "")
+					case "list":
+						code, body = matrixCall(t, app, auth, caller, "GET", ev+"?per_page=500&start_date=2031-01-01&end_date=2031-12-31&status="+r.status, "")
+					case "update":
+						code, body = matrixCall(t, app, auth, caller, "PATCH", item, `{"title":"x"}`)
+					case "delete":
+						code, body = matrixCall(t, app, auth, caller, "DELETE", item, "")
+					}
+					if class(code) != class(want) {
+						t.Errorf("got %d, want %s (%.200s)", code, class(want), body)
+						return
+					}
+					if op == "list" && code == http.StatusOK && strings.Contains(body, r.word) != listed {
+						t.Errorf("listed %v, want %v", !listed, listed)
+					}
+				})
+			}
+		}
+		// Creates asking for each status (SPEC §6: contributors and up;
+		// a contributor's publish or future is stored as pending, another
+		// status as asked).
+		for _, asked := range []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate} {
+			role := matrixRole[caller]
+			want, stored := http.StatusCreated, asked
+			switch {
+			case caller == "":
+				want = http.StatusUnauthorized
+			case role == models.RoleSubscriber:
+				want = http.StatusForbidden
+			case role == models.RoleContributor && (asked == models.StatusPublish || asked == models.StatusFuture):
+				stored = models.StatusPending
+			}
+			cells++
+			t.Run(fmt.Sprintf("%s/create/%s", name, asked), func(t *testing.T) {
+				date := ""
+				if asked == models.StatusFuture {
+					date = `,"date":"2035-01-01 09:00:00"`
+				}
+				code, body := matrixCall(t, app, auth, caller, "POST", ev,
+					fmt.Sprintf(`{"title":"new %s %s","start_date":"2031-03-01 10:00","end_date":"2031-03-01 11:00","status":%q%s}`, name, asked, asked, date))
+				if class(code) != class(want) {
+					t.Fatalf("got %d, want %s (%.200s)", code, class(want), body)
+				}
+				if code == http.StatusCreated {
+					var e struct {
+						Status string `json:"status"`
+					}
+					if err := json.Unmarshal([]byte(body), &e); err != nil || e.Status != stored {
+						t.Errorf("stored %q, want %q (%v)", e.Status, stored, err)
+					}
+				}
+			})
+		}
+	}
+	t.Logf("status-code matrix: %d cells", cells)
 }
