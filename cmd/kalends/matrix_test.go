@@ -645,3 +645,215 @@ func roleRouteCodes(t *testing.T, db *models.DB) {
 	}
 	t.Logf("status-code matrix: %d cells", cells)
 }
+
+// The anonymous leak checks: events of the author and of another author in
+// every status, each with a unique word in its title (and so in its slug),
+// in a category shared with the published ones and in one of their own,
+// starting next week (inside every default window). No surface an
+// anonymous caller reaches may show a word of an event that is not
+// published, or count it: the API lists (every status filter, searches for
+// each word, category filters, include), /events.ics, the public list and
+// month pages, the event pages, /sitemap.xml, the category pages and the
+// category counts of /cal/events/v1/categories (WordPress counts published
+// posts only). Each URL is asked by an editor first, so a response cache
+// that kept the editor's answer for everyone would show. The published
+// words must show, so that no check passes on an empty page. The trashed
+// events were published before the trash (their counts must have gone).
+func TestRoleRouteMatrixLeaks(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, roleRouteLeaks)
+}
+
+func roleRouteLeaks(t *testing.T, db *models.DB) {
+	app, users, auth := matrixApp(t, db)
+	ctx := context.Background()
+	term := func(name string) *models.Term {
+		c, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo(name)}, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	shared, hiddenOnly := term("Leakshared"), term("Leakhidden")
+	start := time.Now().UTC().Truncate(time.Hour).AddDate(0, 0, 7)
+	var published, hidden []codeEvent
+	for _, owner := range []string{"author", "author2"} {
+		for _, status := range models.Statuses {
+			cats := []int64{shared.ID}
+			if status != models.StatusPublish {
+				cats = append(cats, hiddenOnly.ID)
+			}
+			r := matrixEvent(t, db, users, codeEventSpec{owner: owner, status: status, trashedFrom: models.StatusPublish, start: start,
+				categories: cats, word: fmt.Sprintf("leak%s%sword", owner, status)})
+			if status == models.StatusPublish {
+				published = append(published, r)
+			} else {
+				hidden = append(hidden, r)
+			}
+		}
+	}
+	ev := "/cal/events/v1/events"
+	cells := 0
+	// get asks path as an editor (to fill any cache), then twice as an
+	// anonymous caller, and returns the anonymous answers.
+	get := func(t *testing.T, path string) (codes []int, bodies []string) {
+		t.Helper()
+		matrixCall(t, app, auth, "editor", "GET", path, "")
+		for range 2 {
+			code, body := matrixCall(t, app, auth, "", "GET", path, "")
+			codes, bodies = append(codes, code), append(bodies, body)
+		}
+		return codes, bodies
+	}
+	// shows is one cell: path, asked anonymously, shows the published
+	// records (when public) and none of the others, by key (word or slug).
+	shows := func(name, path string, public bool, key func(codeEvent) string) {
+		cells++
+		t.Run("anonymous/leak/"+name, func(t *testing.T) {
+			codes, bodies := get(t, path)
+			for i, body := range bodies {
+				for _, r := range hidden {
+					if strings.Contains(body, key(r)) {
+						t.Errorf("%s (answer %d, %d) shows the %s event of %s %q", path, i+1, codes[i], r.status, r.owner, key(r))
+					}
+				}
+				for _, r := range published {
+					if public && !strings.Contains(body, key(r)) {
+						t.Errorf("%s (answer %d, %d) lacks the published event %q: the check sees nothing (%.300s)", path, i+1, codes[i], key(r), body)
+					}
+				}
+			}
+		})
+	}
+	word := func(r codeEvent) string { return r.word }
+	page := func(r codeEvent) string { return "/event/" + r.slug + "/" }
+	dates := "&start_date=2000-01-01&end_date=2099-12-31"
+	shows("api/list", ev+"?per_page=500", true, word)
+	shows("api/list all dates", ev+"?per_page=500"+dates, true, word)
+	for _, s := range models.Statuses {
+		shows("api/list status="+s, ev+"?per_page=500"+dates+"&status="+s, s == models.StatusPublish, word)
+	}
+	shows("api/list categories=shared", fmt.Sprintf("%s?per_page=500%s&categories=%d", ev, dates, shared.ID), true, word)
+	shows("api/list categories=hidden", fmt.Sprintf("%s?per_page=500%s&categories=%d", ev, dates, hiddenOnly.ID), false, word)
+	var ids []string
+	for _, r := range append(append([]codeEvent{}, published...), hidden...) {
+		ids = append(ids, fmt.Sprint(r.id))
+	}
+	shows("api/list include", ev+"?per_page=500&include="+strings.Join(ids, ","), true, word)
+	shows("events.ics", "/events.ics", true, word)
+	shows("events.ics all dates", "/events.ics?start_date=2000-01-01&end_date=2099-12-31", true, word)
+	shows("events page", "/events/", true, page)
+	shows("month page", "/events/?view=month&month="+start.Format("2006-01"), true, page)
+	shows("category page shared", "/events/category/"+shared.Slug+"/", true, page)
+	shows("category page hidden", "/events/category/"+hiddenOnly.Slug+"/", false, page)
+	shows("sitemap", "/sitemap.xml", true, page)
+	// Searches for each word: the list echoes the search in its links, so
+	// the answer is read: no event, a total of 0 (1 for a published word).
+	for _, r := range append(append([]codeEvent{}, published...), hidden...) {
+		want := 0
+		if r.status == models.StatusPublish {
+			want = 1
+		}
+		cells++
+		t.Run(fmt.Sprintf("anonymous/leak/api search/%s/%s", r.owner, r.status), func(t *testing.T) {
+			codes, bodies := get(t, ev+"?per_page=500"+dates+"&search="+r.word)
+			for i, body := range bodies {
+				var l struct {
+					Events []struct {
+						ID int64 `json:"id"`
+					} `json:"events"`
+					Total int `json:"total"`
+				}
+				if err := json.Unmarshal([]byte(body), &l); err != nil || codes[i] != http.StatusOK || len(l.Events) != want || l.Total != want {
+					t.Errorf("answer %d: %d events, total %d, want %d (%d %v %.300s)", i+1, len(l.Events), l.Total, want, codes[i], err, body)
+				}
+			}
+		})
+		cells++
+		t.Run(fmt.Sprintf("anonymous/leak/ics search/%s/%s", r.owner, r.status), func(t *testing.T) {
+			_, bodies := get(t, "/events.ics?start_date=2000-01-01&end_date=2099-12-31&search="+r.word)
+			for i, body := range bodies {
+				if n := strings.Count(body, "BEGIN:VEVENT"); n != want {
+					t.Errorf("answer %d: %d events, want %d", i+1, n, want)
+				}
+			}
+		})
+		cells++
+		t.Run(fmt.Sprintf("anonymous/leak/page search/%s/%s", r.owner, r.status), func(t *testing.T) {
+			_, bodies := get(t, "/events/?search="+r.word)
+			for i, body := range bodies {
+				if strings.Contains(body, page(r)) != (want == 1) {
+					t.Errorf("answer %d: shows %s: %v, want %v", i+1, page(r), !(want == 1), want == 1)
+				}
+			}
+		})
+		// The event's own pages: a published one is there, another is not
+		// found (SPEC §5 gives the API's 403 to the API only).
+		for surface, p := range map[string]string{"event page": page(r), "event ics": "/event/" + r.slug + ".ics"} {
+			cells++
+			t.Run(fmt.Sprintf("anonymous/leak/%s/%s/%s", surface, r.owner, r.status), func(t *testing.T) {
+				codes, bodies := get(t, p)
+				for i, code := range codes {
+					if (code == http.StatusOK) != (want == 1) || want == 0 && code != http.StatusNotFound {
+						t.Errorf("%s answer %d: %d (%.200s)", p, i+1, code, bodies[i])
+					}
+				}
+			})
+		}
+	}
+	// Category counts: the shared category counts the two published events,
+	// the other none (and is hidden from the default list, hide_empty).
+	for _, c := range []struct {
+		path  string
+		terms map[int64]int // term id → count; -1: absent
+	}{
+		{"/cal/events/v1/categories?per_page=100&hide_empty=false", map[int64]int{shared.ID: len(published), hiddenOnly.ID: 0}},
+		{"/cal/events/v1/categories?per_page=100", map[int64]int{shared.ID: len(published), hiddenOnly.ID: -1}},
+		{"/cal/events/v1/categories?per_page=100&search=leak", map[int64]int{shared.ID: len(published), hiddenOnly.ID: -1}},
+	} {
+		cells++
+		t.Run("anonymous/leak/category counts "+strings.TrimPrefix(c.path, "/cal/events/v1/"), func(t *testing.T) {
+			codes, bodies := get(t, c.path)
+			for i, body := range bodies {
+				var l struct {
+					Categories []struct {
+						ID    int64 `json:"id"`
+						Count int   `json:"count"`
+					} `json:"categories"`
+				}
+				if err := json.Unmarshal([]byte(body), &l); err != nil || codes[i] != http.StatusOK {
+					t.Fatalf("answer %d: %d %v %.300s", i+1, codes[i], err, body)
+				}
+				got := map[int64]int{shared.ID: -1, hiddenOnly.ID: -1}
+				for _, term := range l.Categories {
+					if _, ok := got[term.ID]; ok {
+						got[term.ID] = term.Count
+					}
+				}
+				for id, want := range c.terms {
+					if got[id] != want {
+						t.Errorf("answer %d: term %d count %d, want %d (-1: absent)", i+1, id, got[id], want)
+					}
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		term *models.Term
+		want int
+	}{{shared, len(published)}, {hiddenOnly, 0}} {
+		cells++
+		t.Run("anonymous/leak/category count "+c.term.Slug, func(t *testing.T) {
+			codes, bodies := get(t, fmt.Sprintf("/cal/events/v1/categories/%d", c.term.ID))
+			for i, body := range bodies {
+				var term struct {
+					Count int `json:"count"`
+				}
+				if err := json.Unmarshal([]byte(body), &term); err != nil || codes[i] != http.StatusOK || term.Count != c.want {
+					t.Errorf("answer %d: count %d, want %d (%d %v)", i+1, term.Count, c.want, codes[i], err)
+				}
+			}
+		})
+	}
+	t.Logf("leak checks: %d cells", cells)
+}
