@@ -35,6 +35,10 @@ import (
 // through searches, the feed, the public pages or the sitemap. The admin's
 // pages and forms have their matrix in web/matrix_test.go; users and
 // application passwords their own tests (models, api, web).
+// TestRoleRouteMatrixStatusCodes then says which refusal each event cell
+// gets (400, 401, 403, 410), one subtest per cell, and
+// TestRoleRouteMatrixLeaks looks for unpublished events on every surface
+// an anonymous caller reaches.
 
 // matrixCallers are the callers, "" anonymous.
 var matrixCallers = []string{"", "subscriber", "contributor", "author", "editor", "administrator"}
@@ -397,9 +401,6 @@ func matrixApp(t *testing.T, db *models.DB) (*fiber.App, map[string]*models.User
 // Where TestRoleRouteMatrix says allowed or refused, this says which
 // refusal: 400, 401, 403 or 410.
 
-// codeCallers are the callers of the status-code matrix ("" anonymous).
-var codeCallers = []string{"", "subscriber", "contributor", "author", "editor", "administrator"}
-
 // codeOwners says whose events a caller meets: its own (contributors and
 // up; a subscriber's or anonymous caller's own records do not exist in
 // SPEC §6's terms) and another author's ("others").
@@ -561,7 +562,7 @@ func roleRouteCodes(t *testing.T, db *models.DB) {
 		}
 		return fmt.Sprintf("other %d", code)
 	}
-	for _, caller := range codeCallers {
+	for _, caller := range matrixCallers {
 		name := caller
 		if name == "" {
 			name = "anonymous"
@@ -783,7 +784,7 @@ func roleRouteLeaks(t *testing.T, db *models.DB) {
 			_, bodies := get(t, "/events/?search="+r.word)
 			for i, body := range bodies {
 				if strings.Contains(body, page(r)) != (want == 1) {
-					t.Errorf("answer %d: shows %s: %v, want %v", i+1, page(r), !(want == 1), want == 1)
+					t.Errorf("answer %d: shows %s: %v, want %v", i+1, page(r), want != 1, want == 1)
 				}
 			}
 		})
