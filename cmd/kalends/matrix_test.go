@@ -369,7 +369,10 @@ func matrixApp(t *testing.T, db *models.DB) (*fiber.App, map[string]*models.User
 	t.Helper()
 	limits := models.DefaultLimits()
 	limits.WritesPerMinute = 0
-	cfg := &Config{BaseURL: "http://example.test", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500, Limits: limits}
+	// The response cache is on (read the generation at every request), so
+	// a cached answer made for one caller that reached another would show.
+	cfg := &Config{BaseURL: "http://example.test", Location: time.UTC, DefaultLanguage: "en", MaxPerPage: 500, Limits: limits,
+		CacheSize: 8 << 20, CacheCheck: time.Millisecond}
 	site := siteOf(cfg)
 	db.UseSite(site)
 	app, err := newApp(db, site, cfg, slog.New(slog.DiscardHandler))
