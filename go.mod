@@ -15,6 +15,7 @@ require (
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/oapi-codegen/runtime v1.8.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/teambition/rrule-go v1.8.2
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/mysqldialect v1.3.0
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0

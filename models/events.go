@@ -46,7 +46,23 @@ type EventInput struct {
 	// UID is the iCalendar UID of an imported event (import only; the API
 	// does not take it).
 	UID *string
+
+	// Recurrence makes the event a series (RFC 5545 lines or a bare
+	// RRULE, see ParseRecurrence); "" makes a series a single event again.
+	Recurrence *string
+	// Scope says what an update of an occurrence of a series changes:
+	// ScopeThis (the default: that occurrence, which becomes an
+	// exception), ScopeFollowing (it and the later ones: the series is
+	// split) or ScopeAll (the series and every occurrence but exceptions).
+	Scope string
 }
+
+// Scopes of an update of an occurrence (EventInput.Scope).
+const (
+	ScopeThis      = "this"
+	ScopeFollowing = "following"
+	ScopeAll       = "all"
+)
 
 // currencyCode is an ISO 4217 code (upper-cased before the check).
 var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
@@ -85,7 +101,18 @@ func (in *EventInput) check(create bool) error {
 	c.image("image", in.ImageURL, "reason.events.invalid_image")
 	c.text("website", in.Website, MaxNameLen)
 	c.url("website", in.Website, "reason.invalid_url")
-	return c.err()
+	switch in.Scope {
+	case "", ScopeThis, ScopeFollowing, ScopeAll:
+	default:
+		c.add("scope", "reason.events.scope", nil)
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	if in.Recurrence != nil {
+		return CheckRecurrenceSyntax(*in.Recurrence)
+	}
+	return nil
 }
 
 // utcOffsetZone matches TEC's "UTC+N" / "UTC-N:30" manual offsets.
@@ -392,8 +419,12 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 	if err := applyEventFields(e, in, nil, s.site); err != nil {
 		return nil, err
 	}
+	rule, err := s.ruleOf(e, in)
+	if err != nil {
+		return nil, err
+	}
 	var id int64
-	err := s.RunInTx(ctx, func(tx *Store) error {
+	err = s.RunInTx(ctx, func(tx *Store) error {
 		if err := tx.checkEventRefs(ctx, &in); err != nil {
 			return err
 		}
@@ -422,7 +453,16 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 				return err
 			}
 		}
-		return tx.adjustTermCounts(ctx, termCounts{}, after)
+		if err := tx.adjustTermCounts(ctx, termCounts{}, after); err != nil {
+			return err
+		}
+		if rule != nil {
+			if err := tx.setRule(ctx, id, rule); err != nil {
+				return err
+			}
+			return tx.syncSeries(ctx, id, false, tx.site.Horizon())
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -452,6 +492,9 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	if err := s.checkEventRefs(ctx, &in); err != nil {
 		return nil, err
 	}
+	if ev, done, err := s.updateScoped(ctx, u, ref, in); done {
+		return ev, err
+	}
 	id, err := changePost(ctx, s, u, ActEdit, KindEvent, ref, lockEvent, eventPost, func(tx *Store, old *Event, _ *Post) error {
 		id := old.ID
 		before, err := tx.eventTermCounts(ctx, id, old.Status)
@@ -463,6 +506,8 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 			return err
 		}
 		e := *old
+		// An occurrence edited on its own is an exception from then on.
+		e.IsException = e.IsException || old.IsOccurrence()
 		translated := map[string]string{}
 		text := func(field string, dst *string, v *string) {
 			if v == nil {
@@ -521,6 +566,9 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 			}
 		}
 		if err := tx.adjustTermCounts(ctx, before, after); err != nil {
+			return err
+		}
+		if err := tx.afterEventEdit(ctx, u, old, &e, in); err != nil {
 			return err
 		}
 		return tx.keepRevision(ctx, KindEvent, id, u, snap)
@@ -605,8 +653,19 @@ func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*E
 // if u may, and returns it whole as read in lang. An event already in the
 // trash is refused (RefusalInTrash): delete it for good instead.
 func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
-	id, err := changePost(ctx, s, u, ActTrash, KindEvent, ref, lockEvent, eventPost, func(tx *Store, _ *Event, p *Post) error {
+	id, err := changePost(ctx, s, u, ActTrash, KindEvent, ref, lockEvent, eventPost, func(tx *Store, old *Event, p *Post) error {
 		return moveToTrash(u, KindEvent, p, func() error {
+			// A trashed occurrence leaves its series (an EXDATE); a
+			// trashed series takes its occurrences along.
+			if old.IsOccurrence() {
+				if err := tx.excludeOccurrence(ctx, old, false); err != nil {
+					return err
+				}
+			} else if old.IsSeries() {
+				if err := tx.trashSeriesRows(ctx, u, old.ID); err != nil {
+					return err
+				}
+			}
 			before, err := tx.eventTermCounts(ctx, p.ID, p.Status)
 			if err != nil {
 				return err
@@ -651,6 +710,15 @@ func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) 
 		before, err := tx.eventTermCounts(ctx, id, cur.Status)
 		if err != nil {
 			return err
+		}
+		if cur.IsOccurrence() {
+			if err := tx.excludeOccurrence(ctx, cur, false); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		} else if cur.IsSeries() {
+			if err := tx.deleteSeriesRows(ctx, id); err != nil {
+				return err
+			}
 		}
 		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
 			if _, err := tx.db.NewDelete().TableExpr(t).Where("event_id = ?", id).Exec(ctx); err != nil {

@@ -77,7 +77,8 @@ func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool
 	if len(ids) == 0 {
 		ids, other = f.tagIDs, nil
 	}
-	if len(ids) == 0 || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil {
+	if len(ids) == 0 || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
+		f.Recurrence == RecurrenceSeries || f.Recurrence == RecurrenceFirst {
 		return 0, false, nil
 	}
 	q := s.db.NewSelect().TableExpr("event_terms AS l").Where("l.term_id IN (?)", bun.List(ids))

@@ -320,7 +320,7 @@ func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string
 		sortTermsByName(e.Categories)
 		sortTermsByName(e.Tags)
 	}
-	return nil
+	return s.loadSeriesRules(ctx, events)
 }
 
 // pick returns the records of m with the given ids, in that order,

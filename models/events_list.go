@@ -36,6 +36,11 @@ type EventFilter struct {
 	Near                   *GeoPoint // order by distance to this point
 	Include                []int64
 	ParentID               *int64
+	// Recurrence says how series are listed: "" or RecurrenceOccurrences
+	// (every occurrence is an event), RecurrenceSeries (one row per
+	// series: its next occurrence in the window) or RecurrenceFirst (one
+	// row per series: its first occurrence, the series row).
+	Recurrence string
 	// Statuses filters by status; nil shows what the acting user may see
 	// by default (SPEC §6).
 	Statuses []string
@@ -83,6 +88,9 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		return nil, err
 	}
 	if err := s.resolveEventFilter(ctx, &f); err != nil {
+		return nil, err
+	}
+	if err := s.extendForWindow(ctx, f); err != nil {
 		return nil, err
 	}
 	f.visibility = ListVisibility(u)
@@ -262,9 +270,31 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.id IN (?)", bun.List(f.Include))
 	}
 	if f.ParentID != nil {
-		q.Where("event.parent_id = ?", *f.ParentID)
+		// A series' occurrences, the series row (its first) included.
+		q.Where("(event.parent_id = ? OR (event.id = ? AND event.series_id = event.id))", *f.ParentID, *f.ParentID)
+	}
+	switch f.Recurrence {
+	case RecurrenceFirst:
+		q.Where("(event.series_id IS NULL OR event.series_id = event.id)")
+	case RecurrenceSeries:
+		// The next occurrence: no earlier one of the same series, as
+		// visible and in the window.
+		bound, arg := "o.end_at >= ?", s.site.Now()
+		if f.StartMin != nil {
+			bound, arg = "o.start_at >= ?", Sec(*f.StartMin)
+		}
+		q.Where("(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM events o WHERE o.series_id = event.series_id "+
+			"AND o.status = event.status AND o.hide_from_listings = event.hide_from_listings AND "+bound+
+			" AND (o.start_at < event.start_at OR (o.start_at = event.start_at AND o.id < event.id))))", arg)
 	}
 }
+
+// The ways a list shows series (EventFilter.Recurrence).
+const (
+	RecurrenceOccurrences = "occurrences"
+	RecurrenceSeries      = "series"
+	RecurrenceFirst       = "first"
+)
 
 // distanceExpr is an SQL expression of the squared equirectangular
 // distance (in degrees) from the venue g to p. It uses only arithmetic, so

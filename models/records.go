@@ -102,6 +102,19 @@ type Event struct {
 	ParentID         *int64    `bun:"parent_id"`
 	UID              *string   `bun:"uid"` // iCalendar UID of an imported event; nil for events made here
 
+	// Recurrence (recurrence.go). Recurrence is the rule of a series, set
+	// on the series row only; SeriesID and RecurrenceID are set on every
+	// occurrence, the series row (its own first occurrence) included.
+	Recurrence   *string    `bun:"recurrence"`
+	SeriesID     *int64     `bun:"series_id"`
+	RecurrenceID *time.Time `bun:"recurrence_id"`
+	IsException  bool       `bun:"is_exception,notnull"`
+	SeriesUntil  *time.Time `bun:"series_until"`
+	// SeriesRule is the rule of the event's series, read for every
+	// occurrence of a page (nil for events that do not recur).
+	SeriesRule  *Recurrence `bun:"-"`
+	SeriesStart time.Time   `bun:"-"` // the series' first start, in its zone
+
 	// The linked records, read in the same language as the event: every
 	// operation that returns events fills them (a fixed number of queries
 	// for a whole page), so adapters never assemble an event themselves.

@@ -30,6 +30,19 @@ type Site struct {
 	// RevisionsKeep is how many revisions each event, venue and organizer
 	// keeps (0: none are kept); nil means DefaultRevisionsKeep.
 	RevisionsKeep *int
+	// SeriesHorizon is how far ahead of now the occurrences of recurring
+	// events are materialized; 0 means DefaultSeriesHorizon.
+	SeriesHorizon time.Duration
+}
+
+// Horizon is the end of the materialized occurrences of series: now plus
+// the site's SeriesHorizon.
+func (s *Site) Horizon() time.Time {
+	h := DefaultSeriesHorizon
+	if s != nil && s.SeriesHorizon > 0 {
+		h = s.SeriesHorizon
+	}
+	return s.Now().Add(h)
 }
 
 // DefaultSite is the configuration of a site nobody configured: UTC, no

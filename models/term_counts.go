@@ -10,7 +10,7 @@ import (
 )
 
 // Term counts. terms.event_count is the number of published events linked
-// to the term (a term's "count" on the wire). Reads take it as stored; every
+// to the term (a term's "count" on the wire), a series counting once. Reads take it as stored; every
 // write that can change it adjusts it in the same transaction, from what
 // the event was before and after the write (termCounts). Counting links on
 // every read was 92% of the time of a realistic event list.
@@ -31,7 +31,11 @@ type termCounts struct {
 // status, to its terms' counts (one query).
 func (s *Store) eventTermCounts(ctx context.Context, id int64, status string) (termCounts, error) {
 	var ids []int64
-	if err := s.db.NewSelect().Model((*EventTerm)(nil)).Column("term_id").Where("event_id = ?", id).Scan(ctx, &ids); err != nil {
+	// An occurrence of a series other than the series row counts in no
+	// term: a series counts once.
+	err := s.db.NewRaw("SELECT et.term_id FROM event_terms et JOIN events e ON e.id = et.event_id "+
+		"WHERE et.event_id = ? AND (e.series_id IS NULL OR e.series_id = e.id)", id).Scan(ctx, &ids)
+	if err != nil {
 		return termCounts{}, fmt.Errorf("models: terms of event %d: %w", id, mapErr(err))
 	}
 	return termCounts{published: status == StatusPublish, terms: ids}, nil
@@ -81,7 +85,7 @@ func (s *Store) adjustTermCounts(ctx context.Context, before, after termCounts) 
 // termCountSQL counts the published events of term tm from the links: the
 // truth that RecountTerms restores.
 const termCountSQL = `(SELECT COUNT(*) FROM event_terms et JOIN events e ON e.id = et.event_id
-	WHERE et.term_id = tm.id AND e.status = 'publish')`
+	WHERE et.term_id = tm.id AND e.status = 'publish' AND (e.series_id IS NULL OR e.series_id = e.id))`
 
 // RecountTerms recomputes the count of every term from the links, in one
 // transaction, and returns how many counts were wrong. Counts are kept by

@@ -1,0 +1,683 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Series and occurrences in the database. The series row holds the rule
+// and the content every occurrence copies (text, links, translations,
+// status); an occurrence edited on its own (is_exception) keeps its own.
+// syncSeries makes the stored occurrences what the rule says, up to the
+// horizon: it adds the missing ones, deletes those the rule no longer
+// gives (unless in the trash) and, when asked, copies the series' content
+// onto every occurrence that is not an exception. Only the series row
+// counts in term counts (eventTermCounts, termCountSQL): a series counts
+// once.
+
+// seriesFarFuture marks a series whose every occurrence is materialized.
+var seriesFarFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// IsSeries reports whether e is the row of a series (its first occurrence).
+func (e *Event) IsSeries() bool { return e.SeriesID != nil && *e.SeriesID == e.ID }
+
+// IsOccurrence reports whether e is an occurrence of a series other than
+// its first.
+func (e *Event) IsOccurrence() bool { return e.SeriesID != nil && *e.SeriesID != e.ID }
+
+// Recurring reports whether e belongs to a series.
+func (e *Event) Recurring() bool { return e.SeriesID != nil }
+
+// zone is the event's time zone (the site's when its own does not load).
+func (s *Store) zone(e *Event) *time.Location {
+	loc, err := LoadZone(e.Timezone, s.site.Zone())
+	if err != nil {
+		return s.site.Zone()
+	}
+	return loc
+}
+
+// seriesRule reads the stored rule of series row e.
+func (s *Store) seriesRule(e *Event) *Recurrence {
+	if e.Recurrence == nil {
+		return &Recurrence{}
+	}
+	loc := s.zone(e)
+	return readStoredRecurrence(*e.Recurrence, loc, e.StartAt.In(loc))
+}
+
+// occurrenceRow is what syncSeries reads of an occurrence.
+type occurrenceRow struct {
+	ID           int64     `bun:"id"`
+	RecurrenceID time.Time `bun:"recurrence_id"`
+	IsException  bool      `bun:"is_exception"`
+	Status       string    `bun:"status"`
+	StartAt      time.Time `bun:"start_at"`
+	EndAt        time.Time `bun:"end_at"`
+}
+
+// occurrences lists the occurrences of series id other than the series
+// row, in recurrence order.
+func (s *Store) occurrences(ctx context.Context, id int64) ([]occurrenceRow, error) {
+	var rows []occurrenceRow
+	err := s.db.NewSelect().TableExpr("events").Column("id", "recurrence_id", "is_exception", "status", "start_at", "end_at").
+		Where("series_id = ? AND id <> ?", id, id).OrderExpr("recurrence_id, id").Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("models: occurrences of %d: %w", id, mapErr(err))
+	}
+	return rows, nil
+}
+
+// seriesContent are the columns an occurrence copies from its series.
+var seriesContent = []string{"author_id", "status", "lang", "published_at", "updated_at", "modified_by", "title",
+	"description", "excerpt", "timezone", "all_day", "cost", "currency_symbol", "currency_code", "currency_position",
+	"website", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "image_url"}
+
+// syncSeries makes the occurrences of series id what its rule gives up to
+// until (at most MaxFutureOccurrences ahead of now). With propagate, every
+// occurrence that is not an exception takes the series' content and links
+// again, and its dates from its recurrence id. It runs in the caller's
+// transaction, the series row locked.
+func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until time.Time) error {
+	series, err := s.rawEvent(ctx, id, true)
+	if err != nil {
+		return err
+	}
+	if series.Recurrence == nil {
+		return nil
+	}
+	loc := s.zone(series)
+	start, end := series.StartAt.In(loc), series.EndAt.In(loc)
+	rule := s.seriesRule(series)
+	starts, next, err := rule.Expand(start, until, s.site.Now(), MaxFutureOccurrences)
+	if err != nil {
+		return err
+	}
+	mark := seriesFarFuture // every occurrence is materialized
+	if !next.IsZero() {
+		mark = Sec(next).Add(-time.Second)
+	}
+	want := map[int64]time.Time{}
+	for _, t := range starts[1:] {
+		want[t.Unix()] = t
+	}
+	rows, err := s.occurrences(ctx, id)
+	if err != nil {
+		return err
+	}
+	var gone, refresh []int64
+	dates := map[int64]time.Time{} // id → the start it should have
+	for _, r := range rows {
+		t, ok := want[r.RecurrenceID.Unix()]
+		switch {
+		case ok:
+			delete(want, r.RecurrenceID.Unix())
+			if propagate && !r.IsException {
+				refresh = append(refresh, r.ID)
+				dates[r.ID] = t
+			}
+		case r.Status == StatusTrash:
+			// an excluded occurrence, kept in the trash
+		case r.RecurrenceID.After(mark):
+			// materialized by a farther horizon: kept for the next extension
+		default:
+			gone = append(gone, r.ID)
+		}
+	}
+	if err := s.deleteEventRows(ctx, gone); err != nil {
+		return err
+	}
+	if len(refresh) > 0 {
+		tmpl := *series
+		q := s.db.NewUpdate().Model(&tmpl).Column(seriesContent...).
+			Where("event.id IN (?)", bun.List(refresh))
+		if _, err := q.Exec(ctx); err != nil {
+			return fmt.Errorf("models: copy series %d onto its occurrences: %w", id, mapErr(err))
+		}
+		for _, r := range rows {
+			t, ok := dates[r.ID]
+			if !ok {
+				continue
+			}
+			e := occurrenceEnd(t, start, end, series.AllDay)
+			if !r.StartAt.Equal(Sec(t)) || !r.EndAt.Equal(Sec(e)) {
+				if _, err := s.db.NewUpdate().TableExpr("events").Set("start_at = ?", Sec(t)).Set("end_at = ?", Sec(e)).
+					Where("id = ?", r.ID).Exec(ctx); err != nil {
+					return fmt.Errorf("models: move occurrence %d: %w", r.ID, mapErr(err))
+				}
+			}
+		}
+	}
+	var added []int64
+	for _, t := range starts[1:] {
+		if _, ok := want[t.Unix()]; !ok {
+			continue
+		}
+		oid, err := s.insertOccurrence(ctx, series, t, occurrenceEnd(t, start, end, series.AllDay))
+		if err != nil {
+			return err
+		}
+		added = append(added, oid)
+	}
+	if err := s.copySeriesLinks(ctx, id, refresh, true); err != nil {
+		return err
+	}
+	if err := s.copySeriesLinks(ctx, id, added, false); err != nil {
+		return err
+	}
+	_, err = s.db.NewUpdate().TableExpr("events").Set("series_id = ?", id).Set("recurrence_id = ?", Sec(series.StartAt)).
+		Set("series_until = ?", mark).Set("parent_id = NULL").Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("models: series %d: %w", id, mapErr(err))
+	}
+	if len(refresh)+len(added) > 0 {
+		if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
+			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
+			return fmt.Errorf("models: copy occurrences onto their terms: %w", mapErr(err))
+		}
+	}
+	return nil
+}
+
+// insertOccurrence adds the occurrence of series starting at t, its slug
+// the series' with the date.
+func (s *Store) insertOccurrence(ctx context.Context, series *Event, t, end time.Time) (int64, error) {
+	o := *series
+	oid, err := s.NewPostID(ctx, KindEvent)
+	if err != nil {
+		return 0, err
+	}
+	sid, rid := series.ID, Sec(t)
+	o.ID, o.StartAt, o.EndAt = oid, Sec(t), Sec(end)
+	o.Recurrence, o.SeriesUntil, o.UID, o.IsException = nil, nil, nil, false
+	o.SeriesID, o.ParentID, o.RecurrenceID = &sid, &sid, &rid
+	o.CreatedAt = s.site.Now()
+	base := series.Slug + "-" + t.Format("2006-01-02")
+	_, err = s.InsertWithUniqueSlug(ctx, KindEvent, base, 0, func(slug string) error {
+		o.Slug = slug
+		_, err := s.db.NewInsert().Model(&o).Exec(ctx)
+		return mapErr(err)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("models: add occurrence of %d: %w", series.ID, err)
+	}
+	return oid, nil
+}
+
+// copySeriesLinks gives the events ids the links and translations of
+// series id (replacing theirs with replace), a few statements per 500
+// events.
+func (s *Store) copySeriesLinks(ctx context.Context, id int64, ids []int64, replace bool) error {
+	copies := []struct{ table, cols, from string }{
+		{"event_venues", "venue_id, position", "l.venue_id, l.position"},
+		{"event_organizers", "organizer_id, position", "l.organizer_id, l.position"},
+		{"event_terms", "term_id", "l.term_id"},
+		{"event_translations", "lang, title, description, excerpt", "l.lang, l.title, l.description, l.excerpt"},
+	}
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		for _, c := range copies {
+			if replace {
+				if _, err := s.db.NewDelete().TableExpr(c.table).Where("event_id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
+					return fmt.Errorf("models: clear %s of occurrences: %w", c.table, mapErr(err))
+				}
+			}
+			q := "INSERT INTO " + c.table + " (event_id, " + c.cols + ") SELECT o.id, " + c.from +
+				" FROM events o JOIN " + c.table + " l ON l.event_id = ? WHERE o.id IN (?)"
+			if _, err := s.db.ExecContext(ctx, q, id, bun.List(chunk)); err != nil {
+				return fmt.Errorf("models: copy %s onto occurrences: %w", c.table, mapErr(err))
+			}
+		}
+	}
+	return nil
+}
+
+// deleteEventRows deletes events for good with their links and
+// translations (occurrences: they count in no term).
+func (s *Store) deleteEventRows(ctx context.Context, ids []int64) error {
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
+			if _, err := s.db.NewDelete().TableExpr(t).Where("event_id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
+				return fmt.Errorf("models: delete occurrences: %w", mapErr(err))
+			}
+		}
+		if _, err := s.db.NewDelete().TableExpr("events").Where("id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
+			return fmt.Errorf("models: delete occurrences: %w", mapErr(err))
+		}
+	}
+	return nil
+}
+
+// setRule stores the rule of series row id.
+func (s *Store) setRule(ctx context.Context, id int64, r *Recurrence) error {
+	var v any
+	if !r.Empty() {
+		v = r.String()
+	}
+	if _, err := s.db.NewUpdate().TableExpr("events").Set("recurrence = ?", v).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("models: rule of %d: %w", id, mapErr(err))
+	}
+	return nil
+}
+
+// endSeries makes series row id a single event again: its other
+// occurrences are deleted for good.
+func (s *Store) endSeries(ctx context.Context, id int64) error {
+	if err := s.deleteSeriesRows(ctx, id); err != nil {
+		return err
+	}
+	_, err := s.db.NewUpdate().TableExpr("events").Set("recurrence = NULL").Set("series_id = NULL").Set("recurrence_id = NULL").
+		Set("series_until = NULL").Set("is_exception = ?", false).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("models: end series %d: %w", id, mapErr(err))
+	}
+	return nil
+}
+
+// excludeOccurrence adds the occurrence o's recurrence id to its series'
+// EXDATEs (deleting or trashing an occurrence), or with include removes
+// it (restoring one from the trash).
+func (s *Store) excludeOccurrence(ctx context.Context, o *Event, include bool) error {
+	series, err := s.rawEvent(ctx, *o.SeriesID, true)
+	if err != nil {
+		return err
+	}
+	rule := s.seriesRule(series)
+	loc := s.zone(series)
+	rid := o.RecurrenceID.In(loc)
+	rule.ExDates = sortedDates(append(rule.ExDates, rid))
+	if include {
+		rule.ExDates = slicesDeleteTime(rule.ExDates, rid)
+	}
+	if len(rule.ExDates) > MaxRecurrenceDates {
+		return recurrenceError("reason.events.recurrence_too_many_dates", fmt.Sprint(len(rule.ExDates)))
+	}
+	return s.setRule(ctx, series.ID, rule)
+}
+
+func slicesDeleteTime(ds []time.Time, t time.Time) []time.Time {
+	out := ds[:0]
+	for _, d := range ds {
+		if !d.Equal(t) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ExtendSeries materializes the occurrences of every series whose
+// materialized part ends before until (the background job, with until the
+// site's horizon; and lists asking for dates past it). It returns how many
+// series it extended. Each series is extended in its own transaction.
+func (s *Store) ExtendSeries(ctx context.Context, until time.Time) (int, error) {
+	var ids []int64
+	err := s.db.NewSelect().TableExpr("events").Column("id").Where("series_until < ?", Sec(until)).
+		Where("recurrence IS NOT NULL").OrderExpr("series_until, id").Limit(200).Scan(ctx, &ids)
+	if err != nil {
+		return 0, fmt.Errorf("models: series to extend: %w", mapErr(err))
+	}
+	for _, id := range ids {
+		if err := s.RunInTx(ctx, func(tx *Store) error { return tx.syncSeries(ctx, id, false, until) }); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}
+
+// ruleOf reads the recurrence in sends for event e (its zone and start
+// as they will be stored): nil when none was sent or "" (no series).
+func (s *Store) ruleOf(e *Event, in EventInput) (*Recurrence, error) {
+	if in.Recurrence == nil || strings.TrimSpace(*in.Recurrence) == "" {
+		return nil, nil
+	}
+	loc := s.zone(e)
+	start := e.StartAt.In(loc)
+	r, err := ParseRecurrence(*in.Recurrence, loc, start)
+	if err != nil {
+		return nil, err
+	}
+	if r.Empty() {
+		return nil, recurrenceError("reason.events.recurrence_freq", *in.Recurrence)
+	}
+	for _, d := range r.ExDates {
+		if d.Equal(start) {
+			return nil, recurrenceError("reason.events.recurrence_exdate_start", "EXDATE:"+d.Format(recurrenceStamp))
+		}
+	}
+	return r, nil
+}
+
+// moveWall moves t by the wall-clock difference from from to to, and
+// reads the result in to's zone (a series whose start moved, perhaps to
+// another zone, keeps its occurrences' places).
+func moveWall(t, from, to time.Time) time.Time {
+	w := shiftWall(t, from, to)
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, to.Location())
+}
+
+// mayEditSeries checks that u may edit every occurrence of series id that
+// an edit of the whole series changes (those that are not exceptions).
+func (s *Store) mayEditSeries(ctx context.Context, u *User, id int64) error {
+	var subjects []struct {
+		AuthorID int64  `bun:"author_id"`
+		Status   string `bun:"status"`
+	}
+	err := s.db.NewSelect().TableExpr("events").ColumnExpr("DISTINCT author_id, status").
+		Where("series_id = ? AND is_exception = ?", id, false).Scan(ctx, &subjects)
+	if err != nil {
+		return fmt.Errorf("models: occurrences of %d: %w", id, mapErr(err))
+	}
+	for _, sub := range subjects {
+		if err := authorize(u, ActEdit, Subject{Kind: KindEvent, AuthorID: sub.AuthorID, Status: sub.Status}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// afterEventEdit keeps a series in step with an update of one of its
+// rows (old as it was, e as written), in the update's transaction: an
+// occurrence restored from the trash leaves the EXDATEs; a series row's
+// new rule, dates or content reach its occurrences; a recurrence sent on a
+// single event makes it a series, and "" a series a single event again.
+func (s *Store) afterEventEdit(ctx context.Context, u *User, old, e *Event, in EventInput) error {
+	if old.IsOccurrence() {
+		if old.Status == StatusTrash && e.Status != StatusTrash {
+			return s.excludeOccurrence(ctx, old, true)
+		}
+		return nil
+	}
+	if in.Recurrence != nil && strings.TrimSpace(*in.Recurrence) == "" {
+		if old.IsSeries() {
+			return s.endSeries(ctx, old.ID)
+		}
+		return nil
+	}
+	if !old.IsSeries() && in.Recurrence == nil {
+		return nil
+	}
+	oldLoc, loc := s.zone(old), s.zone(e)
+	oldStart, start := old.StartAt.In(oldLoc), e.StartAt.In(loc)
+	moved := !oldStart.Equal(start) || old.Timezone != e.Timezone
+	rule, err := s.ruleOf(e, in)
+	if err != nil {
+		return err
+	}
+	if rule == nil { // the stored rule, its dates moved with the start
+		rule = s.seriesRule(old)
+		if moved {
+			for i, d := range rule.RDates {
+				rule.RDates[i] = moveWall(d, oldStart, start)
+			}
+			for i, d := range rule.ExDates {
+				rule.ExDates[i] = moveWall(d, oldStart, start)
+			}
+		}
+	}
+	if old.IsSeries() {
+		if err := s.mayEditSeries(ctx, u, old.ID); err != nil {
+			return err
+		}
+		if moved {
+			rows, err := s.occurrences(ctx, old.ID)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				rid := Sec(moveWall(r.RecurrenceID.In(oldLoc), oldStart, start))
+				if rid.Equal(r.RecurrenceID) {
+					continue
+				}
+				if _, err := s.db.NewUpdate().TableExpr("events").Set("recurrence_id = ?", rid).Where("id = ?", r.ID).Exec(ctx); err != nil {
+					return fmt.Errorf("models: move occurrence %d: %w", r.ID, mapErr(err))
+				}
+			}
+		}
+	}
+	if err := s.setRule(ctx, e.ID, rule); err != nil {
+		return err
+	}
+	return s.syncSeries(ctx, e.ID, true, s.site.Horizon())
+}
+
+// updateScoped runs the updates of an occurrence that reach beyond its
+// row (scope all or following) and refuses what a scope cannot do; done
+// is false when the update is an ordinary one.
+func (s *Store) updateScoped(ctx context.Context, u *User, ref Ref, in EventInput) (ev *Event, done bool, err error) {
+	if in.Scope == "" && in.Recurrence == nil {
+		return nil, false, nil
+	}
+	id, err := s.resolvePost(ctx, KindEvent, ref)
+	if err != nil {
+		return nil, false, nil // the ordinary path reports it
+	}
+	cur, err := s.rawEvent(ctx, id, false)
+	if err != nil {
+		return nil, false, nil
+	}
+	switch {
+	case cur.IsOccurrence() && in.Scope == ScopeAll:
+		ev, err = s.updateFromOccurrence(ctx, u, cur, in)
+		return ev, true, err
+	case cur.IsOccurrence() && in.Scope == ScopeFollowing:
+		ev, err = s.splitSeries(ctx, u, cur, in)
+		return ev, true, err
+	case cur.IsOccurrence() && in.Recurrence != nil:
+		return nil, true, Invalid("recurrence", "reason.events.recurrence_on_occurrence", nil)
+	case cur.IsSeries() && in.Scope == ScopeThis:
+		return nil, true, Invalid("scope", "reason.events.scope_this_series", nil)
+	}
+	return nil, false, nil
+}
+
+// updateFromOccurrence applies an update of occurrence occ to its whole
+// series: new dates move the series by as much as they move occ.
+func (s *Store) updateFromOccurrence(ctx context.Context, u *User, occ *Event, in EventInput) (*Event, error) {
+	var out *Event
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		series, err := tx.rawEvent(ctx, *occ.SeriesID, false)
+		if err != nil {
+			return err
+		}
+		in2 := in
+		in2.Scope = ScopeAll
+		if in.StartDate != nil || in.EndDate != nil || in.Timezone != nil || in.AllDay != nil {
+			probe := *occ
+			if err := applyEventFields(&probe, in, occ, tx.site); err != nil {
+				return err
+			}
+			oloc, nloc := tx.zone(occ), tx.zone(&probe)
+			ps, pe := probe.StartAt.In(nloc), probe.EndAt.In(nloc)
+			ns := moveWall(series.StartAt.In(oloc), occ.StartAt.In(oloc), ps)
+			ne := occurrenceEnd(ns, ps, pe, probe.AllDay)
+			const form = "2006-01-02 15:04:05"
+			st, en := ns.Format(form), ne.Format(form)
+			in2.StartDate, in2.EndDate = &st, &en
+		}
+		if _, err := tx.UpdateEvent(ctx, u, ByID(series.ID), in2); err != nil {
+			return err
+		}
+		out, err = tx.readEvent(ctx, occ.ID, in.Lang)
+		if errors.Is(err, ErrNotFound) { // the new rule has no such occurrence
+			out, err = tx.readEvent(ctx, series.ID, in.Lang)
+		}
+		return err
+	})
+	return out, err
+}
+
+// splitSeries applies an update of occurrence occ to it and the later
+// occurrences: the series ends before occ (its rule gets an UNTIL), occ
+// becomes the row of a new series with the rest of the rule and the later
+// occurrences, and the update applies to that series as a whole.
+func (s *Store) splitSeries(ctx context.Context, u *User, occ *Event, in EventInput) (*Event, error) {
+	var out *Event
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		series, err := tx.rawEvent(ctx, *occ.SeriesID, true)
+		if err != nil {
+			return err
+		}
+		if err := authorize(u, ActEdit, series.subject(KindEvent)); err != nil {
+			return err
+		}
+		o, err := tx.rawEvent(ctx, occ.ID, true)
+		if err != nil {
+			return err
+		}
+		if err := authorize(u, ActEdit, o.subject(KindEvent)); err != nil {
+			return err
+		}
+		snap, err := tx.snapshotFor(ctx, KindEvent, series.ID)
+		if err != nil {
+			return err
+		}
+		loc := tx.zone(series)
+		start := series.StartAt.In(loc)
+		rule := tx.seriesRule(series)
+		cut := o.RecurrenceID.In(loc)
+		plain := &Recurrence{RRules: rule.RRules} // COUNT counts what the rules give, before EXDATEs
+		before, _, err := plain.Expand(start, cut.Add(-time.Second), cut, math.MaxInt)
+		if err != nil {
+			return err
+		}
+		end := occurrenceEnd(cut, start, series.EndAt.In(loc), series.AllDay)
+		_, err = tx.db.NewUpdate().TableExpr("events").Set("series_id = ?", o.ID).Set("parent_id = NULL").
+			Set("is_exception = ?", false).Set("start_at = ?", Sec(cut)).Set("end_at = ?", Sec(end)).
+			Set("recurrence = ?", rule.from(cut, len(before)).String()).Where("id = ?", o.ID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: split series %d: %w", series.ID, mapErr(err))
+		}
+		_, err = tx.db.NewUpdate().TableExpr("events").Set("series_id = ?", o.ID).Set("parent_id = ?", o.ID).
+			Where("series_id = ? AND recurrence_id > ?", series.ID, Sec(cut)).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: split series %d: %w", series.ID, mapErr(err))
+		}
+		if err := tx.syncEventTerms(ctx, o.ID); err != nil {
+			return err
+		}
+		after, err := tx.eventTermCounts(ctx, o.ID, o.Status) // o counts now, as a series
+		if err != nil {
+			return err
+		}
+		if err := tx.adjustTermCounts(ctx, termCounts{}, after); err != nil {
+			return err
+		}
+		if err := tx.setRule(ctx, series.ID, rule.withUntil(cut)); err != nil {
+			return err
+		}
+		horizon := tx.site.Horizon()
+		if err := tx.syncSeries(ctx, series.ID, false, horizon); err != nil {
+			return err
+		}
+		if err := tx.syncSeries(ctx, o.ID, false, horizon); err != nil {
+			return err
+		}
+		if err := tx.keepRevision(ctx, KindEvent, series.ID, u, snap); err != nil {
+			return err
+		}
+		in2 := in
+		in2.Scope = ScopeAll
+		if _, err := tx.UpdateEvent(ctx, u, ByID(o.ID), in2); err != nil {
+			return err
+		}
+		out, err = tx.readEvent(ctx, o.ID, in.Lang)
+		return err
+	})
+	return out, err
+}
+
+// trashSeriesRows moves the other occurrences of series id to the trash
+// with it.
+func (s *Store) trashSeriesRows(ctx context.Context, u *User, id int64) error {
+	_, err := s.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", s.site.Now()).
+		Set("modified_by = ?", u.ID).Where("series_id = ? AND id <> ? AND status <> ?", id, id, StatusTrash).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("models: trash series %d: %w", id, mapErr(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
+		" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
+		return fmt.Errorf("models: trash series %d: %w", id, mapErr(err))
+	}
+	return nil
+}
+
+// deleteSeriesRows deletes the other occurrences of series id for good.
+func (s *Store) deleteSeriesRows(ctx context.Context, id int64) error {
+	var ids []int64
+	if err := s.db.NewSelect().TableExpr("events").Column("id").Where("series_id = ? AND id <> ?", id, id).Scan(ctx, &ids); err != nil {
+		return fmt.Errorf("models: occurrences of %d: %w", id, mapErr(err))
+	}
+	return s.deleteEventRows(ctx, ids)
+}
+
+// maxWindowExtension bounds how far past the horizon a list can make
+// series materialize.
+const maxWindowExtension = 10 * 365 * 24 * time.Hour
+
+// extendForWindow materializes the occurrences a list asks for past the
+// horizon (a window ending later than it): one query when none is needed.
+func (s *Store) extendForWindow(ctx context.Context, f EventFilter) error {
+	var end *time.Time
+	for _, t := range []*time.Time{f.EndMax, f.StartsBefore, f.EndsBefore} {
+		if t != nil && (end == nil || t.After(*end)) {
+			end = t
+		}
+	}
+	if end == nil || !end.After(s.site.Horizon()) {
+		return nil
+	}
+	until := *end
+	if limit := s.site.Now().Add(maxWindowExtension); until.After(limit) {
+		until = limit
+	}
+	_, err := s.ExtendSeries(ctx, until)
+	return err
+}
+
+// loadSeriesRules sets SeriesRule on every occurrence of events: the
+// series rows' own, the others' read in one query.
+func (s *Store) loadSeriesRules(ctx context.Context, events []*Event) error {
+	rows := map[int64]*Event{}
+	var missing []int64
+	for _, e := range events {
+		if e.IsSeries() {
+			rows[e.ID] = e
+		}
+	}
+	for _, e := range events {
+		if e.IsOccurrence() && rows[*e.SeriesID] == nil {
+			missing = append(missing, *e.SeriesID)
+			rows[*e.SeriesID] = nil
+		}
+	}
+	if len(missing) > 0 {
+		var series []*Event
+		err := s.db.NewSelect().Model(&series).Column("id", "recurrence", "start_at", "timezone", "series_id").
+			Where("event.id IN (?)", bun.List(missing)).Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("models: series rules: %w", mapErr(err))
+		}
+		for _, e := range series {
+			rows[e.ID] = e
+		}
+	}
+	for _, e := range events {
+		if e.SeriesID == nil {
+			continue
+		}
+		if se := rows[*e.SeriesID]; se != nil {
+			e.SeriesRule = s.seriesRule(se)
+			e.SeriesStart = se.StartAt.In(s.zone(se))
+		}
+	}
+	return nil
+}

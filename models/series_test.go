@@ -1,0 +1,314 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// seriesSite is a site whose clock stands still on 2027-01-01, so
+// horizons and "next occurrence" do not depend on the day the tests run.
+func seriesSite(db *models.DB, horizon ...time.Duration) {
+	site := models.DefaultSite()
+	if len(horizon) > 0 {
+		site.SeriesHorizon = horizon[0]
+	}
+	site.Clock = func() time.Time { return time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) }
+	db.UseSite(site)
+}
+
+// seriesEvents lists the events of series id (every occurrence, the
+// series row first) as read by an administrator.
+func seriesEvents(t *testing.T, db *models.DB, u *models.User, id int64, statuses ...string) []*models.Event {
+	t.Helper()
+	p, err := db.ListEvents(context.Background(), u, models.EventFilter{ParentID: &id, PerPage: 500, Statuses: statuses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
+
+// localStarts formats the starts of events as wall clock in zone.
+func localStarts(events []*models.Event, zone string) []string {
+	loc, _ := time.LoadLocation(zone)
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = e.StartAt.In(loc).Format("2006-01-02 15:04 MST")
+	}
+	return out
+}
+
+func TestSeriesKeepsWallClockAcrossDaylightSaving(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Morning run", "2027-02-23 09:00:00", "2027-02-23 10:00:00")
+		in.Timezone = ptr("America/New_York")
+		in.Recurrence = ptr("FREQ=WEEKLY;BYDAY=TU;COUNT=4")
+		e, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.IsSeries() || e.SeriesRule == nil || e.SeriesRule.String() != "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4" {
+			t.Fatalf("series row: series %v rule %+v", e.SeriesID, e.SeriesRule)
+		}
+		got := localStarts(seriesEvents(t, db, admin, e.ID), "America/New_York")
+		want := []string{"2027-02-23 09:00 EST", "2027-03-02 09:00 EST", "2027-03-09 09:00 EST", "2027-03-16 09:00 EDT"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("spring:\n got %v\nwant %v", got, want)
+		}
+		in = baseInput("Evening run", "2027-10-26 09:00:00", "2027-10-26 10:00:00")
+		in.Timezone = ptr("America/New_York")
+		in.Recurrence = ptr("RRULE:FREQ=WEEKLY;UNTIL=20271116T140000Z")
+		e, err = db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = localStarts(seriesEvents(t, db, admin, e.ID), "America/New_York")
+		want = []string{"2027-10-26 09:00 EDT", "2027-11-02 09:00 EDT", "2027-11-09 09:00 EST", "2027-11-16 09:00 EST"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("fall:\n got %v\nwant %v", got, want)
+		}
+	})
+}
+
+func TestSeriesRulesExpandAsRFC5545Says(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db, 8*365*24*time.Hour)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		for _, c := range []struct {
+			name, start, rule string
+			want              []string
+		}{
+			// Months without a 31st are skipped (RFC 5545 §3.3.10).
+			{"31st", "2027-01-31 18:00:00", "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=4",
+				[]string{"2027-01-31", "2027-03-31", "2027-05-31", "2027-07-31"}},
+			// The second Tuesday, by BYSETPOS.
+			{"setpos", "2027-01-12 18:00:00", "FREQ=MONTHLY;BYDAY=TU;BYSETPOS=2;COUNT=3",
+				[]string{"2027-01-12", "2027-02-09", "2027-03-09"}},
+			// The last weekday of the month.
+			{"last weekday", "2027-01-29 18:00:00", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3",
+				[]string{"2027-01-29", "2027-02-26", "2027-03-31"}},
+			// 29 February comes every four years.
+			{"leap", "2028-02-29 18:00:00", "FREQ=YEARLY;COUNT=2",
+				[]string{"2028-02-29", "2032-02-29"}},
+			// EXDATE removes, RDATE adds (in date order).
+			{"ex and rdate", "2027-01-04 18:00:00", "RRULE:FREQ=DAILY;COUNT=4\nEXDATE:20270105T180000\nRDATE:20270110T180000",
+				[]string{"2027-01-04", "2027-01-06", "2027-01-07", "2027-01-10"}},
+		} {
+			in := baseInput(c.name, c.start, c.start)
+			in.Recurrence = ptr(c.rule)
+			e, err := db.CreateEvent(ctx, admin, in)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			var got []string
+			for _, o := range seriesEvents(t, db, admin, e.ID) {
+				got = append(got, o.StartAt.Format(time.DateOnly))
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
+			}
+		}
+	})
+}
+
+func TestSeriesRefusesBadRulesNamingThePart(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		for rule, part := range map[string]string{
+			"FREQ=WEEKLY;BYDAY=XX":             "BYDAY=XX",
+			"FREQ=FORTNIGHTLY":                 "FREQ=FORTNIGHTLY",
+			"FREQ=HOURLY":                      "FREQ=HOURLY",
+			"FREQ=DAILY;BYHOUR=9":              "BYHOUR=9",
+			"FREQ=DAILY;COUNT=0":               "COUNT=0",
+			"FREQ=DAILY;FOO=1":                 "FOO=1",
+			"BYDAY=TU":                         "BYDAY=TU",
+			"FREQ=DAILY;COUNT=2;UNTIL=2028":    "UNTIL=2028",
+			"RRULE:FREQ=DAILY\nEXDATE:soon":    "EXDATE:soon",
+			"DTSTART:20270101T000000":          "DTSTART:20270101T000000",
+			"FREQ=DAILY;INTERVAL=1;INTERVAL=2": "INTERVAL",
+		} {
+			in := baseInput("Bad", "2027-01-04 18:00:00", "2027-01-04 19:00:00")
+			in.Recurrence = ptr(rule)
+			_, err := db.CreateEvent(ctx, admin, in)
+			var inv *models.ValidationError
+			if !errors.As(err, &inv) || len(inv.Fields) == 0 || inv.Fields[0].Field != "recurrence" {
+				t.Errorf("%q: %v", rule, err)
+				continue
+			}
+			if p, _ := inv.Fields[0].Data["Part"].(string); !strings.Contains(p, part) {
+				t.Errorf("%q: part %q, want %q", rule, p, part)
+			}
+		}
+		p, err := db.ListEvents(ctx, admin, models.EventFilter{PerPage: 10})
+		if err != nil || p.Total != 0 {
+			t.Errorf("refused rules left %d events (%v)", p.Total, err)
+		}
+	})
+}
+
+func TestSeriesHorizonBoundsUnendingRules(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Standup", "2027-01-04 09:00:00", "2027-01-04 09:15:00")
+		in.Recurrence = ptr("FREQ=WEEKLY")
+		e, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two years (730 days) ahead of 2027-01-01 is 2028-12-31: 104
+		// Mondays from 2027-01-04.
+		all := seriesEvents(t, db, admin, e.ID)
+		if len(all) != 104 {
+			t.Fatalf("%d occurrences, want 104", len(all))
+		}
+		last := all[len(all)-1].StartAt
+		// A list past the horizon materializes what it asks for.
+		from, to := time.Date(2029, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2029, 7, 1, 0, 0, 0, 0, time.UTC)
+		p, err := db.ListEvents(ctx, admin, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != 4 { // Mondays of June 2029: 4, 11, 18, 25
+			t.Errorf("June 2029: %d occurrences (last materialized before %s)", len(p.Items), last)
+		}
+		// The background job extends to a new horizon; run twice, it adds nothing.
+		if n, err := db.ExtendSeries(ctx, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || n != 1 {
+			t.Fatalf("extend: %d, %v", n, err)
+		}
+		before := len(seriesEvents(t, db, admin, e.ID))
+		if n, err := db.ExtendSeries(ctx, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || n != 0 {
+			t.Fatalf("extend again: %d, %v", n, err)
+		}
+		if after := len(seriesEvents(t, db, admin, e.ID)); after != before || before != 157 {
+			t.Errorf("occurrences %d then %d, want 157", before, after)
+		}
+	})
+}
+
+// seriesTitles maps the local dates of a series' occurrences to titles.
+func seriesTitles(t *testing.T, db *models.DB, u *models.User, id int64) string {
+	t.Helper()
+	var b strings.Builder
+	for _, o := range seriesEvents(t, db, u, id) {
+		ex := ""
+		if o.IsException {
+			ex = "*"
+		}
+		fmt.Fprintf(&b, "%s %s%s|", o.StartAt.Format("01-02 15:04"), o.Title, ex)
+	}
+	return b.String()
+}
+
+func TestSeriesScopedEdits(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		cat, err := db.CreateTerm(ctx, admin, models.TaxCategory, models.TermInput{Name: ptr("Sport")}, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := baseInput("Yoga", "2027-01-05 18:00:00", "2027-01-05 19:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=5")
+		in.Categories = &[]models.TermRef{{ID: cat.ID}}
+		s, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := func() int64 {
+			t.Helper()
+			c, err := db.GetTerm(ctx, admin, models.TaxCategory, cat.ID, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c.Count
+		}
+		if n := count(); n != 1 {
+			t.Errorf("a series counts once: count %d", n)
+		}
+		occ := seriesEvents(t, db, admin, s.ID)
+		// this: one occurrence becomes an exception.
+		if _, err := db.UpdateEvent(ctx, admin, models.ByID(occ[1].ID), models.EventInput{Title: ptr("Yoga outdoors"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		// all, from an occurrence: the series and every non-exception
+		// occurrence, moved by as much as that occurrence moved.
+		_, err = db.UpdateEvent(ctx, admin, models.ByID(occ[2].ID), models.EventInput{Title: ptr("Yin yoga"),
+			StartDate: ptr("2027-01-19 18:30:00"), EndDate: ptr("2027-01-19 19:30:00"), Scope: models.ScopeAll, Lang: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "01-05 18:30 Yin yoga|01-12 18:00 Yoga outdoors*|01-19 18:30 Yin yoga|01-26 18:30 Yin yoga|02-02 18:30 Yin yoga|"
+		if got := seriesTitles(t, db, admin, s.ID); got != want {
+			t.Errorf("after all:\n got %s\nwant %s", got, want)
+		}
+		// following: the series is split before the fourth.
+		occ = seriesEvents(t, db, admin, s.ID)
+		split, err := db.UpdateEvent(ctx, admin, models.ByID(occ[3].ID), models.EventInput{Title: ptr("Hot yoga"), Scope: models.ScopeFollowing, Lang: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !split.IsSeries() {
+			t.Fatalf("the split occurrence is not a series row: %+v", split.SeriesID)
+		}
+		if got := seriesTitles(t, db, admin, s.ID); got != "01-05 18:30 Yin yoga|01-12 18:00 Yoga outdoors*|01-19 18:30 Yin yoga|" {
+			t.Errorf("old part: %s", got)
+		}
+		if got := seriesTitles(t, db, admin, split.ID); got != "01-26 18:30 Hot yoga|02-02 18:30 Hot yoga|" {
+			t.Errorf("new part: %s", got)
+		}
+		old, _ := db.GetEvent(ctx, admin, models.ByID(s.ID), "en")
+		if !strings.Contains(old.SeriesRule.String(), "UNTIL=20270126T182959Z") || strings.Contains(old.SeriesRule.String(), "COUNT") {
+			t.Errorf("old rule %s", old.SeriesRule)
+		}
+		if !strings.Contains(split.SeriesRule.String(), "COUNT=2") {
+			t.Errorf("new rule %s", split.SeriesRule)
+		}
+		if n := count(); n != 2 {
+			t.Errorf("two series: count %d", n)
+		}
+		// Trashing an occurrence adds an EXDATE; the series stays.
+		if _, err := db.TrashEvent(ctx, admin, models.ByID(seriesEvents(t, db, admin, split.ID)[1].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		split, _ = db.GetEvent(ctx, admin, models.ByID(split.ID), "en")
+		if !strings.Contains(split.SeriesRule.String(), "EXDATE:20270202T183000") {
+			t.Errorf("rule after trash: %s", split.SeriesRule)
+		}
+		if got := seriesTitles(t, db, admin, split.ID); got != "01-26 18:30 Hot yoga|" {
+			t.Errorf("after trash: %s", got)
+		}
+		// Trashing the series row trashes the series.
+		if _, err := db.TrashEvent(ctx, admin, models.ByID(s.ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, admin, s.ID); got != "" {
+			t.Errorf("after trashing the series, listed: %s", got)
+		}
+		if n := count(); n != 1 {
+			t.Errorf("one series left: count %d", n)
+		}
+		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
+			t.Errorf("recount found %d wrong counts (%v)", n, err)
+		}
+	})
+}
