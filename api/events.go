@@ -86,6 +86,8 @@ func eventListArgs() []Arg {
 		{Name: "geoloc_lng", Type: "number", Format: "double", Kind: KNumber, Desc: "arg.events.list.geoloc_lng", In: "query", Validate: validateCoord("geoloc_lng", "geoloc_lat", 180)},
 		{Name: "include", Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list.include", In: "query"},
 		{Name: "post_parent", Type: "integer", Kind: KPositiveInt, Desc: "arg.events.list.post_parent", In: "query"},
+		{Name: "recurrence", Type: "string", Enum: []string{models.RecurrenceOccurrences, models.RecurrenceSeries, models.RecurrenceFirst},
+			Default: models.RecurrenceOccurrences, HasDefault: true, Kind: KEnum, Desc: "arg.events.list.recurrence", In: "query"},
 		{Name: "include_hidden", Kind: KBool, Default: "false", HasDefault: true, Desc: "arg.events.list.include_hidden", In: "query"},
 	}
 }

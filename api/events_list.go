@@ -117,6 +117,12 @@ func eventFilter(r *Request) (f models.EventFilter, echo []KV, statusAt int, err
 		f.Include = include
 		echo = append(echo, KV{"include", joinIDs(include)})
 	}
+	if r.Has("recurrence") {
+		f.Recurrence = r.String("recurrence")
+		if f.Recurrence != models.RecurrenceOccurrences {
+			echo = append(echo, KV{"recurrence", f.Recurrence})
+		}
+	}
 	if id, ok := r.Int("post_parent"); ok {
 		f.ParentID = &id
 		echo = append(echo, KV{"post_parent", strconv.FormatInt(id, 10)})

@@ -44,6 +44,11 @@ func eventWriteArgs(create bool) []Arg {
 		}
 		return l
 	}
+	// Our extensions: recurring events.
+	recurrence := a("recurrence", "", KRaw)
+	recurrence.Validate, recurrence.Accepts = validateRecurrence, "recurrence"
+	scope := a("scope", "string", KEnum)
+	scope.Enum = []string{models.ScopeThis, models.ScopeFollowing, models.ScopeAll}
 	return []Arg{
 		author,
 		a("date", "string", KDate),
@@ -72,6 +77,8 @@ func eventWriteArgs(create bool) []Arg {
 		link("tags", validateTermLinks),
 		link("venue", validateVenueLinks),
 		link("organizer", validateOrganizerLinks),
+		recurrence,
+		scope,
 	}
 }
 
@@ -367,6 +374,13 @@ func eventInput(r *Request) (models.EventInput, error) {
 			return in, ErrInvalidParam(t.name, *reason)
 		}
 		*t.dst = &refs
+	}
+	if r.Has("recurrence") {
+		text, _ := recurrenceText(r.Args["recurrence"])
+		in.Recurrence = &text
+	}
+	if r.Has("scope") {
+		in.Scope = r.String("scope")
 	}
 	var reason *Reason
 	if r.Has("venue") {

@@ -405,6 +405,9 @@ func acceptsSchema(kind string) Obj {
 		return anyOf(item, list(item))
 	case "image":
 		return anyOf(Obj{{"type", "string"}, {"format", "uri"}}, Obj{{"type", "string"}, {"enum", []string{""}}}, num)
+	case "recurrence":
+		strs := anyOf(str, list(str))
+		return Obj{{"nullable", true}, {"anyOf", []Obj{str, {{"type", "object"}, {"properties", Obj{{"rrule", strs}, {"rdate", strs}, {"exdate", strs}}}}}}}
 	}
 	return Obj{}
 }

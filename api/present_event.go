@@ -164,6 +164,9 @@ func presentEvent(r *Request, e *models.Event, single bool) Obj {
 		{"lang", e.Lang},
 		{"translations", nonNil(e.Translations)},
 	}
+	if e.Recurring() {
+		obj = append(obj, presentRecurrence(r, e, loc)...)
+	}
 	if single {
 		obj = append(obj, KV{"json_ld", eventJSONLD(r, e, loc, permalink)})
 	}

@@ -497,6 +497,27 @@ func (e ListDocParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ListEventsParamsRecurrence.
+const (
+	First       ListEventsParamsRecurrence = "first"
+	Occurrences ListEventsParamsRecurrence = "occurrences"
+	Series      ListEventsParamsRecurrence = "series"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsRecurrence enum.
+func (e ListEventsParamsRecurrence) Valid() bool {
+	switch e {
+	case First:
+		return true
+	case Occurrences:
+		return true
+	case Series:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListEventsParamsMlLanguage.
 const (
 	ListEventsParamsMlLanguageEn     ListEventsParamsMlLanguage = "en"
@@ -560,6 +581,27 @@ func (e CreateEventJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for CreateEventJSONBodyScope.
+const (
+	CreateEventJSONBodyScopeAll       CreateEventJSONBodyScope = "all"
+	CreateEventJSONBodyScopeFollowing CreateEventJSONBodyScope = "following"
+	CreateEventJSONBodyScopeThis      CreateEventJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the CreateEventJSONBodyScope enum.
+func (e CreateEventJSONBodyScope) Valid() bool {
+	switch e {
+	case CreateEventJSONBodyScopeAll:
+		return true
+	case CreateEventJSONBodyScopeFollowing:
+		return true
+	case CreateEventJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateEventFormdataBodyImage1.
 const (
 	CreateEventFormdataBodyImage1Empty CreateEventFormdataBodyImage1 = ""
@@ -569,6 +611,27 @@ const (
 func (e CreateEventFormdataBodyImage1) Valid() bool {
 	switch e {
 	case CreateEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateEventFormdataBodyScope.
+const (
+	CreateEventFormdataBodyScopeAll       CreateEventFormdataBodyScope = "all"
+	CreateEventFormdataBodyScopeFollowing CreateEventFormdataBodyScope = "following"
+	CreateEventFormdataBodyScopeThis      CreateEventFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the CreateEventFormdataBodyScope enum.
+func (e CreateEventFormdataBodyScope) Valid() bool {
+	switch e {
+	case CreateEventFormdataBodyScopeAll:
+		return true
+	case CreateEventFormdataBodyScopeFollowing:
+		return true
+	case CreateEventFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -662,6 +725,27 @@ func (e PatchEventBySlugJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PatchEventBySlugJSONBodyScope.
+const (
+	PatchEventBySlugJSONBodyScopeAll       PatchEventBySlugJSONBodyScope = "all"
+	PatchEventBySlugJSONBodyScopeFollowing PatchEventBySlugJSONBodyScope = "following"
+	PatchEventBySlugJSONBodyScopeThis      PatchEventBySlugJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PatchEventBySlugJSONBodyScope enum.
+func (e PatchEventBySlugJSONBodyScope) Valid() bool {
+	switch e {
+	case PatchEventBySlugJSONBodyScopeAll:
+		return true
+	case PatchEventBySlugJSONBodyScopeFollowing:
+		return true
+	case PatchEventBySlugJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PatchEventBySlugFormdataBodyImage1.
 const (
 	PatchEventBySlugFormdataBodyImage1Empty PatchEventBySlugFormdataBodyImage1 = ""
@@ -671,6 +755,27 @@ const (
 func (e PatchEventBySlugFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PatchEventBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchEventBySlugFormdataBodyScope.
+const (
+	PatchEventBySlugFormdataBodyScopeAll       PatchEventBySlugFormdataBodyScope = "all"
+	PatchEventBySlugFormdataBodyScopeFollowing PatchEventBySlugFormdataBodyScope = "following"
+	PatchEventBySlugFormdataBodyScopeThis      PatchEventBySlugFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PatchEventBySlugFormdataBodyScope enum.
+func (e PatchEventBySlugFormdataBodyScope) Valid() bool {
+	switch e {
+	case PatchEventBySlugFormdataBodyScopeAll:
+		return true
+	case PatchEventBySlugFormdataBodyScopeFollowing:
+		return true
+	case PatchEventBySlugFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -716,6 +821,27 @@ func (e PostEventBySlugJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PostEventBySlugJSONBodyScope.
+const (
+	PostEventBySlugJSONBodyScopeAll       PostEventBySlugJSONBodyScope = "all"
+	PostEventBySlugJSONBodyScopeFollowing PostEventBySlugJSONBodyScope = "following"
+	PostEventBySlugJSONBodyScopeThis      PostEventBySlugJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PostEventBySlugJSONBodyScope enum.
+func (e PostEventBySlugJSONBodyScope) Valid() bool {
+	switch e {
+	case PostEventBySlugJSONBodyScopeAll:
+		return true
+	case PostEventBySlugJSONBodyScopeFollowing:
+		return true
+	case PostEventBySlugJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostEventBySlugFormdataBodyImage1.
 const (
 	PostEventBySlugFormdataBodyImage1Empty PostEventBySlugFormdataBodyImage1 = ""
@@ -725,6 +851,27 @@ const (
 func (e PostEventBySlugFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PostEventBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostEventBySlugFormdataBodyScope.
+const (
+	PostEventBySlugFormdataBodyScopeAll       PostEventBySlugFormdataBodyScope = "all"
+	PostEventBySlugFormdataBodyScopeFollowing PostEventBySlugFormdataBodyScope = "following"
+	PostEventBySlugFormdataBodyScopeThis      PostEventBySlugFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PostEventBySlugFormdataBodyScope enum.
+func (e PostEventBySlugFormdataBodyScope) Valid() bool {
+	switch e {
+	case PostEventBySlugFormdataBodyScopeAll:
+		return true
+	case PostEventBySlugFormdataBodyScopeFollowing:
+		return true
+	case PostEventBySlugFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -770,6 +917,27 @@ func (e PutEventBySlugJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PutEventBySlugJSONBodyScope.
+const (
+	PutEventBySlugJSONBodyScopeAll       PutEventBySlugJSONBodyScope = "all"
+	PutEventBySlugJSONBodyScopeFollowing PutEventBySlugJSONBodyScope = "following"
+	PutEventBySlugJSONBodyScopeThis      PutEventBySlugJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PutEventBySlugJSONBodyScope enum.
+func (e PutEventBySlugJSONBodyScope) Valid() bool {
+	switch e {
+	case PutEventBySlugJSONBodyScopeAll:
+		return true
+	case PutEventBySlugJSONBodyScopeFollowing:
+		return true
+	case PutEventBySlugJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutEventBySlugFormdataBodyImage1.
 const (
 	PutEventBySlugFormdataBodyImage1Empty PutEventBySlugFormdataBodyImage1 = ""
@@ -779,6 +947,27 @@ const (
 func (e PutEventBySlugFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PutEventBySlugFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventBySlugFormdataBodyScope.
+const (
+	PutEventBySlugFormdataBodyScopeAll       PutEventBySlugFormdataBodyScope = "all"
+	PutEventBySlugFormdataBodyScopeFollowing PutEventBySlugFormdataBodyScope = "following"
+	PutEventBySlugFormdataBodyScopeThis      PutEventBySlugFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PutEventBySlugFormdataBodyScope enum.
+func (e PutEventBySlugFormdataBodyScope) Valid() bool {
+	switch e {
+	case PutEventBySlugFormdataBodyScopeAll:
+		return true
+	case PutEventBySlugFormdataBodyScopeFollowing:
+		return true
+	case PutEventBySlugFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -872,6 +1061,27 @@ func (e PatchEventJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PatchEventJSONBodyScope.
+const (
+	PatchEventJSONBodyScopeAll       PatchEventJSONBodyScope = "all"
+	PatchEventJSONBodyScopeFollowing PatchEventJSONBodyScope = "following"
+	PatchEventJSONBodyScopeThis      PatchEventJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PatchEventJSONBodyScope enum.
+func (e PatchEventJSONBodyScope) Valid() bool {
+	switch e {
+	case PatchEventJSONBodyScopeAll:
+		return true
+	case PatchEventJSONBodyScopeFollowing:
+		return true
+	case PatchEventJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PatchEventFormdataBodyImage1.
 const (
 	PatchEventFormdataBodyImage1Empty PatchEventFormdataBodyImage1 = ""
@@ -881,6 +1091,27 @@ const (
 func (e PatchEventFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PatchEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PatchEventFormdataBodyScope.
+const (
+	PatchEventFormdataBodyScopeAll       PatchEventFormdataBodyScope = "all"
+	PatchEventFormdataBodyScopeFollowing PatchEventFormdataBodyScope = "following"
+	PatchEventFormdataBodyScopeThis      PatchEventFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PatchEventFormdataBodyScope enum.
+func (e PatchEventFormdataBodyScope) Valid() bool {
+	switch e {
+	case PatchEventFormdataBodyScopeAll:
+		return true
+	case PatchEventFormdataBodyScopeFollowing:
+		return true
+	case PatchEventFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -926,6 +1157,27 @@ func (e PostEventJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PostEventJSONBodyScope.
+const (
+	PostEventJSONBodyScopeAll       PostEventJSONBodyScope = "all"
+	PostEventJSONBodyScopeFollowing PostEventJSONBodyScope = "following"
+	PostEventJSONBodyScopeThis      PostEventJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PostEventJSONBodyScope enum.
+func (e PostEventJSONBodyScope) Valid() bool {
+	switch e {
+	case PostEventJSONBodyScopeAll:
+		return true
+	case PostEventJSONBodyScopeFollowing:
+		return true
+	case PostEventJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PostEventFormdataBodyImage1.
 const (
 	PostEventFormdataBodyImage1Empty PostEventFormdataBodyImage1 = ""
@@ -935,6 +1187,27 @@ const (
 func (e PostEventFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PostEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostEventFormdataBodyScope.
+const (
+	PostEventFormdataBodyScopeAll       PostEventFormdataBodyScope = "all"
+	PostEventFormdataBodyScopeFollowing PostEventFormdataBodyScope = "following"
+	PostEventFormdataBodyScopeThis      PostEventFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PostEventFormdataBodyScope enum.
+func (e PostEventFormdataBodyScope) Valid() bool {
+	switch e {
+	case PostEventFormdataBodyScopeAll:
+		return true
+	case PostEventFormdataBodyScopeFollowing:
+		return true
+	case PostEventFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -980,6 +1253,27 @@ func (e PutEventJSONBodyImage1) Valid() bool {
 	}
 }
 
+// Defines values for PutEventJSONBodyScope.
+const (
+	PutEventJSONBodyScopeAll       PutEventJSONBodyScope = "all"
+	PutEventJSONBodyScopeFollowing PutEventJSONBodyScope = "following"
+	PutEventJSONBodyScopeThis      PutEventJSONBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PutEventJSONBodyScope enum.
+func (e PutEventJSONBodyScope) Valid() bool {
+	switch e {
+	case PutEventJSONBodyScopeAll:
+		return true
+	case PutEventJSONBodyScopeFollowing:
+		return true
+	case PutEventJSONBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PutEventFormdataBodyImage1.
 const (
 	PutEventFormdataBodyImage1Empty PutEventFormdataBodyImage1 = ""
@@ -989,6 +1283,27 @@ const (
 func (e PutEventFormdataBodyImage1) Valid() bool {
 	switch e {
 	case PutEventFormdataBodyImage1Empty:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PutEventFormdataBodyScope.
+const (
+	PutEventFormdataBodyScopeAll       PutEventFormdataBodyScope = "all"
+	PutEventFormdataBodyScopeFollowing PutEventFormdataBodyScope = "following"
+	PutEventFormdataBodyScopeThis      PutEventFormdataBodyScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the PutEventFormdataBodyScope enum.
+func (e PutEventFormdataBodyScope) Valid() bool {
+	switch e {
+	case PutEventFormdataBodyScopeAll:
+		return true
+	case PutEventFormdataBodyScopeFollowing:
+		return true
+	case PutEventFormdataBodyScopeThis:
 		return true
 	default:
 		return false
@@ -3411,12 +3726,18 @@ type ListEventsParams struct {
 	// PostParent Only events whose parent is the event with this ID.
 	PostParent *int `form:"post_parent,omitempty" json:"post_parent,omitempty"`
 
+	// Recurrence How recurring series are listed: occurrences (default: every occurrence is an event), series (one row per series, its next occurrence) or first (one row per series, its first occurrence).
+	Recurrence *ListEventsParamsRecurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
 	// IncludeHidden Our extension: if true, also list events hidden from listings (hide_from_listings), as the admin's calendar shows them. Honoured only for contributors and above; ignored for anyone else.
 	IncludeHidden *bool `form:"include_hidden,omitempty" json:"include_hidden,omitempty"`
 
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListEventsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// ListEventsParamsRecurrence defines parameters for ListEvents.
+type ListEventsParamsRecurrence string
 
 // ListEventsParamsMlLanguage defines parameters for ListEvents.
 type ListEventsParamsMlLanguage string
@@ -3470,6 +3791,12 @@ type CreateEventJSONBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *CreateEventJSONBody_Organizer `json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *CreateEventJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *CreateEventJSONBodyScope `json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
@@ -3554,6 +3881,12 @@ type CreateEventFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *CreateEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *CreateEventFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *CreateEventFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -3708,6 +4041,57 @@ type CreateEventJSONBodyOrganizer11 struct {
 type CreateEventJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// CreateEventJSONBodyRecurrence0 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence0 = string
+
+// CreateEventJSONBodyRecurrence1 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1 struct {
+	Exdate *CreateEventJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *CreateEventJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *CreateEventJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// CreateEventJSONBodyRecurrence1Exdate0 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Exdate0 = string
+
+// CreateEventJSONBodyRecurrence1Exdate1 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Exdate1 = []string
+
+// CreateEventJSONBody_Recurrence_1_Exdate defines parameters for CreateEvent.
+type CreateEventJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyRecurrence1Rdate0 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Rdate0 = string
+
+// CreateEventJSONBodyRecurrence1Rdate1 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Rdate1 = []string
+
+// CreateEventJSONBody_Recurrence_1_Rdate defines parameters for CreateEvent.
+type CreateEventJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyRecurrence1Rrule0 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Rrule0 = string
+
+// CreateEventJSONBodyRecurrence1Rrule1 defines parameters for CreateEvent.
+type CreateEventJSONBodyRecurrence1Rrule1 = []string
+
+// CreateEventJSONBody_Recurrence_1_Rrule defines parameters for CreateEvent.
+type CreateEventJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBody_Recurrence defines parameters for CreateEvent.
+type CreateEventJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// CreateEventJSONBodyScope defines parameters for CreateEvent.
+type CreateEventJSONBodyScope string
 
 // CreateEventJSONBodyTags0 defines parameters for CreateEvent.
 type CreateEventJSONBodyTags0 = []CreateEventJSONBody_Tags_0_Item
@@ -3887,6 +4271,57 @@ type CreateEventFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// CreateEventFormdataBodyRecurrence0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence0 = string
+
+// CreateEventFormdataBodyRecurrence1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1 struct {
+	Exdate *CreateEventFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *CreateEventFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *CreateEventFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// CreateEventFormdataBodyRecurrence1Exdate0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Exdate0 = string
+
+// CreateEventFormdataBodyRecurrence1Exdate1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Exdate1 = []string
+
+// CreateEventFormdataBody_Recurrence_1_Exdate defines parameters for CreateEvent.
+type CreateEventFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyRecurrence1Rdate0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Rdate0 = string
+
+// CreateEventFormdataBodyRecurrence1Rdate1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Rdate1 = []string
+
+// CreateEventFormdataBody_Recurrence_1_Rdate defines parameters for CreateEvent.
+type CreateEventFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyRecurrence1Rrule0 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Rrule0 = string
+
+// CreateEventFormdataBodyRecurrence1Rrule1 defines parameters for CreateEvent.
+type CreateEventFormdataBodyRecurrence1Rrule1 = []string
+
+// CreateEventFormdataBody_Recurrence_1_Rrule defines parameters for CreateEvent.
+type CreateEventFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBody_Recurrence defines parameters for CreateEvent.
+type CreateEventFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// CreateEventFormdataBodyScope defines parameters for CreateEvent.
+type CreateEventFormdataBodyScope string
+
 // CreateEventFormdataBodyTags0 defines parameters for CreateEvent.
 type CreateEventFormdataBodyTags0 = []CreateEventFormdataBody_Tags_0_Item
 
@@ -4025,6 +4460,12 @@ type PatchEventBySlugJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PatchEventBySlugJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PatchEventBySlugJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -4105,6 +4546,12 @@ type PatchEventBySlugFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PatchEventBySlugFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PatchEventBySlugFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -4256,6 +4703,57 @@ type PatchEventBySlugJSONBodyOrganizer11 struct {
 type PatchEventBySlugJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PatchEventBySlugJSONBodyRecurrence0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence0 = string
+
+// PatchEventBySlugJSONBodyRecurrence1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1 struct {
+	Exdate *PatchEventBySlugJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PatchEventBySlugJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PatchEventBySlugJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PatchEventBySlugJSONBodyRecurrence1Exdate0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Exdate0 = string
+
+// PatchEventBySlugJSONBodyRecurrence1Exdate1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Exdate1 = []string
+
+// PatchEventBySlugJSONBody_Recurrence_1_Exdate defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyRecurrence1Rdate0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Rdate0 = string
+
+// PatchEventBySlugJSONBodyRecurrence1Rdate1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Rdate1 = []string
+
+// PatchEventBySlugJSONBody_Recurrence_1_Rdate defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyRecurrence1Rrule0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Rrule0 = string
+
+// PatchEventBySlugJSONBodyRecurrence1Rrule1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyRecurrence1Rrule1 = []string
+
+// PatchEventBySlugJSONBody_Recurrence_1_Rrule defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBody_Recurrence defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugJSONBodyScope defines parameters for PatchEventBySlug.
+type PatchEventBySlugJSONBodyScope string
 
 // PatchEventBySlugJSONBodyTags0 defines parameters for PatchEventBySlug.
 type PatchEventBySlugJSONBodyTags0 = []PatchEventBySlugJSONBody_Tags_0_Item
@@ -4435,6 +4933,57 @@ type PatchEventBySlugFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// PatchEventBySlugFormdataBodyRecurrence0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence0 = string
+
+// PatchEventBySlugFormdataBodyRecurrence1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1 struct {
+	Exdate *PatchEventBySlugFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PatchEventBySlugFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PatchEventBySlugFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PatchEventBySlugFormdataBodyRecurrence1Exdate0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Exdate0 = string
+
+// PatchEventBySlugFormdataBodyRecurrence1Exdate1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Exdate1 = []string
+
+// PatchEventBySlugFormdataBody_Recurrence_1_Exdate defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyRecurrence1Rdate0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Rdate0 = string
+
+// PatchEventBySlugFormdataBodyRecurrence1Rdate1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Rdate1 = []string
+
+// PatchEventBySlugFormdataBody_Recurrence_1_Rdate defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyRecurrence1Rrule0 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Rrule0 = string
+
+// PatchEventBySlugFormdataBodyRecurrence1Rrule1 defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyRecurrence1Rrule1 = []string
+
+// PatchEventBySlugFormdataBody_Recurrence_1_Rrule defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBody_Recurrence defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PatchEventBySlugFormdataBodyScope defines parameters for PatchEventBySlug.
+type PatchEventBySlugFormdataBodyScope string
+
 // PatchEventBySlugFormdataBodyTags0 defines parameters for PatchEventBySlug.
 type PatchEventBySlugFormdataBodyTags0 = []PatchEventBySlugFormdataBody_Tags_0_Item
 
@@ -4552,6 +5101,12 @@ type PostEventBySlugJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PostEventBySlugJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PostEventBySlugJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -4632,6 +5187,12 @@ type PostEventBySlugFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PostEventBySlugFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PostEventBySlugFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -4783,6 +5344,57 @@ type PostEventBySlugJSONBodyOrganizer11 struct {
 type PostEventBySlugJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PostEventBySlugJSONBodyRecurrence0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence0 = string
+
+// PostEventBySlugJSONBodyRecurrence1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1 struct {
+	Exdate *PostEventBySlugJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PostEventBySlugJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PostEventBySlugJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PostEventBySlugJSONBodyRecurrence1Exdate0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Exdate0 = string
+
+// PostEventBySlugJSONBodyRecurrence1Exdate1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Exdate1 = []string
+
+// PostEventBySlugJSONBody_Recurrence_1_Exdate defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyRecurrence1Rdate0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Rdate0 = string
+
+// PostEventBySlugJSONBodyRecurrence1Rdate1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Rdate1 = []string
+
+// PostEventBySlugJSONBody_Recurrence_1_Rdate defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyRecurrence1Rrule0 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Rrule0 = string
+
+// PostEventBySlugJSONBodyRecurrence1Rrule1 defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyRecurrence1Rrule1 = []string
+
+// PostEventBySlugJSONBody_Recurrence_1_Rrule defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBody_Recurrence defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugJSONBodyScope defines parameters for PostEventBySlug.
+type PostEventBySlugJSONBodyScope string
 
 // PostEventBySlugJSONBodyTags0 defines parameters for PostEventBySlug.
 type PostEventBySlugJSONBodyTags0 = []PostEventBySlugJSONBody_Tags_0_Item
@@ -4962,6 +5574,57 @@ type PostEventBySlugFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// PostEventBySlugFormdataBodyRecurrence0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence0 = string
+
+// PostEventBySlugFormdataBodyRecurrence1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1 struct {
+	Exdate *PostEventBySlugFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PostEventBySlugFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PostEventBySlugFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PostEventBySlugFormdataBodyRecurrence1Exdate0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Exdate0 = string
+
+// PostEventBySlugFormdataBodyRecurrence1Exdate1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Exdate1 = []string
+
+// PostEventBySlugFormdataBody_Recurrence_1_Exdate defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyRecurrence1Rdate0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Rdate0 = string
+
+// PostEventBySlugFormdataBodyRecurrence1Rdate1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Rdate1 = []string
+
+// PostEventBySlugFormdataBody_Recurrence_1_Rdate defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyRecurrence1Rrule0 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Rrule0 = string
+
+// PostEventBySlugFormdataBodyRecurrence1Rrule1 defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyRecurrence1Rrule1 = []string
+
+// PostEventBySlugFormdataBody_Recurrence_1_Rrule defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBody_Recurrence defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PostEventBySlugFormdataBodyScope defines parameters for PostEventBySlug.
+type PostEventBySlugFormdataBodyScope string
+
 // PostEventBySlugFormdataBodyTags0 defines parameters for PostEventBySlug.
 type PostEventBySlugFormdataBodyTags0 = []PostEventBySlugFormdataBody_Tags_0_Item
 
@@ -5079,6 +5742,12 @@ type PutEventBySlugJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventBySlugJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PutEventBySlugJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PutEventBySlugJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -5159,6 +5828,12 @@ type PutEventBySlugFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventBySlugFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PutEventBySlugFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PutEventBySlugFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -5310,6 +5985,57 @@ type PutEventBySlugJSONBodyOrganizer11 struct {
 type PutEventBySlugJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PutEventBySlugJSONBodyRecurrence0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence0 = string
+
+// PutEventBySlugJSONBodyRecurrence1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1 struct {
+	Exdate *PutEventBySlugJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PutEventBySlugJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PutEventBySlugJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PutEventBySlugJSONBodyRecurrence1Exdate0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Exdate0 = string
+
+// PutEventBySlugJSONBodyRecurrence1Exdate1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Exdate1 = []string
+
+// PutEventBySlugJSONBody_Recurrence_1_Exdate defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyRecurrence1Rdate0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Rdate0 = string
+
+// PutEventBySlugJSONBodyRecurrence1Rdate1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Rdate1 = []string
+
+// PutEventBySlugJSONBody_Recurrence_1_Rdate defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyRecurrence1Rrule0 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Rrule0 = string
+
+// PutEventBySlugJSONBodyRecurrence1Rrule1 defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyRecurrence1Rrule1 = []string
+
+// PutEventBySlugJSONBody_Recurrence_1_Rrule defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBody_Recurrence defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugJSONBodyScope defines parameters for PutEventBySlug.
+type PutEventBySlugJSONBodyScope string
 
 // PutEventBySlugJSONBodyTags0 defines parameters for PutEventBySlug.
 type PutEventBySlugJSONBodyTags0 = []PutEventBySlugJSONBody_Tags_0_Item
@@ -5489,6 +6215,57 @@ type PutEventBySlugFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// PutEventBySlugFormdataBodyRecurrence0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence0 = string
+
+// PutEventBySlugFormdataBodyRecurrence1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1 struct {
+	Exdate *PutEventBySlugFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PutEventBySlugFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PutEventBySlugFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PutEventBySlugFormdataBodyRecurrence1Exdate0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Exdate0 = string
+
+// PutEventBySlugFormdataBodyRecurrence1Exdate1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Exdate1 = []string
+
+// PutEventBySlugFormdataBody_Recurrence_1_Exdate defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyRecurrence1Rdate0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Rdate0 = string
+
+// PutEventBySlugFormdataBodyRecurrence1Rdate1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Rdate1 = []string
+
+// PutEventBySlugFormdataBody_Recurrence_1_Rdate defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyRecurrence1Rrule0 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Rrule0 = string
+
+// PutEventBySlugFormdataBodyRecurrence1Rrule1 defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyRecurrence1Rrule1 = []string
+
+// PutEventBySlugFormdataBody_Recurrence_1_Rrule defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBody_Recurrence defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PutEventBySlugFormdataBodyScope defines parameters for PutEventBySlug.
+type PutEventBySlugFormdataBodyScope string
+
 // PutEventBySlugFormdataBodyTags0 defines parameters for PutEventBySlug.
 type PutEventBySlugFormdataBodyTags0 = []PutEventBySlugFormdataBody_Tags_0_Item
 
@@ -5627,6 +6404,12 @@ type PatchEventJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PatchEventJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PatchEventJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -5710,6 +6493,12 @@ type PatchEventFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PatchEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PatchEventFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PatchEventFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -5864,6 +6653,57 @@ type PatchEventJSONBodyOrganizer11 struct {
 type PatchEventJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PatchEventJSONBodyRecurrence0 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence0 = string
+
+// PatchEventJSONBodyRecurrence1 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1 struct {
+	Exdate *PatchEventJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PatchEventJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PatchEventJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PatchEventJSONBodyRecurrence1Exdate0 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Exdate0 = string
+
+// PatchEventJSONBodyRecurrence1Exdate1 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Exdate1 = []string
+
+// PatchEventJSONBody_Recurrence_1_Exdate defines parameters for PatchEvent.
+type PatchEventJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyRecurrence1Rdate0 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Rdate0 = string
+
+// PatchEventJSONBodyRecurrence1Rdate1 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Rdate1 = []string
+
+// PatchEventJSONBody_Recurrence_1_Rdate defines parameters for PatchEvent.
+type PatchEventJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyRecurrence1Rrule0 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Rrule0 = string
+
+// PatchEventJSONBodyRecurrence1Rrule1 defines parameters for PatchEvent.
+type PatchEventJSONBodyRecurrence1Rrule1 = []string
+
+// PatchEventJSONBody_Recurrence_1_Rrule defines parameters for PatchEvent.
+type PatchEventJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBody_Recurrence defines parameters for PatchEvent.
+type PatchEventJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PatchEventJSONBodyScope defines parameters for PatchEvent.
+type PatchEventJSONBodyScope string
 
 // PatchEventJSONBodyTags0 defines parameters for PatchEvent.
 type PatchEventJSONBodyTags0 = []PatchEventJSONBody_Tags_0_Item
@@ -6043,6 +6883,57 @@ type PatchEventFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// PatchEventFormdataBodyRecurrence0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence0 = string
+
+// PatchEventFormdataBodyRecurrence1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1 struct {
+	Exdate *PatchEventFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PatchEventFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PatchEventFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PatchEventFormdataBodyRecurrence1Exdate0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Exdate0 = string
+
+// PatchEventFormdataBodyRecurrence1Exdate1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Exdate1 = []string
+
+// PatchEventFormdataBody_Recurrence_1_Exdate defines parameters for PatchEvent.
+type PatchEventFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyRecurrence1Rdate0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Rdate0 = string
+
+// PatchEventFormdataBodyRecurrence1Rdate1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Rdate1 = []string
+
+// PatchEventFormdataBody_Recurrence_1_Rdate defines parameters for PatchEvent.
+type PatchEventFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyRecurrence1Rrule0 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Rrule0 = string
+
+// PatchEventFormdataBodyRecurrence1Rrule1 defines parameters for PatchEvent.
+type PatchEventFormdataBodyRecurrence1Rrule1 = []string
+
+// PatchEventFormdataBody_Recurrence_1_Rrule defines parameters for PatchEvent.
+type PatchEventFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBody_Recurrence defines parameters for PatchEvent.
+type PatchEventFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PatchEventFormdataBodyScope defines parameters for PatchEvent.
+type PatchEventFormdataBodyScope string
+
 // PatchEventFormdataBodyTags0 defines parameters for PatchEvent.
 type PatchEventFormdataBodyTags0 = []PatchEventFormdataBody_Tags_0_Item
 
@@ -6160,6 +7051,12 @@ type PostEventJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PostEventJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PostEventJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -6243,6 +7140,12 @@ type PostEventFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PostEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PostEventFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PostEventFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -6397,6 +7300,57 @@ type PostEventJSONBodyOrganizer11 struct {
 type PostEventJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PostEventJSONBodyRecurrence0 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence0 = string
+
+// PostEventJSONBodyRecurrence1 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1 struct {
+	Exdate *PostEventJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PostEventJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PostEventJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PostEventJSONBodyRecurrence1Exdate0 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Exdate0 = string
+
+// PostEventJSONBodyRecurrence1Exdate1 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Exdate1 = []string
+
+// PostEventJSONBody_Recurrence_1_Exdate defines parameters for PostEvent.
+type PostEventJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyRecurrence1Rdate0 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Rdate0 = string
+
+// PostEventJSONBodyRecurrence1Rdate1 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Rdate1 = []string
+
+// PostEventJSONBody_Recurrence_1_Rdate defines parameters for PostEvent.
+type PostEventJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyRecurrence1Rrule0 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Rrule0 = string
+
+// PostEventJSONBodyRecurrence1Rrule1 defines parameters for PostEvent.
+type PostEventJSONBodyRecurrence1Rrule1 = []string
+
+// PostEventJSONBody_Recurrence_1_Rrule defines parameters for PostEvent.
+type PostEventJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBody_Recurrence defines parameters for PostEvent.
+type PostEventJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PostEventJSONBodyScope defines parameters for PostEvent.
+type PostEventJSONBodyScope string
 
 // PostEventJSONBodyTags0 defines parameters for PostEvent.
 type PostEventJSONBodyTags0 = []PostEventJSONBody_Tags_0_Item
@@ -6576,6 +7530,57 @@ type PostEventFormdataBody_Organizer struct {
 	union json.RawMessage
 }
 
+// PostEventFormdataBodyRecurrence0 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence0 = string
+
+// PostEventFormdataBodyRecurrence1 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1 struct {
+	Exdate *PostEventFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PostEventFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PostEventFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PostEventFormdataBodyRecurrence1Exdate0 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Exdate0 = string
+
+// PostEventFormdataBodyRecurrence1Exdate1 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Exdate1 = []string
+
+// PostEventFormdataBody_Recurrence_1_Exdate defines parameters for PostEvent.
+type PostEventFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyRecurrence1Rdate0 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Rdate0 = string
+
+// PostEventFormdataBodyRecurrence1Rdate1 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Rdate1 = []string
+
+// PostEventFormdataBody_Recurrence_1_Rdate defines parameters for PostEvent.
+type PostEventFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyRecurrence1Rrule0 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Rrule0 = string
+
+// PostEventFormdataBodyRecurrence1Rrule1 defines parameters for PostEvent.
+type PostEventFormdataBodyRecurrence1Rrule1 = []string
+
+// PostEventFormdataBody_Recurrence_1_Rrule defines parameters for PostEvent.
+type PostEventFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBody_Recurrence defines parameters for PostEvent.
+type PostEventFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PostEventFormdataBodyScope defines parameters for PostEvent.
+type PostEventFormdataBodyScope string
+
 // PostEventFormdataBodyTags0 defines parameters for PostEvent.
 type PostEventFormdataBodyTags0 = []PostEventFormdataBody_Tags_0_Item
 
@@ -6693,6 +7698,12 @@ type PutEventJSONBody struct {
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventJSONBody_Organizer `json:"organizer,omitempty"`
 
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PutEventJSONBody_Recurrence `json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PutEventJSONBodyScope `json:"scope,omitempty"`
+
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `json:"show_map,omitempty"`
 
@@ -6776,6 +7787,12 @@ type PutEventFormdataBody struct {
 
 	// Organizer Organizers by ID, comma list, {"id": N} or objects of organizer fields (created), mixed in one list; their order is kept. An empty value removes them.
 	Organizer *PutEventFormdataBody_Organizer `form:"organizer,omitempty" json:"organizer,omitempty"`
+
+	// Recurrence Makes the event a recurring series: RFC 5545 RRULE, RDATE and EXDATE lines, or an object {"rrule": […], "rdate": […], "exdate": […]}, in the event's time zone. null or "" makes a series a single event again.
+	Recurrence *PutEventFormdataBody_Recurrence `form:"recurrence,omitempty" json:"recurrence,omitempty"`
+
+	// Scope For an occurrence of a series: this (default) changes only this occurrence, which becomes an exception; following splits the series and changes this occurrence and the later ones; all changes the whole series except its exceptions.
+	Scope *PutEventFormdataBodyScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// ShowMap Whether to show a map of the venue.
 	ShowMap *bool `form:"show_map,omitempty" json:"show_map,omitempty"`
@@ -6930,6 +7947,57 @@ type PutEventJSONBodyOrganizer11 struct {
 type PutEventJSONBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PutEventJSONBodyRecurrence0 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence0 = string
+
+// PutEventJSONBodyRecurrence1 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1 struct {
+	Exdate *PutEventJSONBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PutEventJSONBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PutEventJSONBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PutEventJSONBodyRecurrence1Exdate0 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Exdate0 = string
+
+// PutEventJSONBodyRecurrence1Exdate1 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Exdate1 = []string
+
+// PutEventJSONBody_Recurrence_1_Exdate defines parameters for PutEvent.
+type PutEventJSONBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyRecurrence1Rdate0 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Rdate0 = string
+
+// PutEventJSONBodyRecurrence1Rdate1 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Rdate1 = []string
+
+// PutEventJSONBody_Recurrence_1_Rdate defines parameters for PutEvent.
+type PutEventJSONBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyRecurrence1Rrule0 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Rrule0 = string
+
+// PutEventJSONBodyRecurrence1Rrule1 defines parameters for PutEvent.
+type PutEventJSONBodyRecurrence1Rrule1 = []string
+
+// PutEventJSONBody_Recurrence_1_Rrule defines parameters for PutEvent.
+type PutEventJSONBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBody_Recurrence defines parameters for PutEvent.
+type PutEventJSONBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PutEventJSONBodyScope defines parameters for PutEvent.
+type PutEventJSONBodyScope string
 
 // PutEventJSONBodyTags0 defines parameters for PutEvent.
 type PutEventJSONBodyTags0 = []PutEventJSONBody_Tags_0_Item
@@ -7108,6 +8176,57 @@ type PutEventFormdataBodyOrganizer11 struct {
 type PutEventFormdataBody_Organizer struct {
 	union json.RawMessage
 }
+
+// PutEventFormdataBodyRecurrence0 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence0 = string
+
+// PutEventFormdataBodyRecurrence1 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1 struct {
+	Exdate *PutEventFormdataBody_Recurrence_1_Exdate `json:"exdate,omitempty"`
+	Rdate  *PutEventFormdataBody_Recurrence_1_Rdate  `json:"rdate,omitempty"`
+	Rrule  *PutEventFormdataBody_Recurrence_1_Rrule  `json:"rrule,omitempty"`
+}
+
+// PutEventFormdataBodyRecurrence1Exdate0 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Exdate0 = string
+
+// PutEventFormdataBodyRecurrence1Exdate1 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Exdate1 = []string
+
+// PutEventFormdataBody_Recurrence_1_Exdate defines parameters for PutEvent.
+type PutEventFormdataBody_Recurrence_1_Exdate struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyRecurrence1Rdate0 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Rdate0 = string
+
+// PutEventFormdataBodyRecurrence1Rdate1 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Rdate1 = []string
+
+// PutEventFormdataBody_Recurrence_1_Rdate defines parameters for PutEvent.
+type PutEventFormdataBody_Recurrence_1_Rdate struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyRecurrence1Rrule0 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Rrule0 = string
+
+// PutEventFormdataBodyRecurrence1Rrule1 defines parameters for PutEvent.
+type PutEventFormdataBodyRecurrence1Rrule1 = []string
+
+// PutEventFormdataBody_Recurrence_1_Rrule defines parameters for PutEvent.
+type PutEventFormdataBody_Recurrence_1_Rrule struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBody_Recurrence defines parameters for PutEvent.
+type PutEventFormdataBody_Recurrence struct {
+	union json.RawMessage
+}
+
+// PutEventFormdataBodyScope defines parameters for PutEvent.
+type PutEventFormdataBodyScope string
 
 // PutEventFormdataBodyTags0 defines parameters for PutEvent.
 type PutEventFormdataBodyTags0 = []PutEventFormdataBody_Tags_0_Item
@@ -10687,6 +11806,254 @@ func (t *CreateEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsCreateEventJSONBodyRecurrence1Exdate0 returns the union data inside the CreateEventJSONBody_Recurrence_1_Exdate as a CreateEventJSONBodyRecurrence1Exdate0
+func (t CreateEventJSONBody_Recurrence_1_Exdate) AsCreateEventJSONBodyRecurrence1Exdate0() (CreateEventJSONBodyRecurrence1Exdate0, error) {
+	var body CreateEventJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Exdate0 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Exdate as the provided CreateEventJSONBodyRecurrence1Exdate0
+func (t *CreateEventJSONBody_Recurrence_1_Exdate) FromCreateEventJSONBodyRecurrence1Exdate0(v CreateEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Exdate, using the provided CreateEventJSONBodyRecurrence1Exdate0
+func (t *CreateEventJSONBody_Recurrence_1_Exdate) MergeCreateEventJSONBodyRecurrence1Exdate0(v CreateEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1Exdate1 returns the union data inside the CreateEventJSONBody_Recurrence_1_Exdate as a CreateEventJSONBodyRecurrence1Exdate1
+func (t CreateEventJSONBody_Recurrence_1_Exdate) AsCreateEventJSONBodyRecurrence1Exdate1() (CreateEventJSONBodyRecurrence1Exdate1, error) {
+	var body CreateEventJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Exdate1 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Exdate as the provided CreateEventJSONBodyRecurrence1Exdate1
+func (t *CreateEventJSONBody_Recurrence_1_Exdate) FromCreateEventJSONBodyRecurrence1Exdate1(v CreateEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Exdate, using the provided CreateEventJSONBodyRecurrence1Exdate1
+func (t *CreateEventJSONBody_Recurrence_1_Exdate) MergeCreateEventJSONBodyRecurrence1Exdate1(v CreateEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1Rdate0 returns the union data inside the CreateEventJSONBody_Recurrence_1_Rdate as a CreateEventJSONBodyRecurrence1Rdate0
+func (t CreateEventJSONBody_Recurrence_1_Rdate) AsCreateEventJSONBodyRecurrence1Rdate0() (CreateEventJSONBodyRecurrence1Rdate0, error) {
+	var body CreateEventJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Rdate0 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Rdate as the provided CreateEventJSONBodyRecurrence1Rdate0
+func (t *CreateEventJSONBody_Recurrence_1_Rdate) FromCreateEventJSONBodyRecurrence1Rdate0(v CreateEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Rdate, using the provided CreateEventJSONBodyRecurrence1Rdate0
+func (t *CreateEventJSONBody_Recurrence_1_Rdate) MergeCreateEventJSONBodyRecurrence1Rdate0(v CreateEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1Rdate1 returns the union data inside the CreateEventJSONBody_Recurrence_1_Rdate as a CreateEventJSONBodyRecurrence1Rdate1
+func (t CreateEventJSONBody_Recurrence_1_Rdate) AsCreateEventJSONBodyRecurrence1Rdate1() (CreateEventJSONBodyRecurrence1Rdate1, error) {
+	var body CreateEventJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Rdate1 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Rdate as the provided CreateEventJSONBodyRecurrence1Rdate1
+func (t *CreateEventJSONBody_Recurrence_1_Rdate) FromCreateEventJSONBodyRecurrence1Rdate1(v CreateEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Rdate, using the provided CreateEventJSONBodyRecurrence1Rdate1
+func (t *CreateEventJSONBody_Recurrence_1_Rdate) MergeCreateEventJSONBodyRecurrence1Rdate1(v CreateEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1Rrule0 returns the union data inside the CreateEventJSONBody_Recurrence_1_Rrule as a CreateEventJSONBodyRecurrence1Rrule0
+func (t CreateEventJSONBody_Recurrence_1_Rrule) AsCreateEventJSONBodyRecurrence1Rrule0() (CreateEventJSONBodyRecurrence1Rrule0, error) {
+	var body CreateEventJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Rrule0 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Rrule as the provided CreateEventJSONBodyRecurrence1Rrule0
+func (t *CreateEventJSONBody_Recurrence_1_Rrule) FromCreateEventJSONBodyRecurrence1Rrule0(v CreateEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Rrule, using the provided CreateEventJSONBodyRecurrence1Rrule0
+func (t *CreateEventJSONBody_Recurrence_1_Rrule) MergeCreateEventJSONBodyRecurrence1Rrule0(v CreateEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1Rrule1 returns the union data inside the CreateEventJSONBody_Recurrence_1_Rrule as a CreateEventJSONBodyRecurrence1Rrule1
+func (t CreateEventJSONBody_Recurrence_1_Rrule) AsCreateEventJSONBodyRecurrence1Rrule1() (CreateEventJSONBodyRecurrence1Rrule1, error) {
+	var body CreateEventJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1Rrule1 overwrites any union data inside the CreateEventJSONBody_Recurrence_1_Rrule as the provided CreateEventJSONBodyRecurrence1Rrule1
+func (t *CreateEventJSONBody_Recurrence_1_Rrule) FromCreateEventJSONBodyRecurrence1Rrule1(v CreateEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the CreateEventJSONBody_Recurrence_1_Rrule, using the provided CreateEventJSONBodyRecurrence1Rrule1
+func (t *CreateEventJSONBody_Recurrence_1_Rrule) MergeCreateEventJSONBodyRecurrence1Rrule1(v CreateEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence0 returns the union data inside the CreateEventJSONBody_Recurrence as a CreateEventJSONBodyRecurrence0
+func (t CreateEventJSONBody_Recurrence) AsCreateEventJSONBodyRecurrence0() (CreateEventJSONBodyRecurrence0, error) {
+	var body CreateEventJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence0 overwrites any union data inside the CreateEventJSONBody_Recurrence as the provided CreateEventJSONBodyRecurrence0
+func (t *CreateEventJSONBody_Recurrence) FromCreateEventJSONBodyRecurrence0(v CreateEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence0 performs a merge with any union data inside the CreateEventJSONBody_Recurrence, using the provided CreateEventJSONBodyRecurrence0
+func (t *CreateEventJSONBody_Recurrence) MergeCreateEventJSONBodyRecurrence0(v CreateEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventJSONBodyRecurrence1 returns the union data inside the CreateEventJSONBody_Recurrence as a CreateEventJSONBodyRecurrence1
+func (t CreateEventJSONBody_Recurrence) AsCreateEventJSONBodyRecurrence1() (CreateEventJSONBodyRecurrence1, error) {
+	var body CreateEventJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventJSONBodyRecurrence1 overwrites any union data inside the CreateEventJSONBody_Recurrence as the provided CreateEventJSONBodyRecurrence1
+func (t *CreateEventJSONBody_Recurrence) FromCreateEventJSONBodyRecurrence1(v CreateEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventJSONBodyRecurrence1 performs a merge with any union data inside the CreateEventJSONBody_Recurrence, using the provided CreateEventJSONBodyRecurrence1
+func (t *CreateEventJSONBody_Recurrence) MergeCreateEventJSONBodyRecurrence1(v CreateEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsCreateEventJSONBodyTags00 returns the union data inside the CreateEventJSONBody_Tags_0_Item as a CreateEventJSONBodyTags00
 func (t CreateEventJSONBody_Tags_0_Item) AsCreateEventJSONBodyTags00() (CreateEventJSONBodyTags00, error) {
 	var body CreateEventJSONBodyTags00
@@ -11681,6 +13048,254 @@ func (t CreateEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *CreateEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Exdate0 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Exdate as a CreateEventFormdataBodyRecurrence1Exdate0
+func (t CreateEventFormdataBody_Recurrence_1_Exdate) AsCreateEventFormdataBodyRecurrence1Exdate0() (CreateEventFormdataBodyRecurrence1Exdate0, error) {
+	var body CreateEventFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Exdate0 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Exdate as the provided CreateEventFormdataBodyRecurrence1Exdate0
+func (t *CreateEventFormdataBody_Recurrence_1_Exdate) FromCreateEventFormdataBodyRecurrence1Exdate0(v CreateEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Exdate, using the provided CreateEventFormdataBodyRecurrence1Exdate0
+func (t *CreateEventFormdataBody_Recurrence_1_Exdate) MergeCreateEventFormdataBodyRecurrence1Exdate0(v CreateEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Exdate1 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Exdate as a CreateEventFormdataBodyRecurrence1Exdate1
+func (t CreateEventFormdataBody_Recurrence_1_Exdate) AsCreateEventFormdataBodyRecurrence1Exdate1() (CreateEventFormdataBodyRecurrence1Exdate1, error) {
+	var body CreateEventFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Exdate1 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Exdate as the provided CreateEventFormdataBodyRecurrence1Exdate1
+func (t *CreateEventFormdataBody_Recurrence_1_Exdate) FromCreateEventFormdataBodyRecurrence1Exdate1(v CreateEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Exdate, using the provided CreateEventFormdataBodyRecurrence1Exdate1
+func (t *CreateEventFormdataBody_Recurrence_1_Exdate) MergeCreateEventFormdataBodyRecurrence1Exdate1(v CreateEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Rdate0 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Rdate as a CreateEventFormdataBodyRecurrence1Rdate0
+func (t CreateEventFormdataBody_Recurrence_1_Rdate) AsCreateEventFormdataBodyRecurrence1Rdate0() (CreateEventFormdataBodyRecurrence1Rdate0, error) {
+	var body CreateEventFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Rdate0 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Rdate as the provided CreateEventFormdataBodyRecurrence1Rdate0
+func (t *CreateEventFormdataBody_Recurrence_1_Rdate) FromCreateEventFormdataBodyRecurrence1Rdate0(v CreateEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Rdate, using the provided CreateEventFormdataBodyRecurrence1Rdate0
+func (t *CreateEventFormdataBody_Recurrence_1_Rdate) MergeCreateEventFormdataBodyRecurrence1Rdate0(v CreateEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Rdate1 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Rdate as a CreateEventFormdataBodyRecurrence1Rdate1
+func (t CreateEventFormdataBody_Recurrence_1_Rdate) AsCreateEventFormdataBodyRecurrence1Rdate1() (CreateEventFormdataBodyRecurrence1Rdate1, error) {
+	var body CreateEventFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Rdate1 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Rdate as the provided CreateEventFormdataBodyRecurrence1Rdate1
+func (t *CreateEventFormdataBody_Recurrence_1_Rdate) FromCreateEventFormdataBodyRecurrence1Rdate1(v CreateEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Rdate, using the provided CreateEventFormdataBodyRecurrence1Rdate1
+func (t *CreateEventFormdataBody_Recurrence_1_Rdate) MergeCreateEventFormdataBodyRecurrence1Rdate1(v CreateEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Rrule0 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Rrule as a CreateEventFormdataBodyRecurrence1Rrule0
+func (t CreateEventFormdataBody_Recurrence_1_Rrule) AsCreateEventFormdataBodyRecurrence1Rrule0() (CreateEventFormdataBodyRecurrence1Rrule0, error) {
+	var body CreateEventFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Rrule0 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Rrule as the provided CreateEventFormdataBodyRecurrence1Rrule0
+func (t *CreateEventFormdataBody_Recurrence_1_Rrule) FromCreateEventFormdataBodyRecurrence1Rrule0(v CreateEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Rrule, using the provided CreateEventFormdataBodyRecurrence1Rrule0
+func (t *CreateEventFormdataBody_Recurrence_1_Rrule) MergeCreateEventFormdataBodyRecurrence1Rrule0(v CreateEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1Rrule1 returns the union data inside the CreateEventFormdataBody_Recurrence_1_Rrule as a CreateEventFormdataBodyRecurrence1Rrule1
+func (t CreateEventFormdataBody_Recurrence_1_Rrule) AsCreateEventFormdataBodyRecurrence1Rrule1() (CreateEventFormdataBodyRecurrence1Rrule1, error) {
+	var body CreateEventFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1Rrule1 overwrites any union data inside the CreateEventFormdataBody_Recurrence_1_Rrule as the provided CreateEventFormdataBodyRecurrence1Rrule1
+func (t *CreateEventFormdataBody_Recurrence_1_Rrule) FromCreateEventFormdataBodyRecurrence1Rrule1(v CreateEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence_1_Rrule, using the provided CreateEventFormdataBodyRecurrence1Rrule1
+func (t *CreateEventFormdataBody_Recurrence_1_Rrule) MergeCreateEventFormdataBodyRecurrence1Rrule1(v CreateEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence0 returns the union data inside the CreateEventFormdataBody_Recurrence as a CreateEventFormdataBodyRecurrence0
+func (t CreateEventFormdataBody_Recurrence) AsCreateEventFormdataBodyRecurrence0() (CreateEventFormdataBodyRecurrence0, error) {
+	var body CreateEventFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence0 overwrites any union data inside the CreateEventFormdataBody_Recurrence as the provided CreateEventFormdataBodyRecurrence0
+func (t *CreateEventFormdataBody_Recurrence) FromCreateEventFormdataBodyRecurrence0(v CreateEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence0 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence, using the provided CreateEventFormdataBodyRecurrence0
+func (t *CreateEventFormdataBody_Recurrence) MergeCreateEventFormdataBodyRecurrence0(v CreateEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateEventFormdataBodyRecurrence1 returns the union data inside the CreateEventFormdataBody_Recurrence as a CreateEventFormdataBodyRecurrence1
+func (t CreateEventFormdataBody_Recurrence) AsCreateEventFormdataBodyRecurrence1() (CreateEventFormdataBodyRecurrence1, error) {
+	var body CreateEventFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateEventFormdataBodyRecurrence1 overwrites any union data inside the CreateEventFormdataBody_Recurrence as the provided CreateEventFormdataBodyRecurrence1
+func (t *CreateEventFormdataBody_Recurrence) FromCreateEventFormdataBodyRecurrence1(v CreateEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateEventFormdataBodyRecurrence1 performs a merge with any union data inside the CreateEventFormdataBody_Recurrence, using the provided CreateEventFormdataBodyRecurrence1
+func (t *CreateEventFormdataBody_Recurrence) MergeCreateEventFormdataBodyRecurrence1(v CreateEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateEventFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateEventFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -12683,6 +14298,254 @@ func (t *PatchEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPatchEventBySlugJSONBodyRecurrence1Exdate0 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate as a PatchEventBySlugJSONBodyRecurrence1Exdate0
+func (t PatchEventBySlugJSONBody_Recurrence_1_Exdate) AsPatchEventBySlugJSONBodyRecurrence1Exdate0() (PatchEventBySlugJSONBodyRecurrence1Exdate0, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Exdate0 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate as the provided PatchEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Exdate) FromPatchEventBySlugJSONBodyRecurrence1Exdate0(v PatchEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PatchEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Exdate) MergePatchEventBySlugJSONBodyRecurrence1Exdate0(v PatchEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1Exdate1 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate as a PatchEventBySlugJSONBodyRecurrence1Exdate1
+func (t PatchEventBySlugJSONBody_Recurrence_1_Exdate) AsPatchEventBySlugJSONBodyRecurrence1Exdate1() (PatchEventBySlugJSONBodyRecurrence1Exdate1, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Exdate1 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate as the provided PatchEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Exdate) FromPatchEventBySlugJSONBodyRecurrence1Exdate1(v PatchEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PatchEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Exdate) MergePatchEventBySlugJSONBodyRecurrence1Exdate1(v PatchEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1Rdate0 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate as a PatchEventBySlugJSONBodyRecurrence1Rdate0
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rdate) AsPatchEventBySlugJSONBodyRecurrence1Rdate0() (PatchEventBySlugJSONBodyRecurrence1Rdate0, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Rdate0 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate as the provided PatchEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rdate) FromPatchEventBySlugJSONBodyRecurrence1Rdate0(v PatchEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PatchEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rdate) MergePatchEventBySlugJSONBodyRecurrence1Rdate0(v PatchEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1Rdate1 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate as a PatchEventBySlugJSONBodyRecurrence1Rdate1
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rdate) AsPatchEventBySlugJSONBodyRecurrence1Rdate1() (PatchEventBySlugJSONBodyRecurrence1Rdate1, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Rdate1 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate as the provided PatchEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rdate) FromPatchEventBySlugJSONBodyRecurrence1Rdate1(v PatchEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PatchEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rdate) MergePatchEventBySlugJSONBodyRecurrence1Rdate1(v PatchEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1Rrule0 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule as a PatchEventBySlugJSONBodyRecurrence1Rrule0
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rrule) AsPatchEventBySlugJSONBodyRecurrence1Rrule0() (PatchEventBySlugJSONBodyRecurrence1Rrule0, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Rrule0 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule as the provided PatchEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rrule) FromPatchEventBySlugJSONBodyRecurrence1Rrule0(v PatchEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PatchEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rrule) MergePatchEventBySlugJSONBodyRecurrence1Rrule0(v PatchEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1Rrule1 returns the union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule as a PatchEventBySlugJSONBodyRecurrence1Rrule1
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rrule) AsPatchEventBySlugJSONBodyRecurrence1Rrule1() (PatchEventBySlugJSONBodyRecurrence1Rrule1, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1Rrule1 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule as the provided PatchEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rrule) FromPatchEventBySlugJSONBodyRecurrence1Rrule1(v PatchEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PatchEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rrule) MergePatchEventBySlugJSONBodyRecurrence1Rrule1(v PatchEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence0 returns the union data inside the PatchEventBySlugJSONBody_Recurrence as a PatchEventBySlugJSONBodyRecurrence0
+func (t PatchEventBySlugJSONBody_Recurrence) AsPatchEventBySlugJSONBodyRecurrence0() (PatchEventBySlugJSONBodyRecurrence0, error) {
+	var body PatchEventBySlugJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence0 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence as the provided PatchEventBySlugJSONBodyRecurrence0
+func (t *PatchEventBySlugJSONBody_Recurrence) FromPatchEventBySlugJSONBodyRecurrence0(v PatchEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence0 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence, using the provided PatchEventBySlugJSONBodyRecurrence0
+func (t *PatchEventBySlugJSONBody_Recurrence) MergePatchEventBySlugJSONBodyRecurrence0(v PatchEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugJSONBodyRecurrence1 returns the union data inside the PatchEventBySlugJSONBody_Recurrence as a PatchEventBySlugJSONBodyRecurrence1
+func (t PatchEventBySlugJSONBody_Recurrence) AsPatchEventBySlugJSONBodyRecurrence1() (PatchEventBySlugJSONBodyRecurrence1, error) {
+	var body PatchEventBySlugJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugJSONBodyRecurrence1 overwrites any union data inside the PatchEventBySlugJSONBody_Recurrence as the provided PatchEventBySlugJSONBodyRecurrence1
+func (t *PatchEventBySlugJSONBody_Recurrence) FromPatchEventBySlugJSONBodyRecurrence1(v PatchEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugJSONBodyRecurrence1 performs a merge with any union data inside the PatchEventBySlugJSONBody_Recurrence, using the provided PatchEventBySlugJSONBodyRecurrence1
+func (t *PatchEventBySlugJSONBody_Recurrence) MergePatchEventBySlugJSONBodyRecurrence1(v PatchEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPatchEventBySlugJSONBodyTags00 returns the union data inside the PatchEventBySlugJSONBody_Tags_0_Item as a PatchEventBySlugJSONBodyTags00
 func (t PatchEventBySlugJSONBody_Tags_0_Item) AsPatchEventBySlugJSONBodyTags00() (PatchEventBySlugJSONBodyTags00, error) {
 	var body PatchEventBySlugJSONBodyTags00
@@ -13677,6 +15540,254 @@ func (t PatchEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PatchEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Exdate0 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate as a PatchEventBySlugFormdataBodyRecurrence1Exdate0
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Exdate) AsPatchEventBySlugFormdataBodyRecurrence1Exdate0() (PatchEventBySlugFormdataBodyRecurrence1Exdate0, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PatchEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Exdate) FromPatchEventBySlugFormdataBodyRecurrence1Exdate0(v PatchEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PatchEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Exdate) MergePatchEventBySlugFormdataBodyRecurrence1Exdate0(v PatchEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Exdate1 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate as a PatchEventBySlugFormdataBodyRecurrence1Exdate1
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Exdate) AsPatchEventBySlugFormdataBodyRecurrence1Exdate1() (PatchEventBySlugFormdataBodyRecurrence1Exdate1, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PatchEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Exdate) FromPatchEventBySlugFormdataBodyRecurrence1Exdate1(v PatchEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PatchEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Exdate) MergePatchEventBySlugFormdataBodyRecurrence1Exdate1(v PatchEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Rdate0 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate as a PatchEventBySlugFormdataBodyRecurrence1Rdate0
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rdate) AsPatchEventBySlugFormdataBodyRecurrence1Rdate0() (PatchEventBySlugFormdataBodyRecurrence1Rdate0, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PatchEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rdate) FromPatchEventBySlugFormdataBodyRecurrence1Rdate0(v PatchEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PatchEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rdate) MergePatchEventBySlugFormdataBodyRecurrence1Rdate0(v PatchEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Rdate1 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate as a PatchEventBySlugFormdataBodyRecurrence1Rdate1
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rdate) AsPatchEventBySlugFormdataBodyRecurrence1Rdate1() (PatchEventBySlugFormdataBodyRecurrence1Rdate1, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PatchEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rdate) FromPatchEventBySlugFormdataBodyRecurrence1Rdate1(v PatchEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PatchEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rdate) MergePatchEventBySlugFormdataBodyRecurrence1Rdate1(v PatchEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Rrule0 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule as a PatchEventBySlugFormdataBodyRecurrence1Rrule0
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rrule) AsPatchEventBySlugFormdataBodyRecurrence1Rrule0() (PatchEventBySlugFormdataBodyRecurrence1Rrule0, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PatchEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rrule) FromPatchEventBySlugFormdataBodyRecurrence1Rrule0(v PatchEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PatchEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rrule) MergePatchEventBySlugFormdataBodyRecurrence1Rrule0(v PatchEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1Rrule1 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule as a PatchEventBySlugFormdataBodyRecurrence1Rrule1
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rrule) AsPatchEventBySlugFormdataBodyRecurrence1Rrule1() (PatchEventBySlugFormdataBodyRecurrence1Rrule1, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PatchEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rrule) FromPatchEventBySlugFormdataBodyRecurrence1Rrule1(v PatchEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PatchEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rrule) MergePatchEventBySlugFormdataBodyRecurrence1Rrule1(v PatchEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence0 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence as a PatchEventBySlugFormdataBodyRecurrence0
+func (t PatchEventBySlugFormdataBody_Recurrence) AsPatchEventBySlugFormdataBodyRecurrence0() (PatchEventBySlugFormdataBodyRecurrence0, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence0 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence as the provided PatchEventBySlugFormdataBodyRecurrence0
+func (t *PatchEventBySlugFormdataBody_Recurrence) FromPatchEventBySlugFormdataBodyRecurrence0(v PatchEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence0 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence, using the provided PatchEventBySlugFormdataBodyRecurrence0
+func (t *PatchEventBySlugFormdataBody_Recurrence) MergePatchEventBySlugFormdataBodyRecurrence0(v PatchEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventBySlugFormdataBodyRecurrence1 returns the union data inside the PatchEventBySlugFormdataBody_Recurrence as a PatchEventBySlugFormdataBodyRecurrence1
+func (t PatchEventBySlugFormdataBody_Recurrence) AsPatchEventBySlugFormdataBodyRecurrence1() (PatchEventBySlugFormdataBodyRecurrence1, error) {
+	var body PatchEventBySlugFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventBySlugFormdataBodyRecurrence1 overwrites any union data inside the PatchEventBySlugFormdataBody_Recurrence as the provided PatchEventBySlugFormdataBodyRecurrence1
+func (t *PatchEventBySlugFormdataBody_Recurrence) FromPatchEventBySlugFormdataBodyRecurrence1(v PatchEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventBySlugFormdataBodyRecurrence1 performs a merge with any union data inside the PatchEventBySlugFormdataBody_Recurrence, using the provided PatchEventBySlugFormdataBodyRecurrence1
+func (t *PatchEventBySlugFormdataBody_Recurrence) MergePatchEventBySlugFormdataBodyRecurrence1(v PatchEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventBySlugFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventBySlugFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -14679,6 +16790,254 @@ func (t *PostEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPostEventBySlugJSONBodyRecurrence1Exdate0 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate as a PostEventBySlugJSONBodyRecurrence1Exdate0
+func (t PostEventBySlugJSONBody_Recurrence_1_Exdate) AsPostEventBySlugJSONBodyRecurrence1Exdate0() (PostEventBySlugJSONBodyRecurrence1Exdate0, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Exdate0 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate as the provided PostEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Exdate) FromPostEventBySlugJSONBodyRecurrence1Exdate0(v PostEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PostEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Exdate) MergePostEventBySlugJSONBodyRecurrence1Exdate0(v PostEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1Exdate1 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate as a PostEventBySlugJSONBodyRecurrence1Exdate1
+func (t PostEventBySlugJSONBody_Recurrence_1_Exdate) AsPostEventBySlugJSONBodyRecurrence1Exdate1() (PostEventBySlugJSONBodyRecurrence1Exdate1, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Exdate1 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate as the provided PostEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Exdate) FromPostEventBySlugJSONBodyRecurrence1Exdate1(v PostEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PostEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Exdate) MergePostEventBySlugJSONBodyRecurrence1Exdate1(v PostEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1Rdate0 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate as a PostEventBySlugJSONBodyRecurrence1Rdate0
+func (t PostEventBySlugJSONBody_Recurrence_1_Rdate) AsPostEventBySlugJSONBodyRecurrence1Rdate0() (PostEventBySlugJSONBodyRecurrence1Rdate0, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Rdate0 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate as the provided PostEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rdate) FromPostEventBySlugJSONBodyRecurrence1Rdate0(v PostEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PostEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rdate) MergePostEventBySlugJSONBodyRecurrence1Rdate0(v PostEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1Rdate1 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate as a PostEventBySlugJSONBodyRecurrence1Rdate1
+func (t PostEventBySlugJSONBody_Recurrence_1_Rdate) AsPostEventBySlugJSONBodyRecurrence1Rdate1() (PostEventBySlugJSONBodyRecurrence1Rdate1, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Rdate1 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate as the provided PostEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rdate) FromPostEventBySlugJSONBodyRecurrence1Rdate1(v PostEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PostEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rdate) MergePostEventBySlugJSONBodyRecurrence1Rdate1(v PostEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1Rrule0 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule as a PostEventBySlugJSONBodyRecurrence1Rrule0
+func (t PostEventBySlugJSONBody_Recurrence_1_Rrule) AsPostEventBySlugJSONBodyRecurrence1Rrule0() (PostEventBySlugJSONBodyRecurrence1Rrule0, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Rrule0 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule as the provided PostEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rrule) FromPostEventBySlugJSONBodyRecurrence1Rrule0(v PostEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PostEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rrule) MergePostEventBySlugJSONBodyRecurrence1Rrule0(v PostEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1Rrule1 returns the union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule as a PostEventBySlugJSONBodyRecurrence1Rrule1
+func (t PostEventBySlugJSONBody_Recurrence_1_Rrule) AsPostEventBySlugJSONBodyRecurrence1Rrule1() (PostEventBySlugJSONBodyRecurrence1Rrule1, error) {
+	var body PostEventBySlugJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1Rrule1 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule as the provided PostEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rrule) FromPostEventBySlugJSONBodyRecurrence1Rrule1(v PostEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PostEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rrule) MergePostEventBySlugJSONBodyRecurrence1Rrule1(v PostEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence0 returns the union data inside the PostEventBySlugJSONBody_Recurrence as a PostEventBySlugJSONBodyRecurrence0
+func (t PostEventBySlugJSONBody_Recurrence) AsPostEventBySlugJSONBodyRecurrence0() (PostEventBySlugJSONBodyRecurrence0, error) {
+	var body PostEventBySlugJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence0 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence as the provided PostEventBySlugJSONBodyRecurrence0
+func (t *PostEventBySlugJSONBody_Recurrence) FromPostEventBySlugJSONBodyRecurrence0(v PostEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence0 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence, using the provided PostEventBySlugJSONBodyRecurrence0
+func (t *PostEventBySlugJSONBody_Recurrence) MergePostEventBySlugJSONBodyRecurrence0(v PostEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugJSONBodyRecurrence1 returns the union data inside the PostEventBySlugJSONBody_Recurrence as a PostEventBySlugJSONBodyRecurrence1
+func (t PostEventBySlugJSONBody_Recurrence) AsPostEventBySlugJSONBodyRecurrence1() (PostEventBySlugJSONBodyRecurrence1, error) {
+	var body PostEventBySlugJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugJSONBodyRecurrence1 overwrites any union data inside the PostEventBySlugJSONBody_Recurrence as the provided PostEventBySlugJSONBodyRecurrence1
+func (t *PostEventBySlugJSONBody_Recurrence) FromPostEventBySlugJSONBodyRecurrence1(v PostEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugJSONBodyRecurrence1 performs a merge with any union data inside the PostEventBySlugJSONBody_Recurrence, using the provided PostEventBySlugJSONBodyRecurrence1
+func (t *PostEventBySlugJSONBody_Recurrence) MergePostEventBySlugJSONBodyRecurrence1(v PostEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPostEventBySlugJSONBodyTags00 returns the union data inside the PostEventBySlugJSONBody_Tags_0_Item as a PostEventBySlugJSONBodyTags00
 func (t PostEventBySlugJSONBody_Tags_0_Item) AsPostEventBySlugJSONBodyTags00() (PostEventBySlugJSONBodyTags00, error) {
 	var body PostEventBySlugJSONBodyTags00
@@ -15673,6 +18032,254 @@ func (t PostEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PostEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Exdate0 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate as a PostEventBySlugFormdataBodyRecurrence1Exdate0
+func (t PostEventBySlugFormdataBody_Recurrence_1_Exdate) AsPostEventBySlugFormdataBodyRecurrence1Exdate0() (PostEventBySlugFormdataBodyRecurrence1Exdate0, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PostEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Exdate) FromPostEventBySlugFormdataBodyRecurrence1Exdate0(v PostEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PostEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Exdate) MergePostEventBySlugFormdataBodyRecurrence1Exdate0(v PostEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Exdate1 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate as a PostEventBySlugFormdataBodyRecurrence1Exdate1
+func (t PostEventBySlugFormdataBody_Recurrence_1_Exdate) AsPostEventBySlugFormdataBodyRecurrence1Exdate1() (PostEventBySlugFormdataBodyRecurrence1Exdate1, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PostEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Exdate) FromPostEventBySlugFormdataBodyRecurrence1Exdate1(v PostEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PostEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Exdate) MergePostEventBySlugFormdataBodyRecurrence1Exdate1(v PostEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Rdate0 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate as a PostEventBySlugFormdataBodyRecurrence1Rdate0
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rdate) AsPostEventBySlugFormdataBodyRecurrence1Rdate0() (PostEventBySlugFormdataBodyRecurrence1Rdate0, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PostEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rdate) FromPostEventBySlugFormdataBodyRecurrence1Rdate0(v PostEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PostEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rdate) MergePostEventBySlugFormdataBodyRecurrence1Rdate0(v PostEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Rdate1 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate as a PostEventBySlugFormdataBodyRecurrence1Rdate1
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rdate) AsPostEventBySlugFormdataBodyRecurrence1Rdate1() (PostEventBySlugFormdataBodyRecurrence1Rdate1, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PostEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rdate) FromPostEventBySlugFormdataBodyRecurrence1Rdate1(v PostEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PostEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rdate) MergePostEventBySlugFormdataBodyRecurrence1Rdate1(v PostEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Rrule0 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule as a PostEventBySlugFormdataBodyRecurrence1Rrule0
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rrule) AsPostEventBySlugFormdataBodyRecurrence1Rrule0() (PostEventBySlugFormdataBodyRecurrence1Rrule0, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PostEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rrule) FromPostEventBySlugFormdataBodyRecurrence1Rrule0(v PostEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PostEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rrule) MergePostEventBySlugFormdataBodyRecurrence1Rrule0(v PostEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1Rrule1 returns the union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule as a PostEventBySlugFormdataBodyRecurrence1Rrule1
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rrule) AsPostEventBySlugFormdataBodyRecurrence1Rrule1() (PostEventBySlugFormdataBodyRecurrence1Rrule1, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PostEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rrule) FromPostEventBySlugFormdataBodyRecurrence1Rrule1(v PostEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PostEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rrule) MergePostEventBySlugFormdataBodyRecurrence1Rrule1(v PostEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence0 returns the union data inside the PostEventBySlugFormdataBody_Recurrence as a PostEventBySlugFormdataBodyRecurrence0
+func (t PostEventBySlugFormdataBody_Recurrence) AsPostEventBySlugFormdataBodyRecurrence0() (PostEventBySlugFormdataBodyRecurrence0, error) {
+	var body PostEventBySlugFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence0 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence as the provided PostEventBySlugFormdataBodyRecurrence0
+func (t *PostEventBySlugFormdataBody_Recurrence) FromPostEventBySlugFormdataBodyRecurrence0(v PostEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence0 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence, using the provided PostEventBySlugFormdataBodyRecurrence0
+func (t *PostEventBySlugFormdataBody_Recurrence) MergePostEventBySlugFormdataBodyRecurrence0(v PostEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventBySlugFormdataBodyRecurrence1 returns the union data inside the PostEventBySlugFormdataBody_Recurrence as a PostEventBySlugFormdataBodyRecurrence1
+func (t PostEventBySlugFormdataBody_Recurrence) AsPostEventBySlugFormdataBodyRecurrence1() (PostEventBySlugFormdataBodyRecurrence1, error) {
+	var body PostEventBySlugFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventBySlugFormdataBodyRecurrence1 overwrites any union data inside the PostEventBySlugFormdataBody_Recurrence as the provided PostEventBySlugFormdataBodyRecurrence1
+func (t *PostEventBySlugFormdataBody_Recurrence) FromPostEventBySlugFormdataBodyRecurrence1(v PostEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventBySlugFormdataBodyRecurrence1 performs a merge with any union data inside the PostEventBySlugFormdataBody_Recurrence, using the provided PostEventBySlugFormdataBodyRecurrence1
+func (t *PostEventBySlugFormdataBody_Recurrence) MergePostEventBySlugFormdataBodyRecurrence1(v PostEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventBySlugFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventBySlugFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -16675,6 +19282,254 @@ func (t *PutEventBySlugJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPutEventBySlugJSONBodyRecurrence1Exdate0 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate as a PutEventBySlugJSONBodyRecurrence1Exdate0
+func (t PutEventBySlugJSONBody_Recurrence_1_Exdate) AsPutEventBySlugJSONBodyRecurrence1Exdate0() (PutEventBySlugJSONBodyRecurrence1Exdate0, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Exdate0 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate as the provided PutEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Exdate) FromPutEventBySlugJSONBodyRecurrence1Exdate0(v PutEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PutEventBySlugJSONBodyRecurrence1Exdate0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Exdate) MergePutEventBySlugJSONBodyRecurrence1Exdate0(v PutEventBySlugJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1Exdate1 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate as a PutEventBySlugJSONBodyRecurrence1Exdate1
+func (t PutEventBySlugJSONBody_Recurrence_1_Exdate) AsPutEventBySlugJSONBodyRecurrence1Exdate1() (PutEventBySlugJSONBodyRecurrence1Exdate1, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Exdate1 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate as the provided PutEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Exdate) FromPutEventBySlugJSONBodyRecurrence1Exdate1(v PutEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Exdate, using the provided PutEventBySlugJSONBodyRecurrence1Exdate1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Exdate) MergePutEventBySlugJSONBodyRecurrence1Exdate1(v PutEventBySlugJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1Rdate0 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate as a PutEventBySlugJSONBodyRecurrence1Rdate0
+func (t PutEventBySlugJSONBody_Recurrence_1_Rdate) AsPutEventBySlugJSONBodyRecurrence1Rdate0() (PutEventBySlugJSONBodyRecurrence1Rdate0, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Rdate0 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate as the provided PutEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rdate) FromPutEventBySlugJSONBodyRecurrence1Rdate0(v PutEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PutEventBySlugJSONBodyRecurrence1Rdate0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rdate) MergePutEventBySlugJSONBodyRecurrence1Rdate0(v PutEventBySlugJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1Rdate1 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate as a PutEventBySlugJSONBodyRecurrence1Rdate1
+func (t PutEventBySlugJSONBody_Recurrence_1_Rdate) AsPutEventBySlugJSONBodyRecurrence1Rdate1() (PutEventBySlugJSONBodyRecurrence1Rdate1, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Rdate1 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate as the provided PutEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rdate) FromPutEventBySlugJSONBodyRecurrence1Rdate1(v PutEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rdate, using the provided PutEventBySlugJSONBodyRecurrence1Rdate1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rdate) MergePutEventBySlugJSONBodyRecurrence1Rdate1(v PutEventBySlugJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1Rrule0 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule as a PutEventBySlugJSONBodyRecurrence1Rrule0
+func (t PutEventBySlugJSONBody_Recurrence_1_Rrule) AsPutEventBySlugJSONBodyRecurrence1Rrule0() (PutEventBySlugJSONBodyRecurrence1Rrule0, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Rrule0 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule as the provided PutEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rrule) FromPutEventBySlugJSONBodyRecurrence1Rrule0(v PutEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PutEventBySlugJSONBodyRecurrence1Rrule0
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rrule) MergePutEventBySlugJSONBodyRecurrence1Rrule0(v PutEventBySlugJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1Rrule1 returns the union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule as a PutEventBySlugJSONBodyRecurrence1Rrule1
+func (t PutEventBySlugJSONBody_Recurrence_1_Rrule) AsPutEventBySlugJSONBodyRecurrence1Rrule1() (PutEventBySlugJSONBodyRecurrence1Rrule1, error) {
+	var body PutEventBySlugJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1Rrule1 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule as the provided PutEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rrule) FromPutEventBySlugJSONBodyRecurrence1Rrule1(v PutEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence_1_Rrule, using the provided PutEventBySlugJSONBodyRecurrence1Rrule1
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rrule) MergePutEventBySlugJSONBodyRecurrence1Rrule1(v PutEventBySlugJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence0 returns the union data inside the PutEventBySlugJSONBody_Recurrence as a PutEventBySlugJSONBodyRecurrence0
+func (t PutEventBySlugJSONBody_Recurrence) AsPutEventBySlugJSONBodyRecurrence0() (PutEventBySlugJSONBodyRecurrence0, error) {
+	var body PutEventBySlugJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence0 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence as the provided PutEventBySlugJSONBodyRecurrence0
+func (t *PutEventBySlugJSONBody_Recurrence) FromPutEventBySlugJSONBodyRecurrence0(v PutEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence0 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence, using the provided PutEventBySlugJSONBodyRecurrence0
+func (t *PutEventBySlugJSONBody_Recurrence) MergePutEventBySlugJSONBodyRecurrence0(v PutEventBySlugJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugJSONBodyRecurrence1 returns the union data inside the PutEventBySlugJSONBody_Recurrence as a PutEventBySlugJSONBodyRecurrence1
+func (t PutEventBySlugJSONBody_Recurrence) AsPutEventBySlugJSONBodyRecurrence1() (PutEventBySlugJSONBodyRecurrence1, error) {
+	var body PutEventBySlugJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugJSONBodyRecurrence1 overwrites any union data inside the PutEventBySlugJSONBody_Recurrence as the provided PutEventBySlugJSONBodyRecurrence1
+func (t *PutEventBySlugJSONBody_Recurrence) FromPutEventBySlugJSONBodyRecurrence1(v PutEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugJSONBodyRecurrence1 performs a merge with any union data inside the PutEventBySlugJSONBody_Recurrence, using the provided PutEventBySlugJSONBodyRecurrence1
+func (t *PutEventBySlugJSONBody_Recurrence) MergePutEventBySlugJSONBodyRecurrence1(v PutEventBySlugJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPutEventBySlugJSONBodyTags00 returns the union data inside the PutEventBySlugJSONBody_Tags_0_Item as a PutEventBySlugJSONBodyTags00
 func (t PutEventBySlugJSONBody_Tags_0_Item) AsPutEventBySlugJSONBodyTags00() (PutEventBySlugJSONBodyTags00, error) {
 	var body PutEventBySlugJSONBodyTags00
@@ -17669,6 +20524,254 @@ func (t PutEventBySlugFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PutEventBySlugFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Exdate0 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate as a PutEventBySlugFormdataBodyRecurrence1Exdate0
+func (t PutEventBySlugFormdataBody_Recurrence_1_Exdate) AsPutEventBySlugFormdataBodyRecurrence1Exdate0() (PutEventBySlugFormdataBodyRecurrence1Exdate0, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PutEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Exdate) FromPutEventBySlugFormdataBodyRecurrence1Exdate0(v PutEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PutEventBySlugFormdataBodyRecurrence1Exdate0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Exdate) MergePutEventBySlugFormdataBodyRecurrence1Exdate0(v PutEventBySlugFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Exdate1 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate as a PutEventBySlugFormdataBodyRecurrence1Exdate1
+func (t PutEventBySlugFormdataBody_Recurrence_1_Exdate) AsPutEventBySlugFormdataBodyRecurrence1Exdate1() (PutEventBySlugFormdataBodyRecurrence1Exdate1, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate as the provided PutEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Exdate) FromPutEventBySlugFormdataBodyRecurrence1Exdate1(v PutEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Exdate, using the provided PutEventBySlugFormdataBodyRecurrence1Exdate1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Exdate) MergePutEventBySlugFormdataBodyRecurrence1Exdate1(v PutEventBySlugFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Rdate0 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate as a PutEventBySlugFormdataBodyRecurrence1Rdate0
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rdate) AsPutEventBySlugFormdataBodyRecurrence1Rdate0() (PutEventBySlugFormdataBodyRecurrence1Rdate0, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PutEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rdate) FromPutEventBySlugFormdataBodyRecurrence1Rdate0(v PutEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PutEventBySlugFormdataBodyRecurrence1Rdate0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rdate) MergePutEventBySlugFormdataBodyRecurrence1Rdate0(v PutEventBySlugFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Rdate1 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate as a PutEventBySlugFormdataBodyRecurrence1Rdate1
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rdate) AsPutEventBySlugFormdataBodyRecurrence1Rdate1() (PutEventBySlugFormdataBodyRecurrence1Rdate1, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate as the provided PutEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rdate) FromPutEventBySlugFormdataBodyRecurrence1Rdate1(v PutEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rdate, using the provided PutEventBySlugFormdataBodyRecurrence1Rdate1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rdate) MergePutEventBySlugFormdataBodyRecurrence1Rdate1(v PutEventBySlugFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Rrule0 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule as a PutEventBySlugFormdataBodyRecurrence1Rrule0
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rrule) AsPutEventBySlugFormdataBodyRecurrence1Rrule0() (PutEventBySlugFormdataBodyRecurrence1Rrule0, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PutEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rrule) FromPutEventBySlugFormdataBodyRecurrence1Rrule0(v PutEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PutEventBySlugFormdataBodyRecurrence1Rrule0
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rrule) MergePutEventBySlugFormdataBodyRecurrence1Rrule0(v PutEventBySlugFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1Rrule1 returns the union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule as a PutEventBySlugFormdataBodyRecurrence1Rrule1
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rrule) AsPutEventBySlugFormdataBodyRecurrence1Rrule1() (PutEventBySlugFormdataBodyRecurrence1Rrule1, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule as the provided PutEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rrule) FromPutEventBySlugFormdataBodyRecurrence1Rrule1(v PutEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence_1_Rrule, using the provided PutEventBySlugFormdataBodyRecurrence1Rrule1
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rrule) MergePutEventBySlugFormdataBodyRecurrence1Rrule1(v PutEventBySlugFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence0 returns the union data inside the PutEventBySlugFormdataBody_Recurrence as a PutEventBySlugFormdataBodyRecurrence0
+func (t PutEventBySlugFormdataBody_Recurrence) AsPutEventBySlugFormdataBodyRecurrence0() (PutEventBySlugFormdataBodyRecurrence0, error) {
+	var body PutEventBySlugFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence0 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence as the provided PutEventBySlugFormdataBodyRecurrence0
+func (t *PutEventBySlugFormdataBody_Recurrence) FromPutEventBySlugFormdataBodyRecurrence0(v PutEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence0 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence, using the provided PutEventBySlugFormdataBodyRecurrence0
+func (t *PutEventBySlugFormdataBody_Recurrence) MergePutEventBySlugFormdataBodyRecurrence0(v PutEventBySlugFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventBySlugFormdataBodyRecurrence1 returns the union data inside the PutEventBySlugFormdataBody_Recurrence as a PutEventBySlugFormdataBodyRecurrence1
+func (t PutEventBySlugFormdataBody_Recurrence) AsPutEventBySlugFormdataBodyRecurrence1() (PutEventBySlugFormdataBodyRecurrence1, error) {
+	var body PutEventBySlugFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventBySlugFormdataBodyRecurrence1 overwrites any union data inside the PutEventBySlugFormdataBody_Recurrence as the provided PutEventBySlugFormdataBodyRecurrence1
+func (t *PutEventBySlugFormdataBody_Recurrence) FromPutEventBySlugFormdataBodyRecurrence1(v PutEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventBySlugFormdataBodyRecurrence1 performs a merge with any union data inside the PutEventBySlugFormdataBody_Recurrence, using the provided PutEventBySlugFormdataBodyRecurrence1
+func (t *PutEventBySlugFormdataBody_Recurrence) MergePutEventBySlugFormdataBodyRecurrence1(v PutEventBySlugFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventBySlugFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventBySlugFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -18671,6 +21774,254 @@ func (t *PatchEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPatchEventJSONBodyRecurrence1Exdate0 returns the union data inside the PatchEventJSONBody_Recurrence_1_Exdate as a PatchEventJSONBodyRecurrence1Exdate0
+func (t PatchEventJSONBody_Recurrence_1_Exdate) AsPatchEventJSONBodyRecurrence1Exdate0() (PatchEventJSONBodyRecurrence1Exdate0, error) {
+	var body PatchEventJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Exdate0 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Exdate as the provided PatchEventJSONBodyRecurrence1Exdate0
+func (t *PatchEventJSONBody_Recurrence_1_Exdate) FromPatchEventJSONBodyRecurrence1Exdate0(v PatchEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Exdate, using the provided PatchEventJSONBodyRecurrence1Exdate0
+func (t *PatchEventJSONBody_Recurrence_1_Exdate) MergePatchEventJSONBodyRecurrence1Exdate0(v PatchEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1Exdate1 returns the union data inside the PatchEventJSONBody_Recurrence_1_Exdate as a PatchEventJSONBodyRecurrence1Exdate1
+func (t PatchEventJSONBody_Recurrence_1_Exdate) AsPatchEventJSONBodyRecurrence1Exdate1() (PatchEventJSONBodyRecurrence1Exdate1, error) {
+	var body PatchEventJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Exdate1 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Exdate as the provided PatchEventJSONBodyRecurrence1Exdate1
+func (t *PatchEventJSONBody_Recurrence_1_Exdate) FromPatchEventJSONBodyRecurrence1Exdate1(v PatchEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Exdate, using the provided PatchEventJSONBodyRecurrence1Exdate1
+func (t *PatchEventJSONBody_Recurrence_1_Exdate) MergePatchEventJSONBodyRecurrence1Exdate1(v PatchEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1Rdate0 returns the union data inside the PatchEventJSONBody_Recurrence_1_Rdate as a PatchEventJSONBodyRecurrence1Rdate0
+func (t PatchEventJSONBody_Recurrence_1_Rdate) AsPatchEventJSONBodyRecurrence1Rdate0() (PatchEventJSONBodyRecurrence1Rdate0, error) {
+	var body PatchEventJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Rdate0 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Rdate as the provided PatchEventJSONBodyRecurrence1Rdate0
+func (t *PatchEventJSONBody_Recurrence_1_Rdate) FromPatchEventJSONBodyRecurrence1Rdate0(v PatchEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Rdate, using the provided PatchEventJSONBodyRecurrence1Rdate0
+func (t *PatchEventJSONBody_Recurrence_1_Rdate) MergePatchEventJSONBodyRecurrence1Rdate0(v PatchEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1Rdate1 returns the union data inside the PatchEventJSONBody_Recurrence_1_Rdate as a PatchEventJSONBodyRecurrence1Rdate1
+func (t PatchEventJSONBody_Recurrence_1_Rdate) AsPatchEventJSONBodyRecurrence1Rdate1() (PatchEventJSONBodyRecurrence1Rdate1, error) {
+	var body PatchEventJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Rdate1 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Rdate as the provided PatchEventJSONBodyRecurrence1Rdate1
+func (t *PatchEventJSONBody_Recurrence_1_Rdate) FromPatchEventJSONBodyRecurrence1Rdate1(v PatchEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Rdate, using the provided PatchEventJSONBodyRecurrence1Rdate1
+func (t *PatchEventJSONBody_Recurrence_1_Rdate) MergePatchEventJSONBodyRecurrence1Rdate1(v PatchEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1Rrule0 returns the union data inside the PatchEventJSONBody_Recurrence_1_Rrule as a PatchEventJSONBodyRecurrence1Rrule0
+func (t PatchEventJSONBody_Recurrence_1_Rrule) AsPatchEventJSONBodyRecurrence1Rrule0() (PatchEventJSONBodyRecurrence1Rrule0, error) {
+	var body PatchEventJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Rrule0 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Rrule as the provided PatchEventJSONBodyRecurrence1Rrule0
+func (t *PatchEventJSONBody_Recurrence_1_Rrule) FromPatchEventJSONBodyRecurrence1Rrule0(v PatchEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Rrule, using the provided PatchEventJSONBodyRecurrence1Rrule0
+func (t *PatchEventJSONBody_Recurrence_1_Rrule) MergePatchEventJSONBodyRecurrence1Rrule0(v PatchEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1Rrule1 returns the union data inside the PatchEventJSONBody_Recurrence_1_Rrule as a PatchEventJSONBodyRecurrence1Rrule1
+func (t PatchEventJSONBody_Recurrence_1_Rrule) AsPatchEventJSONBodyRecurrence1Rrule1() (PatchEventJSONBodyRecurrence1Rrule1, error) {
+	var body PatchEventJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1Rrule1 overwrites any union data inside the PatchEventJSONBody_Recurrence_1_Rrule as the provided PatchEventJSONBodyRecurrence1Rrule1
+func (t *PatchEventJSONBody_Recurrence_1_Rrule) FromPatchEventJSONBodyRecurrence1Rrule1(v PatchEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PatchEventJSONBody_Recurrence_1_Rrule, using the provided PatchEventJSONBodyRecurrence1Rrule1
+func (t *PatchEventJSONBody_Recurrence_1_Rrule) MergePatchEventJSONBodyRecurrence1Rrule1(v PatchEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence0 returns the union data inside the PatchEventJSONBody_Recurrence as a PatchEventJSONBodyRecurrence0
+func (t PatchEventJSONBody_Recurrence) AsPatchEventJSONBodyRecurrence0() (PatchEventJSONBodyRecurrence0, error) {
+	var body PatchEventJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence0 overwrites any union data inside the PatchEventJSONBody_Recurrence as the provided PatchEventJSONBodyRecurrence0
+func (t *PatchEventJSONBody_Recurrence) FromPatchEventJSONBodyRecurrence0(v PatchEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence0 performs a merge with any union data inside the PatchEventJSONBody_Recurrence, using the provided PatchEventJSONBodyRecurrence0
+func (t *PatchEventJSONBody_Recurrence) MergePatchEventJSONBodyRecurrence0(v PatchEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventJSONBodyRecurrence1 returns the union data inside the PatchEventJSONBody_Recurrence as a PatchEventJSONBodyRecurrence1
+func (t PatchEventJSONBody_Recurrence) AsPatchEventJSONBodyRecurrence1() (PatchEventJSONBodyRecurrence1, error) {
+	var body PatchEventJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventJSONBodyRecurrence1 overwrites any union data inside the PatchEventJSONBody_Recurrence as the provided PatchEventJSONBodyRecurrence1
+func (t *PatchEventJSONBody_Recurrence) FromPatchEventJSONBodyRecurrence1(v PatchEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventJSONBodyRecurrence1 performs a merge with any union data inside the PatchEventJSONBody_Recurrence, using the provided PatchEventJSONBodyRecurrence1
+func (t *PatchEventJSONBody_Recurrence) MergePatchEventJSONBodyRecurrence1(v PatchEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPatchEventJSONBodyTags00 returns the union data inside the PatchEventJSONBody_Tags_0_Item as a PatchEventJSONBodyTags00
 func (t PatchEventJSONBody_Tags_0_Item) AsPatchEventJSONBodyTags00() (PatchEventJSONBodyTags00, error) {
 	var body PatchEventJSONBodyTags00
@@ -19665,6 +23016,254 @@ func (t PatchEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PatchEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Exdate0 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Exdate as a PatchEventFormdataBodyRecurrence1Exdate0
+func (t PatchEventFormdataBody_Recurrence_1_Exdate) AsPatchEventFormdataBodyRecurrence1Exdate0() (PatchEventFormdataBodyRecurrence1Exdate0, error) {
+	var body PatchEventFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Exdate as the provided PatchEventFormdataBodyRecurrence1Exdate0
+func (t *PatchEventFormdataBody_Recurrence_1_Exdate) FromPatchEventFormdataBodyRecurrence1Exdate0(v PatchEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Exdate, using the provided PatchEventFormdataBodyRecurrence1Exdate0
+func (t *PatchEventFormdataBody_Recurrence_1_Exdate) MergePatchEventFormdataBodyRecurrence1Exdate0(v PatchEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Exdate1 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Exdate as a PatchEventFormdataBodyRecurrence1Exdate1
+func (t PatchEventFormdataBody_Recurrence_1_Exdate) AsPatchEventFormdataBodyRecurrence1Exdate1() (PatchEventFormdataBodyRecurrence1Exdate1, error) {
+	var body PatchEventFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Exdate as the provided PatchEventFormdataBodyRecurrence1Exdate1
+func (t *PatchEventFormdataBody_Recurrence_1_Exdate) FromPatchEventFormdataBodyRecurrence1Exdate1(v PatchEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Exdate, using the provided PatchEventFormdataBodyRecurrence1Exdate1
+func (t *PatchEventFormdataBody_Recurrence_1_Exdate) MergePatchEventFormdataBodyRecurrence1Exdate1(v PatchEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Rdate0 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Rdate as a PatchEventFormdataBodyRecurrence1Rdate0
+func (t PatchEventFormdataBody_Recurrence_1_Rdate) AsPatchEventFormdataBodyRecurrence1Rdate0() (PatchEventFormdataBodyRecurrence1Rdate0, error) {
+	var body PatchEventFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Rdate as the provided PatchEventFormdataBodyRecurrence1Rdate0
+func (t *PatchEventFormdataBody_Recurrence_1_Rdate) FromPatchEventFormdataBodyRecurrence1Rdate0(v PatchEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Rdate, using the provided PatchEventFormdataBodyRecurrence1Rdate0
+func (t *PatchEventFormdataBody_Recurrence_1_Rdate) MergePatchEventFormdataBodyRecurrence1Rdate0(v PatchEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Rdate1 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Rdate as a PatchEventFormdataBodyRecurrence1Rdate1
+func (t PatchEventFormdataBody_Recurrence_1_Rdate) AsPatchEventFormdataBodyRecurrence1Rdate1() (PatchEventFormdataBodyRecurrence1Rdate1, error) {
+	var body PatchEventFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Rdate as the provided PatchEventFormdataBodyRecurrence1Rdate1
+func (t *PatchEventFormdataBody_Recurrence_1_Rdate) FromPatchEventFormdataBodyRecurrence1Rdate1(v PatchEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Rdate, using the provided PatchEventFormdataBodyRecurrence1Rdate1
+func (t *PatchEventFormdataBody_Recurrence_1_Rdate) MergePatchEventFormdataBodyRecurrence1Rdate1(v PatchEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Rrule0 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Rrule as a PatchEventFormdataBodyRecurrence1Rrule0
+func (t PatchEventFormdataBody_Recurrence_1_Rrule) AsPatchEventFormdataBodyRecurrence1Rrule0() (PatchEventFormdataBodyRecurrence1Rrule0, error) {
+	var body PatchEventFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Rrule as the provided PatchEventFormdataBodyRecurrence1Rrule0
+func (t *PatchEventFormdataBody_Recurrence_1_Rrule) FromPatchEventFormdataBodyRecurrence1Rrule0(v PatchEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Rrule, using the provided PatchEventFormdataBodyRecurrence1Rrule0
+func (t *PatchEventFormdataBody_Recurrence_1_Rrule) MergePatchEventFormdataBodyRecurrence1Rrule0(v PatchEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1Rrule1 returns the union data inside the PatchEventFormdataBody_Recurrence_1_Rrule as a PatchEventFormdataBodyRecurrence1Rrule1
+func (t PatchEventFormdataBody_Recurrence_1_Rrule) AsPatchEventFormdataBodyRecurrence1Rrule1() (PatchEventFormdataBodyRecurrence1Rrule1, error) {
+	var body PatchEventFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PatchEventFormdataBody_Recurrence_1_Rrule as the provided PatchEventFormdataBodyRecurrence1Rrule1
+func (t *PatchEventFormdataBody_Recurrence_1_Rrule) FromPatchEventFormdataBodyRecurrence1Rrule1(v PatchEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence_1_Rrule, using the provided PatchEventFormdataBodyRecurrence1Rrule1
+func (t *PatchEventFormdataBody_Recurrence_1_Rrule) MergePatchEventFormdataBodyRecurrence1Rrule1(v PatchEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence0 returns the union data inside the PatchEventFormdataBody_Recurrence as a PatchEventFormdataBodyRecurrence0
+func (t PatchEventFormdataBody_Recurrence) AsPatchEventFormdataBodyRecurrence0() (PatchEventFormdataBodyRecurrence0, error) {
+	var body PatchEventFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence0 overwrites any union data inside the PatchEventFormdataBody_Recurrence as the provided PatchEventFormdataBodyRecurrence0
+func (t *PatchEventFormdataBody_Recurrence) FromPatchEventFormdataBodyRecurrence0(v PatchEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence0 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence, using the provided PatchEventFormdataBodyRecurrence0
+func (t *PatchEventFormdataBody_Recurrence) MergePatchEventFormdataBodyRecurrence0(v PatchEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPatchEventFormdataBodyRecurrence1 returns the union data inside the PatchEventFormdataBody_Recurrence as a PatchEventFormdataBodyRecurrence1
+func (t PatchEventFormdataBody_Recurrence) AsPatchEventFormdataBodyRecurrence1() (PatchEventFormdataBodyRecurrence1, error) {
+	var body PatchEventFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPatchEventFormdataBodyRecurrence1 overwrites any union data inside the PatchEventFormdataBody_Recurrence as the provided PatchEventFormdataBodyRecurrence1
+func (t *PatchEventFormdataBody_Recurrence) FromPatchEventFormdataBodyRecurrence1(v PatchEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePatchEventFormdataBodyRecurrence1 performs a merge with any union data inside the PatchEventFormdataBody_Recurrence, using the provided PatchEventFormdataBodyRecurrence1
+func (t *PatchEventFormdataBody_Recurrence) MergePatchEventFormdataBodyRecurrence1(v PatchEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PatchEventFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PatchEventFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -20667,6 +24266,254 @@ func (t *PostEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPostEventJSONBodyRecurrence1Exdate0 returns the union data inside the PostEventJSONBody_Recurrence_1_Exdate as a PostEventJSONBodyRecurrence1Exdate0
+func (t PostEventJSONBody_Recurrence_1_Exdate) AsPostEventJSONBodyRecurrence1Exdate0() (PostEventJSONBodyRecurrence1Exdate0, error) {
+	var body PostEventJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Exdate0 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Exdate as the provided PostEventJSONBodyRecurrence1Exdate0
+func (t *PostEventJSONBody_Recurrence_1_Exdate) FromPostEventJSONBodyRecurrence1Exdate0(v PostEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Exdate, using the provided PostEventJSONBodyRecurrence1Exdate0
+func (t *PostEventJSONBody_Recurrence_1_Exdate) MergePostEventJSONBodyRecurrence1Exdate0(v PostEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1Exdate1 returns the union data inside the PostEventJSONBody_Recurrence_1_Exdate as a PostEventJSONBodyRecurrence1Exdate1
+func (t PostEventJSONBody_Recurrence_1_Exdate) AsPostEventJSONBodyRecurrence1Exdate1() (PostEventJSONBodyRecurrence1Exdate1, error) {
+	var body PostEventJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Exdate1 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Exdate as the provided PostEventJSONBodyRecurrence1Exdate1
+func (t *PostEventJSONBody_Recurrence_1_Exdate) FromPostEventJSONBodyRecurrence1Exdate1(v PostEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Exdate, using the provided PostEventJSONBodyRecurrence1Exdate1
+func (t *PostEventJSONBody_Recurrence_1_Exdate) MergePostEventJSONBodyRecurrence1Exdate1(v PostEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1Rdate0 returns the union data inside the PostEventJSONBody_Recurrence_1_Rdate as a PostEventJSONBodyRecurrence1Rdate0
+func (t PostEventJSONBody_Recurrence_1_Rdate) AsPostEventJSONBodyRecurrence1Rdate0() (PostEventJSONBodyRecurrence1Rdate0, error) {
+	var body PostEventJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Rdate0 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Rdate as the provided PostEventJSONBodyRecurrence1Rdate0
+func (t *PostEventJSONBody_Recurrence_1_Rdate) FromPostEventJSONBodyRecurrence1Rdate0(v PostEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Rdate, using the provided PostEventJSONBodyRecurrence1Rdate0
+func (t *PostEventJSONBody_Recurrence_1_Rdate) MergePostEventJSONBodyRecurrence1Rdate0(v PostEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1Rdate1 returns the union data inside the PostEventJSONBody_Recurrence_1_Rdate as a PostEventJSONBodyRecurrence1Rdate1
+func (t PostEventJSONBody_Recurrence_1_Rdate) AsPostEventJSONBodyRecurrence1Rdate1() (PostEventJSONBodyRecurrence1Rdate1, error) {
+	var body PostEventJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Rdate1 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Rdate as the provided PostEventJSONBodyRecurrence1Rdate1
+func (t *PostEventJSONBody_Recurrence_1_Rdate) FromPostEventJSONBodyRecurrence1Rdate1(v PostEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Rdate, using the provided PostEventJSONBodyRecurrence1Rdate1
+func (t *PostEventJSONBody_Recurrence_1_Rdate) MergePostEventJSONBodyRecurrence1Rdate1(v PostEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1Rrule0 returns the union data inside the PostEventJSONBody_Recurrence_1_Rrule as a PostEventJSONBodyRecurrence1Rrule0
+func (t PostEventJSONBody_Recurrence_1_Rrule) AsPostEventJSONBodyRecurrence1Rrule0() (PostEventJSONBodyRecurrence1Rrule0, error) {
+	var body PostEventJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Rrule0 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Rrule as the provided PostEventJSONBodyRecurrence1Rrule0
+func (t *PostEventJSONBody_Recurrence_1_Rrule) FromPostEventJSONBodyRecurrence1Rrule0(v PostEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Rrule, using the provided PostEventJSONBodyRecurrence1Rrule0
+func (t *PostEventJSONBody_Recurrence_1_Rrule) MergePostEventJSONBodyRecurrence1Rrule0(v PostEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1Rrule1 returns the union data inside the PostEventJSONBody_Recurrence_1_Rrule as a PostEventJSONBodyRecurrence1Rrule1
+func (t PostEventJSONBody_Recurrence_1_Rrule) AsPostEventJSONBodyRecurrence1Rrule1() (PostEventJSONBodyRecurrence1Rrule1, error) {
+	var body PostEventJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1Rrule1 overwrites any union data inside the PostEventJSONBody_Recurrence_1_Rrule as the provided PostEventJSONBodyRecurrence1Rrule1
+func (t *PostEventJSONBody_Recurrence_1_Rrule) FromPostEventJSONBodyRecurrence1Rrule1(v PostEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PostEventJSONBody_Recurrence_1_Rrule, using the provided PostEventJSONBodyRecurrence1Rrule1
+func (t *PostEventJSONBody_Recurrence_1_Rrule) MergePostEventJSONBodyRecurrence1Rrule1(v PostEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence0 returns the union data inside the PostEventJSONBody_Recurrence as a PostEventJSONBodyRecurrence0
+func (t PostEventJSONBody_Recurrence) AsPostEventJSONBodyRecurrence0() (PostEventJSONBodyRecurrence0, error) {
+	var body PostEventJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence0 overwrites any union data inside the PostEventJSONBody_Recurrence as the provided PostEventJSONBodyRecurrence0
+func (t *PostEventJSONBody_Recurrence) FromPostEventJSONBodyRecurrence0(v PostEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence0 performs a merge with any union data inside the PostEventJSONBody_Recurrence, using the provided PostEventJSONBodyRecurrence0
+func (t *PostEventJSONBody_Recurrence) MergePostEventJSONBodyRecurrence0(v PostEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventJSONBodyRecurrence1 returns the union data inside the PostEventJSONBody_Recurrence as a PostEventJSONBodyRecurrence1
+func (t PostEventJSONBody_Recurrence) AsPostEventJSONBodyRecurrence1() (PostEventJSONBodyRecurrence1, error) {
+	var body PostEventJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventJSONBodyRecurrence1 overwrites any union data inside the PostEventJSONBody_Recurrence as the provided PostEventJSONBodyRecurrence1
+func (t *PostEventJSONBody_Recurrence) FromPostEventJSONBodyRecurrence1(v PostEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventJSONBodyRecurrence1 performs a merge with any union data inside the PostEventJSONBody_Recurrence, using the provided PostEventJSONBodyRecurrence1
+func (t *PostEventJSONBody_Recurrence) MergePostEventJSONBodyRecurrence1(v PostEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPostEventJSONBodyTags00 returns the union data inside the PostEventJSONBody_Tags_0_Item as a PostEventJSONBodyTags00
 func (t PostEventJSONBody_Tags_0_Item) AsPostEventJSONBodyTags00() (PostEventJSONBodyTags00, error) {
 	var body PostEventJSONBodyTags00
@@ -21661,6 +25508,254 @@ func (t PostEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PostEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Exdate0 returns the union data inside the PostEventFormdataBody_Recurrence_1_Exdate as a PostEventFormdataBodyRecurrence1Exdate0
+func (t PostEventFormdataBody_Recurrence_1_Exdate) AsPostEventFormdataBodyRecurrence1Exdate0() (PostEventFormdataBodyRecurrence1Exdate0, error) {
+	var body PostEventFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Exdate as the provided PostEventFormdataBodyRecurrence1Exdate0
+func (t *PostEventFormdataBody_Recurrence_1_Exdate) FromPostEventFormdataBodyRecurrence1Exdate0(v PostEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Exdate, using the provided PostEventFormdataBodyRecurrence1Exdate0
+func (t *PostEventFormdataBody_Recurrence_1_Exdate) MergePostEventFormdataBodyRecurrence1Exdate0(v PostEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Exdate1 returns the union data inside the PostEventFormdataBody_Recurrence_1_Exdate as a PostEventFormdataBodyRecurrence1Exdate1
+func (t PostEventFormdataBody_Recurrence_1_Exdate) AsPostEventFormdataBodyRecurrence1Exdate1() (PostEventFormdataBodyRecurrence1Exdate1, error) {
+	var body PostEventFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Exdate as the provided PostEventFormdataBodyRecurrence1Exdate1
+func (t *PostEventFormdataBody_Recurrence_1_Exdate) FromPostEventFormdataBodyRecurrence1Exdate1(v PostEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Exdate, using the provided PostEventFormdataBodyRecurrence1Exdate1
+func (t *PostEventFormdataBody_Recurrence_1_Exdate) MergePostEventFormdataBodyRecurrence1Exdate1(v PostEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Rdate0 returns the union data inside the PostEventFormdataBody_Recurrence_1_Rdate as a PostEventFormdataBodyRecurrence1Rdate0
+func (t PostEventFormdataBody_Recurrence_1_Rdate) AsPostEventFormdataBodyRecurrence1Rdate0() (PostEventFormdataBodyRecurrence1Rdate0, error) {
+	var body PostEventFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Rdate as the provided PostEventFormdataBodyRecurrence1Rdate0
+func (t *PostEventFormdataBody_Recurrence_1_Rdate) FromPostEventFormdataBodyRecurrence1Rdate0(v PostEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Rdate, using the provided PostEventFormdataBodyRecurrence1Rdate0
+func (t *PostEventFormdataBody_Recurrence_1_Rdate) MergePostEventFormdataBodyRecurrence1Rdate0(v PostEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Rdate1 returns the union data inside the PostEventFormdataBody_Recurrence_1_Rdate as a PostEventFormdataBodyRecurrence1Rdate1
+func (t PostEventFormdataBody_Recurrence_1_Rdate) AsPostEventFormdataBodyRecurrence1Rdate1() (PostEventFormdataBodyRecurrence1Rdate1, error) {
+	var body PostEventFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Rdate as the provided PostEventFormdataBodyRecurrence1Rdate1
+func (t *PostEventFormdataBody_Recurrence_1_Rdate) FromPostEventFormdataBodyRecurrence1Rdate1(v PostEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Rdate, using the provided PostEventFormdataBodyRecurrence1Rdate1
+func (t *PostEventFormdataBody_Recurrence_1_Rdate) MergePostEventFormdataBodyRecurrence1Rdate1(v PostEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Rrule0 returns the union data inside the PostEventFormdataBody_Recurrence_1_Rrule as a PostEventFormdataBodyRecurrence1Rrule0
+func (t PostEventFormdataBody_Recurrence_1_Rrule) AsPostEventFormdataBodyRecurrence1Rrule0() (PostEventFormdataBodyRecurrence1Rrule0, error) {
+	var body PostEventFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Rrule as the provided PostEventFormdataBodyRecurrence1Rrule0
+func (t *PostEventFormdataBody_Recurrence_1_Rrule) FromPostEventFormdataBodyRecurrence1Rrule0(v PostEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Rrule, using the provided PostEventFormdataBodyRecurrence1Rrule0
+func (t *PostEventFormdataBody_Recurrence_1_Rrule) MergePostEventFormdataBodyRecurrence1Rrule0(v PostEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1Rrule1 returns the union data inside the PostEventFormdataBody_Recurrence_1_Rrule as a PostEventFormdataBodyRecurrence1Rrule1
+func (t PostEventFormdataBody_Recurrence_1_Rrule) AsPostEventFormdataBodyRecurrence1Rrule1() (PostEventFormdataBodyRecurrence1Rrule1, error) {
+	var body PostEventFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PostEventFormdataBody_Recurrence_1_Rrule as the provided PostEventFormdataBodyRecurrence1Rrule1
+func (t *PostEventFormdataBody_Recurrence_1_Rrule) FromPostEventFormdataBodyRecurrence1Rrule1(v PostEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PostEventFormdataBody_Recurrence_1_Rrule, using the provided PostEventFormdataBodyRecurrence1Rrule1
+func (t *PostEventFormdataBody_Recurrence_1_Rrule) MergePostEventFormdataBodyRecurrence1Rrule1(v PostEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence0 returns the union data inside the PostEventFormdataBody_Recurrence as a PostEventFormdataBodyRecurrence0
+func (t PostEventFormdataBody_Recurrence) AsPostEventFormdataBodyRecurrence0() (PostEventFormdataBodyRecurrence0, error) {
+	var body PostEventFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence0 overwrites any union data inside the PostEventFormdataBody_Recurrence as the provided PostEventFormdataBodyRecurrence0
+func (t *PostEventFormdataBody_Recurrence) FromPostEventFormdataBodyRecurrence0(v PostEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence0 performs a merge with any union data inside the PostEventFormdataBody_Recurrence, using the provided PostEventFormdataBodyRecurrence0
+func (t *PostEventFormdataBody_Recurrence) MergePostEventFormdataBodyRecurrence0(v PostEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPostEventFormdataBodyRecurrence1 returns the union data inside the PostEventFormdataBody_Recurrence as a PostEventFormdataBodyRecurrence1
+func (t PostEventFormdataBody_Recurrence) AsPostEventFormdataBodyRecurrence1() (PostEventFormdataBodyRecurrence1, error) {
+	var body PostEventFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPostEventFormdataBodyRecurrence1 overwrites any union data inside the PostEventFormdataBody_Recurrence as the provided PostEventFormdataBodyRecurrence1
+func (t *PostEventFormdataBody_Recurrence) FromPostEventFormdataBodyRecurrence1(v PostEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePostEventFormdataBodyRecurrence1 performs a merge with any union data inside the PostEventFormdataBody_Recurrence, using the provided PostEventFormdataBodyRecurrence1
+func (t *PostEventFormdataBody_Recurrence) MergePostEventFormdataBodyRecurrence1(v PostEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostEventFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostEventFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -22663,6 +26758,254 @@ func (t *PutEventJSONBody_Organizer) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPutEventJSONBodyRecurrence1Exdate0 returns the union data inside the PutEventJSONBody_Recurrence_1_Exdate as a PutEventJSONBodyRecurrence1Exdate0
+func (t PutEventJSONBody_Recurrence_1_Exdate) AsPutEventJSONBodyRecurrence1Exdate0() (PutEventJSONBodyRecurrence1Exdate0, error) {
+	var body PutEventJSONBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Exdate0 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Exdate as the provided PutEventJSONBodyRecurrence1Exdate0
+func (t *PutEventJSONBody_Recurrence_1_Exdate) FromPutEventJSONBodyRecurrence1Exdate0(v PutEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Exdate0 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Exdate, using the provided PutEventJSONBodyRecurrence1Exdate0
+func (t *PutEventJSONBody_Recurrence_1_Exdate) MergePutEventJSONBodyRecurrence1Exdate0(v PutEventJSONBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1Exdate1 returns the union data inside the PutEventJSONBody_Recurrence_1_Exdate as a PutEventJSONBodyRecurrence1Exdate1
+func (t PutEventJSONBody_Recurrence_1_Exdate) AsPutEventJSONBodyRecurrence1Exdate1() (PutEventJSONBodyRecurrence1Exdate1, error) {
+	var body PutEventJSONBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Exdate1 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Exdate as the provided PutEventJSONBodyRecurrence1Exdate1
+func (t *PutEventJSONBody_Recurrence_1_Exdate) FromPutEventJSONBodyRecurrence1Exdate1(v PutEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Exdate1 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Exdate, using the provided PutEventJSONBodyRecurrence1Exdate1
+func (t *PutEventJSONBody_Recurrence_1_Exdate) MergePutEventJSONBodyRecurrence1Exdate1(v PutEventJSONBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1Rdate0 returns the union data inside the PutEventJSONBody_Recurrence_1_Rdate as a PutEventJSONBodyRecurrence1Rdate0
+func (t PutEventJSONBody_Recurrence_1_Rdate) AsPutEventJSONBodyRecurrence1Rdate0() (PutEventJSONBodyRecurrence1Rdate0, error) {
+	var body PutEventJSONBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Rdate0 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Rdate as the provided PutEventJSONBodyRecurrence1Rdate0
+func (t *PutEventJSONBody_Recurrence_1_Rdate) FromPutEventJSONBodyRecurrence1Rdate0(v PutEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Rdate0 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Rdate, using the provided PutEventJSONBodyRecurrence1Rdate0
+func (t *PutEventJSONBody_Recurrence_1_Rdate) MergePutEventJSONBodyRecurrence1Rdate0(v PutEventJSONBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1Rdate1 returns the union data inside the PutEventJSONBody_Recurrence_1_Rdate as a PutEventJSONBodyRecurrence1Rdate1
+func (t PutEventJSONBody_Recurrence_1_Rdate) AsPutEventJSONBodyRecurrence1Rdate1() (PutEventJSONBodyRecurrence1Rdate1, error) {
+	var body PutEventJSONBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Rdate1 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Rdate as the provided PutEventJSONBodyRecurrence1Rdate1
+func (t *PutEventJSONBody_Recurrence_1_Rdate) FromPutEventJSONBodyRecurrence1Rdate1(v PutEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Rdate1 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Rdate, using the provided PutEventJSONBodyRecurrence1Rdate1
+func (t *PutEventJSONBody_Recurrence_1_Rdate) MergePutEventJSONBodyRecurrence1Rdate1(v PutEventJSONBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1Rrule0 returns the union data inside the PutEventJSONBody_Recurrence_1_Rrule as a PutEventJSONBodyRecurrence1Rrule0
+func (t PutEventJSONBody_Recurrence_1_Rrule) AsPutEventJSONBodyRecurrence1Rrule0() (PutEventJSONBodyRecurrence1Rrule0, error) {
+	var body PutEventJSONBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Rrule0 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Rrule as the provided PutEventJSONBodyRecurrence1Rrule0
+func (t *PutEventJSONBody_Recurrence_1_Rrule) FromPutEventJSONBodyRecurrence1Rrule0(v PutEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Rrule0 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Rrule, using the provided PutEventJSONBodyRecurrence1Rrule0
+func (t *PutEventJSONBody_Recurrence_1_Rrule) MergePutEventJSONBodyRecurrence1Rrule0(v PutEventJSONBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1Rrule1 returns the union data inside the PutEventJSONBody_Recurrence_1_Rrule as a PutEventJSONBodyRecurrence1Rrule1
+func (t PutEventJSONBody_Recurrence_1_Rrule) AsPutEventJSONBodyRecurrence1Rrule1() (PutEventJSONBodyRecurrence1Rrule1, error) {
+	var body PutEventJSONBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1Rrule1 overwrites any union data inside the PutEventJSONBody_Recurrence_1_Rrule as the provided PutEventJSONBodyRecurrence1Rrule1
+func (t *PutEventJSONBody_Recurrence_1_Rrule) FromPutEventJSONBodyRecurrence1Rrule1(v PutEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1Rrule1 performs a merge with any union data inside the PutEventJSONBody_Recurrence_1_Rrule, using the provided PutEventJSONBodyRecurrence1Rrule1
+func (t *PutEventJSONBody_Recurrence_1_Rrule) MergePutEventJSONBodyRecurrence1Rrule1(v PutEventJSONBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence0 returns the union data inside the PutEventJSONBody_Recurrence as a PutEventJSONBodyRecurrence0
+func (t PutEventJSONBody_Recurrence) AsPutEventJSONBodyRecurrence0() (PutEventJSONBodyRecurrence0, error) {
+	var body PutEventJSONBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence0 overwrites any union data inside the PutEventJSONBody_Recurrence as the provided PutEventJSONBodyRecurrence0
+func (t *PutEventJSONBody_Recurrence) FromPutEventJSONBodyRecurrence0(v PutEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence0 performs a merge with any union data inside the PutEventJSONBody_Recurrence, using the provided PutEventJSONBodyRecurrence0
+func (t *PutEventJSONBody_Recurrence) MergePutEventJSONBodyRecurrence0(v PutEventJSONBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventJSONBodyRecurrence1 returns the union data inside the PutEventJSONBody_Recurrence as a PutEventJSONBodyRecurrence1
+func (t PutEventJSONBody_Recurrence) AsPutEventJSONBodyRecurrence1() (PutEventJSONBodyRecurrence1, error) {
+	var body PutEventJSONBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventJSONBodyRecurrence1 overwrites any union data inside the PutEventJSONBody_Recurrence as the provided PutEventJSONBodyRecurrence1
+func (t *PutEventJSONBody_Recurrence) FromPutEventJSONBodyRecurrence1(v PutEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventJSONBodyRecurrence1 performs a merge with any union data inside the PutEventJSONBody_Recurrence, using the provided PutEventJSONBodyRecurrence1
+func (t *PutEventJSONBody_Recurrence) MergePutEventJSONBodyRecurrence1(v PutEventJSONBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventJSONBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventJSONBody_Recurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPutEventJSONBodyTags00 returns the union data inside the PutEventJSONBody_Tags_0_Item as a PutEventJSONBodyTags00
 func (t PutEventJSONBody_Tags_0_Item) AsPutEventJSONBodyTags00() (PutEventJSONBodyTags00, error) {
 	var body PutEventJSONBodyTags00
@@ -23657,6 +28000,254 @@ func (t PutEventFormdataBody_Organizer) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PutEventFormdataBody_Organizer) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Exdate0 returns the union data inside the PutEventFormdataBody_Recurrence_1_Exdate as a PutEventFormdataBodyRecurrence1Exdate0
+func (t PutEventFormdataBody_Recurrence_1_Exdate) AsPutEventFormdataBodyRecurrence1Exdate0() (PutEventFormdataBodyRecurrence1Exdate0, error) {
+	var body PutEventFormdataBodyRecurrence1Exdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Exdate0 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Exdate as the provided PutEventFormdataBodyRecurrence1Exdate0
+func (t *PutEventFormdataBody_Recurrence_1_Exdate) FromPutEventFormdataBodyRecurrence1Exdate0(v PutEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Exdate0 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Exdate, using the provided PutEventFormdataBodyRecurrence1Exdate0
+func (t *PutEventFormdataBody_Recurrence_1_Exdate) MergePutEventFormdataBodyRecurrence1Exdate0(v PutEventFormdataBodyRecurrence1Exdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Exdate1 returns the union data inside the PutEventFormdataBody_Recurrence_1_Exdate as a PutEventFormdataBodyRecurrence1Exdate1
+func (t PutEventFormdataBody_Recurrence_1_Exdate) AsPutEventFormdataBodyRecurrence1Exdate1() (PutEventFormdataBodyRecurrence1Exdate1, error) {
+	var body PutEventFormdataBodyRecurrence1Exdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Exdate1 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Exdate as the provided PutEventFormdataBodyRecurrence1Exdate1
+func (t *PutEventFormdataBody_Recurrence_1_Exdate) FromPutEventFormdataBodyRecurrence1Exdate1(v PutEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Exdate1 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Exdate, using the provided PutEventFormdataBodyRecurrence1Exdate1
+func (t *PutEventFormdataBody_Recurrence_1_Exdate) MergePutEventFormdataBodyRecurrence1Exdate1(v PutEventFormdataBodyRecurrence1Exdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Recurrence_1_Exdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Recurrence_1_Exdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Rdate0 returns the union data inside the PutEventFormdataBody_Recurrence_1_Rdate as a PutEventFormdataBodyRecurrence1Rdate0
+func (t PutEventFormdataBody_Recurrence_1_Rdate) AsPutEventFormdataBodyRecurrence1Rdate0() (PutEventFormdataBodyRecurrence1Rdate0, error) {
+	var body PutEventFormdataBodyRecurrence1Rdate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Rdate0 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Rdate as the provided PutEventFormdataBodyRecurrence1Rdate0
+func (t *PutEventFormdataBody_Recurrence_1_Rdate) FromPutEventFormdataBodyRecurrence1Rdate0(v PutEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Rdate0 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Rdate, using the provided PutEventFormdataBodyRecurrence1Rdate0
+func (t *PutEventFormdataBody_Recurrence_1_Rdate) MergePutEventFormdataBodyRecurrence1Rdate0(v PutEventFormdataBodyRecurrence1Rdate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Rdate1 returns the union data inside the PutEventFormdataBody_Recurrence_1_Rdate as a PutEventFormdataBodyRecurrence1Rdate1
+func (t PutEventFormdataBody_Recurrence_1_Rdate) AsPutEventFormdataBodyRecurrence1Rdate1() (PutEventFormdataBodyRecurrence1Rdate1, error) {
+	var body PutEventFormdataBodyRecurrence1Rdate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Rdate1 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Rdate as the provided PutEventFormdataBodyRecurrence1Rdate1
+func (t *PutEventFormdataBody_Recurrence_1_Rdate) FromPutEventFormdataBodyRecurrence1Rdate1(v PutEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Rdate1 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Rdate, using the provided PutEventFormdataBodyRecurrence1Rdate1
+func (t *PutEventFormdataBody_Recurrence_1_Rdate) MergePutEventFormdataBodyRecurrence1Rdate1(v PutEventFormdataBodyRecurrence1Rdate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Recurrence_1_Rdate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Recurrence_1_Rdate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Rrule0 returns the union data inside the PutEventFormdataBody_Recurrence_1_Rrule as a PutEventFormdataBodyRecurrence1Rrule0
+func (t PutEventFormdataBody_Recurrence_1_Rrule) AsPutEventFormdataBodyRecurrence1Rrule0() (PutEventFormdataBodyRecurrence1Rrule0, error) {
+	var body PutEventFormdataBodyRecurrence1Rrule0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Rrule0 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Rrule as the provided PutEventFormdataBodyRecurrence1Rrule0
+func (t *PutEventFormdataBody_Recurrence_1_Rrule) FromPutEventFormdataBodyRecurrence1Rrule0(v PutEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Rrule0 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Rrule, using the provided PutEventFormdataBodyRecurrence1Rrule0
+func (t *PutEventFormdataBody_Recurrence_1_Rrule) MergePutEventFormdataBodyRecurrence1Rrule0(v PutEventFormdataBodyRecurrence1Rrule0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1Rrule1 returns the union data inside the PutEventFormdataBody_Recurrence_1_Rrule as a PutEventFormdataBodyRecurrence1Rrule1
+func (t PutEventFormdataBody_Recurrence_1_Rrule) AsPutEventFormdataBodyRecurrence1Rrule1() (PutEventFormdataBodyRecurrence1Rrule1, error) {
+	var body PutEventFormdataBodyRecurrence1Rrule1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1Rrule1 overwrites any union data inside the PutEventFormdataBody_Recurrence_1_Rrule as the provided PutEventFormdataBodyRecurrence1Rrule1
+func (t *PutEventFormdataBody_Recurrence_1_Rrule) FromPutEventFormdataBodyRecurrence1Rrule1(v PutEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1Rrule1 performs a merge with any union data inside the PutEventFormdataBody_Recurrence_1_Rrule, using the provided PutEventFormdataBodyRecurrence1Rrule1
+func (t *PutEventFormdataBody_Recurrence_1_Rrule) MergePutEventFormdataBodyRecurrence1Rrule1(v PutEventFormdataBodyRecurrence1Rrule1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Recurrence_1_Rrule) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Recurrence_1_Rrule) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence0 returns the union data inside the PutEventFormdataBody_Recurrence as a PutEventFormdataBodyRecurrence0
+func (t PutEventFormdataBody_Recurrence) AsPutEventFormdataBodyRecurrence0() (PutEventFormdataBodyRecurrence0, error) {
+	var body PutEventFormdataBodyRecurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence0 overwrites any union data inside the PutEventFormdataBody_Recurrence as the provided PutEventFormdataBodyRecurrence0
+func (t *PutEventFormdataBody_Recurrence) FromPutEventFormdataBodyRecurrence0(v PutEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence0 performs a merge with any union data inside the PutEventFormdataBody_Recurrence, using the provided PutEventFormdataBodyRecurrence0
+func (t *PutEventFormdataBody_Recurrence) MergePutEventFormdataBodyRecurrence0(v PutEventFormdataBodyRecurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPutEventFormdataBodyRecurrence1 returns the union data inside the PutEventFormdataBody_Recurrence as a PutEventFormdataBodyRecurrence1
+func (t PutEventFormdataBody_Recurrence) AsPutEventFormdataBodyRecurrence1() (PutEventFormdataBodyRecurrence1, error) {
+	var body PutEventFormdataBodyRecurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPutEventFormdataBodyRecurrence1 overwrites any union data inside the PutEventFormdataBody_Recurrence as the provided PutEventFormdataBodyRecurrence1
+func (t *PutEventFormdataBody_Recurrence) FromPutEventFormdataBodyRecurrence1(v PutEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePutEventFormdataBodyRecurrence1 performs a merge with any union data inside the PutEventFormdataBody_Recurrence, using the provided PutEventFormdataBodyRecurrence1
+func (t *PutEventFormdataBody_Recurrence) MergePutEventFormdataBodyRecurrence1(v PutEventFormdataBodyRecurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PutEventFormdataBody_Recurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PutEventFormdataBody_Recurrence) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -30560,6 +35151,18 @@ func NewListEventsRequest(server string, params *ListEventsParams) (*http.Reques
 		if params.PostParent != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "post_parent", *params.PostParent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Recurrence != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "recurrence", *params.Recurrence, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
