@@ -38,8 +38,10 @@ const (
 )
 
 // DefaultSeriesHorizon is how far ahead of now occurrences are
-// materialized when the site sets nothing (--recurrence-horizon).
-const DefaultSeriesHorizon = 2 * 365 * 24 * time.Hour
+// materialized when the site sets nothing (--series-horizon): two years,
+// and a month more, so the API's default list window (24 months) never
+// has to materialize anything.
+const DefaultSeriesHorizon = (2*365 + 31) * 24 * time.Hour
 
 // recurrenceStamp is the form of dates in the stored rule: wall clock
 // with no zone (the event's).

@@ -87,6 +87,7 @@ func siteOf(cfg *Config) *models.Site {
 		CurrencyCode:     cfg.CurrencyCode,
 		Limits:           limitsOf(cfg),
 		RevisionsKeep:    revisionsKeepOf(cfg),
+		SeriesHorizon:    time.Duration(cfg.SeriesHorizonDays) * 24 * time.Hour,
 	}
 }
 

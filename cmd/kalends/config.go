@@ -68,6 +68,9 @@ type Config struct {
 	// RevisionsKeep is how many revisions each event, venue and organizer
 	// keeps (0: none).
 	RevisionsKeep int
+	// SeriesHorizonDays is how many days ahead the occurrences of
+	// recurring events are materialized (0: the default).
+	SeriesHorizonDays int
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -182,6 +185,8 @@ var options = []option{
 		set: durationOption(func(c *Config, d time.Duration) { c.IdleTimeout = d })},
 	{name: "revisions-keep", def: "25", usage: "revisions kept per event, venue and organizer, the oldest dropped first (0 keeps none)",
 		set: intOption(func(c *Config, n int) { c.RevisionsKeep = n })},
+	{name: "series-horizon-days", def: "761", usage: "days ahead of today the occurrences of recurring events are kept in the database (lists past it add them on demand)",
+		set: intOption(func(c *Config, n int) { c.SeriesHorizonDays = n })},
 	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
 		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
 }
@@ -365,6 +370,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.SignInPerLogin < 1 || c.Limits.SignInPerAddress < 1 {
 		bad("--signin-max-per-login and --signin-max-per-address must be at least 1")
+	}
+	if c.SeriesHorizonDays < 1 || c.SeriesHorizonDays > 3660 {
+		bad("--series-horizon-days must be from 1 to 3660, not %d", c.SeriesHorizonDays)
 	}
 	if c.RevisionsKeep < 0 || c.RevisionsKeep > 10000 {
 		bad("--revisions-keep must be from 0 to 10000, not %d", c.RevisionsKeep)

@@ -15,8 +15,9 @@ import (
 // records at a time.
 const publisherLease = "publish-due"
 
-// runPublisher publishes scheduled records (models.PublishDue) every
-// interval until ctx ends, on one instance at a time: it runs only while it
+// runPublisher publishes scheduled records (models.PublishDue) and extends
+// recurring series to the horizon (models.ExtendSeries) every interval
+// until ctx ends, on one instance at a time: it runs only while it
 // holds the lease, which it renews at every round and releases when it
 // stops. Errors are logged, never fatal: the next round tries again.
 func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, logger *slog.Logger) {
@@ -49,6 +50,16 @@ func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Du
 	}
 	if !ok {
 		return // another instance publishes
+	}
+	// Recurring series: their occurrences are kept materialized up to
+	// the horizon as it moves (a few series a round; those a round
+	// misses, the next one takes).
+	if n, err := db.ExtendSeries(ctx, db.Site().Horizon()); err != nil {
+		if ctx.Err() == nil {
+			logger.Warn("kalends: extend recurring series", "err", err)
+		}
+	} else if n > 0 {
+		logger.Info("kalends: extended recurring series", "count", n)
 	}
 	for {
 		n, err := db.PublishDue(ctx)
