@@ -681,3 +681,71 @@ func (s *Store) loadSeriesRules(ctx context.Context, events []*Event) error {
 	}
 	return nil
 }
+
+// SeriesView is what a calendar feed writes of a series: its row, its
+// exceptions u may read, and the recurrence ids of the occurrences u may
+// not (a feed excludes them, so a client expanding the rule does not show
+// them).
+type SeriesView struct {
+	Row        *Event
+	Exceptions []*Event
+	Hidden     []time.Time
+}
+
+// SeriesViews returns the views of the series events belong to, whole and
+// read in lang, by series id: one entry for every series whose row u may
+// read (the others' occurrences are written as single events). A fixed
+// number of queries.
+func (s *Store) SeriesViews(ctx context.Context, u *User, events []*Event, lang string) (map[int64]*SeriesView, error) {
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, e := range events {
+		if e.SeriesID != nil && !seen[*e.SeriesID] {
+			seen[*e.SeriesID] = true
+			ids = append(ids, *e.SeriesID)
+		}
+	}
+	views := map[int64]*SeriesView{}
+	if len(ids) == 0 {
+		return views, nil
+	}
+	var rows []*Event
+	err := s.db.NewSelect().Model(&rows).Where("event.series_id IN (?)", bun.List(ids)).
+		Where("(event.id = event.series_id OR event.is_exception = ?)", true).OrderExpr("event.recurrence_id, event.id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("models: series of a feed: %w", mapErr(err))
+	}
+	if err := s.completeEvents(ctx, rows, lang); err != nil {
+		return nil, err
+	}
+	visible := func(e *Event) bool { return e.Status != StatusTrash && Can(u, ActRead, e.subject(KindEvent)) }
+	for _, e := range rows {
+		if e.IsSeries() && visible(e) {
+			views[e.ID] = &SeriesView{Row: e}
+		}
+	}
+	for _, e := range rows {
+		v := views[*e.SeriesID]
+		if v == nil || e.IsSeries() {
+			continue
+		}
+		if visible(e) {
+			v.Exceptions = append(v.Exceptions, e)
+		} else if e.Status != StatusTrash { // a trashed one is an EXDATE already
+			v.Hidden = append(v.Hidden, *e.RecurrenceID)
+		}
+	}
+	return views, nil
+}
+
+// OccurrenceAt returns the id of the occurrence of series id whose
+// recurrence id is at (0 when there is none).
+func (s *Store) OccurrenceAt(ctx context.Context, id int64, at time.Time) (int64, error) {
+	var ids []int64
+	err := s.db.NewSelect().TableExpr("events").Column("id").Where("series_id = ? AND recurrence_id = ?", id, Sec(at)).
+		Limit(1).Scan(ctx, &ids)
+	if err != nil || len(ids) == 0 {
+		return 0, mapErr(err)
+	}
+	return ids[0], nil
+}

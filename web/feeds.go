@@ -142,8 +142,19 @@ func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) er
 	if u, err := url.Parse(host); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
+	series, err := h.d.DB.SeriesViews(c.UserContext(), nil, events, lang)
+	if err != nil {
+		return err
+	}
+	for _, v := range series { // a change of the series or an exception changes the feed
+		for _, e := range append([]*models.Event{v.Row}, v.Exceptions...) {
+			if e.UpdatedAt.After(newest) {
+				newest = e.UpdatedAt
+			}
+		}
+	}
 	body := ical.Write(ical.Calendar{Name: h.d.I18n.T(lang, "public.site_name", nil), Zone: h.d.Site.Zone().String(),
-		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(),
+		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(), Series: series,
 		URL: func(e *models.Event) string { return h.pageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/") }})
 	c.Set(fiber.HeaderLastModified, newest.UTC().Format(http.TimeFormat))
 	c.Set(fiber.HeaderCacheControl, "public, max-age=300")

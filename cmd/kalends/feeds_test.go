@@ -98,6 +98,12 @@ type icalJSEvent struct {
 	Sequence                                                      int
 	Organizer                                                     string
 	OrganizerCN                                                   string `json:"organizerCN"`
+	RecurrenceID                                                  string `json:"recurrenceId"`
+	// Occurrences are the expanded dates of a recurring event.
+	Occurrences []struct {
+		Start, End, Summary string
+		RecurrenceID        string `json:"recurrenceId"`
+	}
 }
 
 type icalJSCalendar struct {

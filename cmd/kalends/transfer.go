@@ -82,8 +82,12 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
+	series, err := db.SeriesViews(ctx, nil, events, lang)
+	if err != nil {
+		return err
+	}
 	body := ical.Write(ical.Calendar{Name: bundle.T(lang, "public.site_name", nil), Zone: site.Zone().String(), Refresh: time.Hour,
-		Host: host, Stamp: newest, Events: events, SiteZone: site.Zone(),
+		Host: host, Stamp: newest, Events: events, SiteZone: site.Zone(), Series: series,
 		URL: func(e *models.Event) string { return site.BaseURL + "/event/" + url.PathEscape(e.Slug) + "/" }})
 	if cmd.to == "" {
 		_, err = stdout.Write(body)

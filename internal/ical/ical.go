@@ -25,6 +25,12 @@ type Calendar struct {
 	Events   []*models.Event
 	URL      func(*models.Event) string // the public page of an event
 	SiteZone *time.Location
+	// Series are the series the events belong to, by series id
+	// (models.SeriesViews): each is written once, as one VEVENT with its
+	// rule and one per exception (RECURRENCE-ID), in place of its
+	// occurrences. Occurrences of a series not in it are written as
+	// single events.
+	Series map[int64]*models.SeriesView
 }
 
 // Write renders c.
@@ -49,7 +55,11 @@ func Write(c Calendar) []byte {
 	}
 	zones := map[string]*zoneUse{}
 	var order []string
-	for _, e := range c.Events {
+	all := c.Events
+	for _, v := range c.Series {
+		all = append(append(all[:len(all):len(all)], v.Row), v.Exceptions...)
+	}
+	for _, e := range all {
 		if e.AllDay {
 			continue
 		}
@@ -73,8 +83,25 @@ func Write(c Calendar) []byte {
 	for _, name := range order {
 		writeZone(w, zones[name])
 	}
+	written := map[int64]bool{}
 	for _, e := range c.Events {
-		writeEvent(w, c, e)
+		v := c.Series[seriesOf(e)]
+		if v == nil {
+			writeEvent(w, c, e, e, nil)
+			continue
+		}
+		if written[v.Row.ID] {
+			continue
+		}
+		written[v.Row.ID] = true
+		loc := zoneOf(v.Row, c.SiteZone)
+		writeEvent(w, c, v.Row, v.Row, func() { writeRule(w, v, loc) })
+		for _, x := range v.Exceptions {
+			writeEvent(w, c, x, v.Row, func() {
+				params, value := when(v.Row, *x.RecurrenceID, loc)
+				w.prop("RECURRENCE-ID", params, value)
+			})
+		}
 	}
 	w.line("END:VCALENDAR")
 	return w.b.Bytes()
@@ -93,11 +120,72 @@ func zoneOf(e *models.Event, site *time.Location) *time.Location {
 	return loc
 }
 
-func writeEvent(w *writer, c Calendar, e *models.Event) {
+// seriesOf is the series id of e (0 for a single event).
+func seriesOf(e *models.Event) int64 {
+	if e.SeriesID == nil {
+		return 0
+	}
+	return *e.SeriesID
+}
+
+// when formats t as a date-time of the kind of series' DTSTART (a DATE
+// for an all-day series, UTC, or wall clock with TZID): the parameters
+// and the value.
+func when(series *models.Event, t time.Time, loc *time.Location) ([]string, string) {
+	switch {
+	case series.AllDay:
+		return []string{"VALUE=DATE"}, t.In(loc).Format("20060102")
+	case loc == time.UTC:
+		return nil, utc(t)
+	}
+	return []string{"TZID=" + loc.String()}, t.In(loc).Format("20060102T150405")
+}
+
+// writeRule writes the RRULE, RDATE and EXDATE lines of a series (its
+// EXDATEs and the occurrences the reader may not see).
+func writeRule(w *writer, v *models.SeriesView, loc *time.Location) {
+	rule := v.Row.SeriesRule
+	if rule == nil {
+		return
+	}
+	for _, r := range rule.RRules {
+		if v.Row.AllDay { // UNTIL is a DATE when DTSTART is one
+			r = untilAsDate(r, loc)
+		}
+		w.prop("RRULE", nil, r)
+	}
+	for _, d := range rule.RDates {
+		params, value := when(v.Row, d, loc)
+		w.prop("RDATE", params, value)
+	}
+	ex := append(append([]time.Time(nil), rule.ExDates...), v.Hidden...)
+	for _, d := range ex {
+		params, value := when(v.Row, d, loc)
+		w.prop("EXDATE", params, value)
+	}
+}
+
+// untilAsDate rewrites a rule's UTC UNTIL as the local date it falls on.
+func untilAsDate(rule string, loc *time.Location) string {
+	parts := strings.Split(rule, ";")
+	for i, p := range parts {
+		if v, ok := strings.CutPrefix(p, "UNTIL="); ok {
+			if t, err := time.Parse("20060102T150405Z", v); err == nil {
+				parts[i] = "UNTIL=" + t.In(loc).Format("20060102")
+			}
+		}
+	}
+	return strings.Join(parts, ";")
+}
+
+// writeEvent writes e as a VEVENT with the UID of uidOf (itself, or the
+// series of an exception); extra writes the recurrence lines after its
+// dates.
+func writeEvent(w *writer, c Calendar, e, uidOf *models.Event, extra func()) {
 	w.line("BEGIN:VEVENT")
-	uid := strconv.FormatInt(e.ID, 10) + "@" + c.Host
-	if e.UID != nil && *e.UID != "" {
-		uid = *e.UID // imported: the UID it came with
+	uid := strconv.FormatInt(uidOf.ID, 10) + "@" + c.Host
+	if uidOf.UID != nil && *uidOf.UID != "" {
+		uid = *uidOf.UID // imported: the UID it came with
 	}
 	w.prop("UID", nil, text(uid))
 	w.prop("DTSTAMP", nil, utc(c.Stamp))
@@ -118,6 +206,9 @@ func writeEvent(w *writer, c Calendar, e *models.Event) {
 		tz := []string{"TZID=" + loc.String()}
 		w.prop("DTSTART", tz, e.StartAt.In(loc).Format("20060102T150405"))
 		w.prop("DTEND", tz, e.EndAt.In(loc).Format("20060102T150405"))
+	}
+	if extra != nil {
+		extra()
 	}
 	w.prop("SUMMARY", nil, text(e.Title))
 	if d := plain(e.Description); d != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"html"
 	"strings"
+	"time"
 
 	"github.com/kalends/kalends/models"
 )
@@ -30,12 +31,25 @@ func Import(ctx context.Context, db *models.DB, u *models.User, items []Item, la
 	err := db.RunInTx(ctx, func(tx *models.Store) error {
 		rep = Report{}
 		venues, organizers := map[string]int64{}, map[string]int64{}
-		for _, it := range items {
+		// Series first, then their exceptions (a file may list them in
+		// any order).
+		ordered := make([]Item, 0, len(items))
+		for _, pass := range []bool{false, true} {
+			for _, it := range items {
+				if (it.RecurrenceID != nil) == pass {
+					ordered = append(ordered, it)
+				}
+			}
+		}
+		for _, it := range ordered {
 			if it.Skip != "" {
 				rep.Skipped = append(rep.Skipped, Skipped{it.UID, it.Summary, it.Skip, it.Detail})
 				continue
 			}
 			in := input(it, lang)
+			if it.RecurrenceID != nil {
+				in.UID = nil
+			}
 			var err error
 			if in.Venues, err = venueRef(ctx, tx, u, it, venues, lang); err != nil {
 				return err
@@ -46,6 +60,15 @@ func Import(ctx context.Context, db *models.DB, u *models.User, items []Item, la
 			id, err := tx.EventIDByUID(ctx, it.UID)
 			if err != nil {
 				return err
+			}
+			if it.RecurrenceID != nil { // an exception: its occurrence of the series
+				if id, err = exceptionOf(ctx, tx, id, it); err != nil {
+					return err
+				}
+				if id == 0 {
+					rep.Skipped = append(rep.Skipped, Skipped{it.UID, it.Summary, "import.skip.no_occurrence", it.RecurrenceID.Format("2006-01-02 15:04")})
+					continue
+				}
 			}
 			var e *models.Event
 			if id != 0 {
@@ -63,9 +86,6 @@ func Import(ctx context.Context, db *models.DB, u *models.User, items []Item, la
 			}
 			if len(e.Organizers) > 0 && it.Organizer != "" {
 				organizers[it.Organizer] = e.Organizers[0].ID
-			}
-			if it.Rule != "" {
-				rep.Notes = append(rep.Notes, Skipped{it.UID, it.Summary, "import.note.recurring", it.Rule})
 			}
 		}
 		return nil
@@ -95,7 +115,34 @@ func input(it Item, lang string) models.EventInput {
 		in.Timezone = s(zone)
 	}
 	in.Status = s(models.StatusPublish)
+	if it.RecurrenceID == nil {
+		in.Recurrence = s(it.Recurrence) // "" makes a series imported before a single event again
+	}
 	return in
+}
+
+// exceptionOf is the occurrence of series id (imported with the item's
+// UID) that the exception it replaces: 0 when the series or the
+// occurrence is not there.
+func exceptionOf(ctx context.Context, tx *models.Store, id int64, it Item) (int64, error) {
+	if id == 0 {
+		return 0, nil
+	}
+	series, err := tx.GetEvent(ctx, models.Console, models.ByID(id), "")
+	if err != nil || !series.Recurring() {
+		return 0, err
+	}
+	loc, err := models.LoadZone(it.RecurrenceZone, tx.Site().Zone())
+	if it.RecurrenceZone == "" || err != nil {
+		loc, _ = models.LoadZone(series.Timezone, tx.Site().Zone())
+	}
+	r := *it.RecurrenceID
+	at := time.Date(r.Year(), r.Month(), r.Day(), r.Hour(), r.Minute(), r.Second(), 0, loc)
+	if it.RecurrenceZone == "" { // a DATE: the series' time of day
+		st := series.StartAt.In(loc)
+		at = time.Date(r.Year(), r.Month(), r.Day(), st.Hour(), st.Minute(), st.Second(), 0, loc)
+	}
+	return tx.OccurrenceAt(ctx, id, at)
 }
 
 // textHTML is plain text as HTML paragraphs (blank lines part them, line

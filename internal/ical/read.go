@@ -26,9 +26,14 @@ type Item struct {
 	// Skip says why the item cannot be imported ("" when it can): a message
 	// id of the i18n bundle ("import.skip.…"), with Detail as its data.
 	Skip, Detail string
-	// Rule is set when the item recurs: only its first occurrence is
-	// imported (recurring events are not modelled yet).
-	Rule string
+	// Recurrence holds the item's RRULE, RDATE and EXDATE lines as
+	// written (a series; "" for a single event).
+	Recurrence string
+	// RecurrenceID is set on an exception of a series (the VEVENT with
+	// the series' UID and a RECURRENCE-ID): the original start's wall
+	// clock in RecurrenceZone ("" for a DATE: the event's zone).
+	RecurrenceID   *time.Time
+	RecurrenceZone string
 }
 
 // ErrNotCalendar is a file that is not iCalendar.
@@ -62,8 +67,27 @@ func readEvent(ev *ics.VEvent) Item {
 	}
 	it.UID, it.Summary, it.Description, it.Location = val(ics.ComponentPropertyUniqueId), val(ics.ComponentPropertySummary),
 		val(ics.ComponentPropertyDescription), val(ics.ComponentPropertyLocation)
-	if r := get(ics.ComponentPropertyRrule); r != nil {
-		it.Rule = r.Value
+	var lines []string
+	for _, p := range ev.Properties {
+		switch p.IANAToken {
+		case "RRULE", "RDATE", "EXDATE":
+			l := p.IANAToken
+			for k, vs := range p.ICalParameters {
+				if (k == "TZID" || k == "VALUE") && len(vs) > 0 {
+					l += ";" + k + "=" + strings.Trim(vs[0], `"`)
+				}
+			}
+			lines = append(lines, l+":"+p.Value)
+		}
+	}
+	it.Recurrence = strings.Join(lines, "\n")
+	if r := get(ics.ComponentPropertyRecurrenceId); r != nil {
+		t, zone, _, err := readTime(r)
+		if err != nil {
+			it.Skip, it.Detail = "import.skip.bad_recurrence_id", err.Error()
+			return it
+		}
+		it.RecurrenceID, it.RecurrenceZone = &t, zone
 	}
 	if g := get(ics.ComponentPropertyGeo); g != nil {
 		if lat, lng, ok := strings.Cut(g.Value, ";"); ok {
