@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/internal/jsonld"
+	"github.com/kalends/kalends/internal/rrtext"
 	"github.com/kalends/kalends/internal/ordered"
 	"github.com/kalends/kalends/models"
 )
@@ -33,6 +34,10 @@ type eventPageView struct {
 	Categories, Tags                              []link
 	AddTo                                         []link // Google, Outlook, .ics
 	Webcal                                        string
+	// Repeats is the sentence of a recurring event's rule, Next the
+	// series' next occurrences (this one marked by an empty Href).
+	Repeats string
+	Next    []link
 }
 
 type venueBlock struct {
@@ -168,6 +173,11 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 	for _, t := range e.Tags {
 		v.Tags = append(v.Tags, link{t.Name, h.pageURL(lang, "/tag/"+url.PathEscape(t.Slug)+"/")})
 	}
+	if e.SeriesRule != nil {
+		if err := h.seriesBlock(c, lang, e, &v); err != nil {
+			return err
+		}
+	}
 	ics := h.pageURL(lang, "/event/"+url.PathEscape(e.Slug)+".ics")
 	v.AddTo = []link{{h.d.I18n.T(lang, "public.add.google", nil), googleCalendarURL(e, v.Frame.Canonical, v.Venue)},
 		{h.d.I18n.T(lang, "public.add.outlook", nil), outlookURL(e, h.zoneOf(e), v.Frame.Canonical, v.Venue)},
@@ -255,4 +265,30 @@ func outlookURL(e *models.Event, loc *time.Location, page string, v *venueBlock)
 		q.Set("location", strings.TrimSuffix(v.Name+", "+v.Address, ", "))
 	}
 	return "https://outlook.live.com/calendar/0/deeplink/compose?" + q.Encode()
+}
+
+// nextDates is how many of a series' next occurrences an event page lists.
+const nextDates = 10
+
+// seriesBlock fills the rule's sentence and the next occurrences of a
+// recurring event's page (from now, or from this occurrence when it is
+// past).
+func (h *handler) seriesBlock(c *fiber.Ctx, lang string, e *models.Event, v *eventPageView) error {
+	t := func(id string, data map[string]any) string { return h.d.I18n.T(lang, id, data) }
+	v.Repeats = rrtext.Describe(t, e.SeriesRule.RRules, e.SeriesStart, len(e.SeriesRule.RDates), len(e.SeriesRule.ExDates),
+		func(d time.Time) string { return formatDate(lang, d) })
+	from := h.d.Site.Now()
+	p, err := h.d.DB.ListEvents(c.UserContext(), nil, models.EventFilter{ParentID: e.SeriesID, EndsAfter: &from,
+		PerPage: nextDates, Lang: lang})
+	if err != nil {
+		return err
+	}
+	for _, o := range p.Items {
+		href := h.pageURL(lang, "/event/"+url.PathEscape(o.Slug)+"/")
+		if o.ID == e.ID {
+			href = ""
+		}
+		v.Next = append(v.Next, link{h.eventWhen(lang, o), href})
+	}
+	return nil
 }

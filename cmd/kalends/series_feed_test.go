@@ -111,6 +111,27 @@ func TestSeriesFeedExpandsInIcalJSToTheAPIsDates(t *testing.T) {
 			t.Errorf("ical.js expands to\n%s\nthe API lists\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 
+		// An occurrence's public page says how the event repeats and lists
+		// the next dates, itself unlinked, in the page's language.
+		for lang, sentence := range map[string]string{"": "Every week on Tuesday, 8 times", "/ja": "毎週火曜日、8回"} {
+			res, page := do(t, app, httptest.NewRequest("GET", lang+"/event/"+occ.Items[1].Slug+"/", nil))
+			if res.StatusCode != http.StatusOK || !strings.Contains(page, sentence) {
+				t.Errorf("%s page: %d, no %q:\n%s", lang, res.StatusCode, sentence, page)
+			}
+			_, next, ok := strings.Cut(page, `data-testid="next-dates"`)
+			if !ok {
+				t.Errorf("%s page: no next dates", lang)
+				continue
+			}
+			next, _, _ = strings.Cut(next, "</ul>")
+			if n := strings.Count(next, "<li"); n != 6 {
+				t.Errorf("%s page: %d next dates, want 6", lang, n)
+			}
+			if !strings.Contains(page, `aria-current="true"`) || strings.Contains(page, "/event/"+occ.Items[4].Slug+"/") {
+				t.Errorf("%s page: the current date is linked, or the draft one is listed", lang)
+			}
+		}
+
 		// The feed imported into an empty site is the same series.
 		other := modelstest.Open(t, db.Dialect())
 		importer, err := other.CreateUser(ctx, models.Console, models.NewUser{Login: "admin", Password: "correct horse battery", Role: models.RoleAdministrator})
