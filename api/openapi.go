@@ -407,7 +407,8 @@ func acceptsSchema(kind string) Obj {
 		return anyOf(Obj{{"type", "string"}, {"format", "uri"}}, Obj{{"type", "string"}, {"enum", []string{""}}}, num)
 	case "recurrence":
 		strs := anyOf(str, list(str))
-		return Obj{{"nullable", true}, {"anyOf", []Obj{str, {{"type", "object"}, {"properties", Obj{{"rrule", strs}, {"rdate", strs}, {"exdate", strs}}}}}}}
+		// null is taken too, as "" (OpenAPI 3.0 has no null type to say so).
+		return anyOf(str, Obj{{"type", "object"}, {"properties", Obj{{"rrule", strs}, {"rdate", strs}, {"exdate", strs}}}})
 	}
 	return Obj{}
 }

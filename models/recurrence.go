@@ -452,3 +452,31 @@ func (r *Recurrence) from(cut time.Time, done int) *Recurrence {
 	}
 	return out
 }
+
+// PreviewRecurrence reads a rule for an event that starts at start (as
+// the event form sends it: wall clock of zone, "" being the site's) and
+// returns it with its first n starts, in the event's zone: what the
+// admin's preview shows before anything is saved. Errors are those a save
+// would give.
+func (s *Store) PreviewRecurrence(text, zone, start string, n int) (*Recurrence, []time.Time, error) {
+	loc, err := LoadZone(strings.TrimSpace(zone), s.site.Zone())
+	if err != nil {
+		return nil, nil, invalidBecause("timezone", "reason.invalid_timezone", nil, err)
+	}
+	first, err := parseEventDate("start_date", start, s.site.Now(), loc)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := ParseRecurrence(text, loc, first)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Empty() {
+		return r, nil, nil
+	}
+	starts, _, err := r.Expand(first, first.AddDate(100, 0, 0), first, n-1)
+	if err != nil {
+		return nil, nil, recurrenceError("reason.events.recurrence_part", text)
+	}
+	return r, starts, nil
+}

@@ -95,6 +95,16 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	loc := s.zone(series)
 	start, end := series.StartAt.In(loc), series.EndAt.In(loc)
 	rule := s.seriesRule(series)
+	rows, err := s.occurrences(ctx, id)
+	if err != nil {
+		return err
+	}
+	// Occurrences a list materialized past the horizon stay in step too.
+	for _, r := range rows {
+		if r.RecurrenceID.After(until) {
+			until = r.RecurrenceID
+		}
+	}
 	starts, next, err := rule.Expand(start, until, s.site.Now(), MaxFutureOccurrences)
 	if err != nil {
 		return err
@@ -106,10 +116,6 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	want := map[int64]time.Time{}
 	for _, t := range starts[1:] {
 		want[t.Unix()] = t
-	}
-	rows, err := s.occurrences(ctx, id)
-	if err != nil {
-		return err
 	}
 	var gone, refresh []int64
 	dates := map[int64]time.Time{} // id → the start it should have

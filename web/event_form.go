@@ -34,6 +34,7 @@ type eventForm struct {
 	CurrencySymbol, CurrencyCode, CurrencyPosition string
 	Featured, Sticky, Hidden                       bool
 	ShowMap, ShowMapLink                           bool
+	Repeat                                         repeatForm
 	Version                                        string // the loaded record's last change, Unix seconds
 }
 
@@ -79,6 +80,7 @@ func formOf(e *models.Event, site *time.Location) eventForm {
 	for _, t := range e.Tags {
 		f.Tags = append(f.Tags, strconv.FormatInt(t.ID, 10))
 	}
+	f.Repeat = repeatFormOf(e, loc)
 	f.Version = recordVersion(f, e.UpdatedAt, e.ModifiedBy, e.Translations)
 	return f
 }
@@ -117,7 +119,7 @@ func readEventForm(c *fiber.Ctx) eventForm {
 		CurrencySymbol: strings.TrimSpace(c.FormValue("currency_symbol")), CurrencyCode: strings.TrimSpace(c.FormValue("currency_code")),
 		CurrencyPosition: c.FormValue("currency_position"),
 		Featured:         on("featured"), Sticky: on("sticky"), Hidden: on("hide_from_listings"),
-		ShowMap: on("show_map"), ShowMapLink: on("show_map_link"), Version: c.FormValue("_version"),
+		ShowMap: on("show_map"), ShowMapLink: on("show_map_link"), Repeat: readRepeatForm(c), Version: c.FormValue("_version"),
 	}
 }
 
@@ -187,6 +189,21 @@ func (f eventForm) input(lang string) models.EventInput {
 		orgs = append(orgs, models.OrganizerRef{New: &models.OrganizerInput{Organizer: str(f.NewOrganizer)}})
 	}
 	in.Organizers = &orgs
+	// An occurrence's save changes what its scope says; the rule goes
+	// with the scopes that reach the series.
+	rule := f.Repeat.text(f.StartDate)
+	switch {
+	case f.Repeat.Keep:
+		if f.Repeat.Occurrence {
+			in.Scope = f.Repeat.Scope
+		}
+	case !f.Repeat.Occurrence:
+		in.Recurrence = &rule
+	case f.Repeat.Scope == models.ScopeAll || f.Repeat.Scope == models.ScopeFollowing:
+		in.Scope, in.Recurrence = f.Repeat.Scope, &rule
+	default: // a changed rule with "this occurrence": the models say why not
+		in.Scope, in.Recurrence = models.ScopeThis, &rule
+	}
 	return in
 }
 
@@ -250,7 +267,7 @@ func (v eventFormView) err(field string) string { return v.Errors.of(field) }
 var formFields = map[string]bool{"title": true, "description": true, "excerpt": true, "status": true,
 	"start_date": true, "end_date": true, "timezone": true, "venue": true, "organizer": true,
 	"categories": true, "tags": true, "cost": true, "website": true, "image": true, "slug": true, "date": true,
-	"currency_symbol": true, "currency_code": true, "currency_position": true}
+	"currency_symbol": true, "currency_code": true, "currency_position": true, "recurrence": true, "scope": true}
 
 func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id int64) (eventFormView, error) {
 	lay := h.layoutFor(c, titleID)
@@ -417,6 +434,7 @@ func (h *handler) eventSave(c *fiber.Ctx) error {
 			Fields: h.changedFields(lang, f, stored)}
 		return render(c, fiber.StatusConflict, eventFormPage(v))
 	}
+	f.Repeat.Keep = stored.Repeat.text(stored.StartDate) == f.Repeat.text(f.StartDate)
 	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), f.input("")); err != nil {
 		return h.eventFormFailed(c, "admin.events.edit", f, id, err, lang)
 	}

@@ -177,7 +177,10 @@ type eventListRow struct {
 	Hidden, Featured bool
 	Categories       string
 	Trashed          bool
-	MissingLangs     []string // translations not written yet
+	// Series: the event is an occurrence of a recurring series;
+	// Exception: one edited on its own.
+	Series, Exception bool
+	MissingLangs      []string // translations not written yet
 }
 
 // eventListView is the events list page.
@@ -252,6 +255,7 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	for i, e := range page.Items {
 		row := &v.Rows[i]
 		row.Hidden, row.Featured, row.Trashed = e.HideFromListings, e.Featured, e.Status == models.StatusTrash
+		row.Series, row.Exception = e.Recurring(), e.IsException
 		names := make([]string, len(e.Categories))
 		for j, cat := range e.Categories {
 			names[j] = cat.Name

@@ -11,8 +11,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/internal/jsonld"
-	"github.com/kalends/kalends/internal/rrtext"
 	"github.com/kalends/kalends/internal/ordered"
+	"github.com/kalends/kalends/internal/rrtext"
 	"github.com/kalends/kalends/models"
 )
 

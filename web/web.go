@@ -80,6 +80,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Get("/events/new", h.eventNew)
 	admin.Get("/events/venue-options", h.venuePicker)
 	admin.Get("/events/organizer-options", h.organizerPicker)
+	admin.Post("/events/repeat-preview", h.eventRepeatPreview)
 	admin.Post("/events", h.eventCreate)
 	admin.Post("/events/bulk", h.eventsBulk)
 	admin.Get("/events/:id/edit", h.eventEdit)

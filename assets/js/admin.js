@@ -87,6 +87,23 @@
     });
   });
 
+  // The recurrence editor shows the fields of the chosen frequency only
+  // (without script every field shows, and the server ignores the others).
+  function showRepeatFields(select) {
+    var section = select.closest("[data-repeat]");
+    section.querySelectorAll("[data-repeat-for]").forEach(function (el) {
+      el.hidden = el.dataset.repeatFor.split(" ").indexOf(select.value) < 0;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-repeat-freq]").forEach(showRepeatFields);
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches("[data-repeat-freq]")) {
+      showRepeatFields(e.target);
+    }
+  });
+
   // The API view of a record: loaded when opened, with the session's
   // nonce, shown as text (never as HTML).
   document.addEventListener("toggle", function (e) {

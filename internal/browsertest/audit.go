@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"testing"
 
 	"github.com/kalends/kalends/i18n"
@@ -79,6 +80,11 @@ func LoadLocales(t testing.TB) *Locales {
 		prefixes[regexp.QuoteMeta(strings.SplitN(id, ".", 2)[0])] = true
 		for _, f := range forms {
 			if strings.Contains(f, "{{") {
+				// A template of placeholders and punctuation ("{{.A}}, {{.B}}")
+				// renders to text of any language: it tells nothing.
+				if !strings.ContainsFunc(placeholders.ReplaceAllString(f, ""), unicode.IsLetter) {
+					continue
+				}
 				l.templates = append(l.templates, template{id: id, re: templatePattern(f)})
 				continue
 			}
@@ -95,6 +101,9 @@ func LoadLocales(t testing.TB) *Locales {
 	l.rawID = regexp.MustCompile(`^(?:` + strings.Join(ps, "|") + `)\.[a-z0-9_]+(?:\.[a-z0-9_-]+)*$`)
 	return l
 }
+
+// placeholders are the {{…}} actions of a message.
+var placeholders = regexp.MustCompile(`\{\{[^}]*\}\}`)
 
 // templatePattern matches what a message with {{…}} actions renders to.
 func templatePattern(form string) *regexp.Regexp {

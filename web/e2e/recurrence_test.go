@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/models"
+)
+
+// seriesDates lists the local start dates and titles of series id through
+// the API, as a reads them.
+func seriesDates(t *testing.T, srv *browsertest.Server, a browsertest.Account, id string) []string {
+	t.Helper()
+	st, body := srv.API(t, a, http.MethodGet, "/events?per_page=100&start_date=2030-01-01&end_date=2031-12-31&status=publish,draft&post_parent="+id, nil)
+	if st != http.StatusOK {
+		t.Fatalf("occurrences of %s: %d %s", id, st, body)
+	}
+	var list struct {
+		Events []struct {
+			Title     string `json:"title"`
+			StartDate string `json:"start_date"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range list.Events {
+		out = append(out, e.StartDate[:10]+" "+e.Title)
+	}
+	return out
+}
+
+// An editor makes a weekly series in the form: only the weekly choices
+// show, the preview says the rule in words and lists its dates before
+// saving; then edits one occurrence and the following ones, chosen in the
+// form; the list marks the series.
+func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	p := srv.Page(t)
+	p.SignIn(ed)
+	p.Visit("/admin/events/new")
+	p.Fill(eventForm, "title", "Pottery class")
+	p.Fill(eventForm, "start_date", "2030-06-04T19:00") // a Tuesday
+	p.Fill(eventForm, "end_date", "2030-06-04T21:00")
+	p.Fill(eventForm, "status", "publish")
+	if n := p.Count(`[data-repeat-for]:not([hidden])`); n != 0 {
+		t.Errorf("%d recurrence fields show for an event that does not repeat", n)
+	}
+	p.Fill(eventForm, "repeat_freq", "WEEKLY")
+	if !browsertest.Eval[bool](p, `!document.querySelector('.weekday-picks').closest('[data-repeat-for]').hidden && document.querySelector('#repeat_custom').closest('[data-repeat-for]').hidden`) {
+		t.Errorf("weekly: the weekday choices should show and the custom rule not")
+	}
+	p.Choose(eventForm, "repeat_day", "TU", "TH")
+	p.Fill(eventForm, "repeat_end", "count")
+	p.Fill(eventForm, "repeat_count", "6")
+	p.WaitTrue(`(document.querySelector('[data-testid="repeat-sentence"]') || {}).innerText === "Every week on Tuesday and Thursday, 6 times"`)
+	if got := p.Texts(`[data-testid="repeat-dates"] li`); len(got) != 6 || !strings.HasPrefix(got[1], "Thu") {
+		t.Errorf("preview dates: %v", got)
+	}
+	// A rule the models refuse says why in the preview, before saving.
+	p.Fill(eventForm, "repeat_freq", "custom")
+	p.Fill(eventForm, "repeat_custom", "FREQ=WEEKLY;BYDAY=XX")
+	p.WaitTrue(`(document.querySelector('[data-testid="repeat-error"]') || {}).innerText?.includes("BYDAY=XX")`)
+	p.Fill(eventForm, "repeat_freq", "WEEKLY")
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
+	}
+	id := eventIDOf(t, p.Path())
+	want := []string{"2030-06-04 Pottery class", "2030-06-06 Pottery class", "2030-06-11 Pottery class",
+		"2030-06-13 Pottery class", "2030-06-18 Pottery class", "2030-06-20 Pottery class"}
+	if got := seriesDates(t, srv, ed, id); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("series after create:\n got %v\nwant %v", got, want)
+	}
+	// The series' own form shows its rule as the choices it was made with.
+	if got := p.Attr(`#repeat_freq option[selected]`, "value"); got != "WEEKLY" {
+		t.Errorf("the series' form shows frequency %q", got)
+	}
+
+	// An occurrence's form asks what the save changes.
+	st, body := srv.API(t, ed, http.MethodGet, "/events?per_page=10&start_date=2030-06-11&end_date=2030-06-11&post_parent="+id, nil)
+	var third struct {
+		Events []struct{ ID int64 } `json:"events"`
+	}
+	if err := json.Unmarshal(body, &third); st != http.StatusOK || err != nil || len(third.Events) != 1 {
+		t.Fatalf("third occurrence: %d %s", st, body)
+	}
+	occ := fmt.Sprint(third.Events[0].ID)
+	p.Visit("/admin/events/" + occ + "/edit")
+	if p.Count(`[data-testid="scope"] input[type=radio]`) != 3 || p.Text(`[data-testid="occurrence-note"]`) == "" {
+		t.Fatalf("the occurrence's form has no scope choice:\n%s", p.Text("main"))
+	}
+	p.Fill(eventForm, "title", "Pottery class: glazing")
+	if st := p.Submit(eventForm); st != http.StatusOK { // this (the default)
+		t.Fatalf("save this: status %d\n%s", st, p.Text("main"))
+	}
+	p.Visit("/admin/events/" + occ + "/edit")
+	p.Fill(eventForm, "title", "Pottery class II")
+	p.Fill(eventForm, "scope", "following")
+	if st := p.Submit(eventForm); st != http.StatusOK {
+		t.Fatalf("save following: status %d\n%s", st, p.Text("main"))
+	}
+	if got := seriesDates(t, srv, ed, id); strings.Join(got, "|") != "2030-06-04 Pottery class|2030-06-06 Pottery class" {
+		t.Errorf("the first part after the split: %v", got)
+	}
+	if got := seriesDates(t, srv, ed, occ); strings.Join(got, "|") != "2030-06-11 Pottery class II|2030-06-13 Pottery class II|2030-06-18 Pottery class II|2030-06-20 Pottery class II" {
+		t.Errorf("the new series after the split: %v", got)
+	}
+	p.Visit("/admin/events?when=all")
+	if n := p.Count(`[data-testid="series-badge"]`); n != 6 {
+		t.Errorf("%d rows with the series badge, want 6", n)
+	}
+}
