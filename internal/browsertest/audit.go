@@ -12,8 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 	"testing"
+	"unicode"
 
 	"github.com/kalends/kalends/i18n"
 )
