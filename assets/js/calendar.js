@@ -66,7 +66,8 @@
         extendedProps: {
           status: e.status, author: Number(e.author), timezone: e.timezone, zoneAbbr: e.timezone_abbr,
           modified: e.modified_utc, venue: e.venue && e.venue.venue ? e.venue.venue : "",
-          edit: "/admin/events/" + e.id + "/edit", startLocal: e.start_date, endLocal: e.end_date
+          edit: "/admin/events/" + e.id + "/edit", startLocal: e.start_date, endLocal: e.end_date,
+          seriesId: e.series_id || 0
         }
       };
       if (ev.allDay) {
@@ -158,9 +159,43 @@
     // just read, so nothing changed in between is overwritten either. The
     // API decides the rest (permission, validation) and its message is
     // shown.
+    // An occurrence of a series: which occurrences the move changes (this
+    // one, it and the following, or all), asked in a dialog; null when
+    // the user cancels. The first occurrence holds the series: "this"
+    // is not offered for it.
+    function askScope(ev) {
+      var series = ev.extendedProps.seriesId;
+      if (!series) {
+        return Promise.resolve("");
+      }
+      var box = document.getElementById("scope-choice");
+      box.querySelector("[data-scope=this]").hidden = String(series) === ev.id;
+      return new Promise(function (resolve) {
+        box.addEventListener("close", function done() {
+          box.removeEventListener("close", done);
+          resolve(box.returnValue || null);
+        });
+        box.returnValue = "";
+        box.showModal();
+      });
+    }
+
     function move(info) {
+      askScope(info.event).then(function (scope) {
+        if (scope === null) {
+          info.revert();
+          return;
+        }
+        moveIn(info, scope);
+      });
+    }
+
+    function moveIn(info, scope) {
       var ev = info.event;
       var body = {};
+      if (scope) {
+        body.scope = scope;
+      }
       if (ev.allDay) {
         body.all_day = true;
         body.start_date = ev.startStr.slice(0, 10);
@@ -190,6 +225,9 @@
         ev.setExtendedProp("startLocal", fresh.extendedProps.startLocal);
         ev.setExtendedProp("endLocal", fresh.extendedProps.endLocal);
         say(d.movedMessage, false);
+        if (scope && scope !== "this") {
+          cal.refetchEvents(); // the other occurrences moved too
+        }
       }).catch(function (res) {
         info.revert();
         var msg = res && res.json && res.json.message ? res.json.message : String(res);

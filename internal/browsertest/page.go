@@ -204,13 +204,6 @@ func (p *Page) WaitGone(sel string) {
 	p.do("wait for "+sel+" to go", chromedp.WaitNotPresent(chromedp.CSS(sel)))
 }
 
-// WaitTrue waits until the JavaScript expression is truthy: a condition
-// with the page's deadline, never a fixed sleep.
-func (p *Page) WaitTrue(expr string) {
-	p.t.Helper()
-	_ = get(p, "wait for "+expr, chromedp.Poll[bool](expr))
-}
-
 // Text is the rendered text of the first element matching the selector,
 // once it is there.
 func (p *Page) Text(sel string) string {

@@ -59,14 +59,14 @@ func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
 	p.Choose(eventForm, "repeat_day", "TU", "TH")
 	p.Fill(eventForm, "repeat_end", "count")
 	p.Fill(eventForm, "repeat_count", "6")
-	p.WaitTrue(`(document.querySelector('[data-testid="repeat-sentence"]') || {}).innerText === "Every week on Tuesday and Thursday, 6 times"`)
+	browsertest.WaitUntil(p, `(document.querySelector('[data-testid="repeat-sentence"]') || {}).innerText === "Every week on Tuesday and Thursday, 6 times"`)
 	if got := p.Texts(`[data-testid="repeat-dates"] li`); len(got) != 6 || !strings.HasPrefix(got[1], "Thu") {
 		t.Errorf("preview dates: %v", got)
 	}
 	// A rule the models refuse says why in the preview, before saving.
 	p.Fill(eventForm, "repeat_freq", "custom")
 	p.Fill(eventForm, "repeat_custom", "FREQ=WEEKLY;BYDAY=XX")
-	p.WaitTrue(`(document.querySelector('[data-testid="repeat-error"]') || {}).innerText?.includes("BYDAY=XX")`)
+	browsertest.WaitUntil(p, `(document.querySelector('[data-testid="repeat-error"]') || {}).innerText?.includes("BYDAY=XX")`)
 	p.Fill(eventForm, "repeat_freq", "WEEKLY")
 	if st := p.Submit(eventForm); st != http.StatusOK {
 		t.Fatalf("create: status %d\n%s", st, p.Text("main"))
@@ -115,4 +115,49 @@ func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
 	if n := p.Count(`[data-testid="series-badge"]`); n != 6 {
 		t.Errorf("%d rows with the series badge, want 6", n)
 	}
+}
+
+// Dragging an occurrence in the calendar asks which occurrences move:
+// cancel puts it back; "all" moves the whole series by as much, and the
+// calendar shows every occurrence moved.
+func TestCalendarDragOfAnOccurrenceAsksTheScope(t *testing.T) {
+	srv := browsertest.StartServer(t)
+	ed := srv.User(t, models.RoleEditor)
+	id := srv.CreateEvent(t, ed, map[string]any{"title": "Standup", "start_date": "2030-02-04 09:00:00", "end_date": "2030-02-04 09:15:00",
+		"recurrence": "FREQ=WEEKLY;COUNT=3"})
+	series := fmt.Sprint(id)
+	occ := seriesDates(t, srv, ed, series)
+	if len(occ) != 3 {
+		t.Fatalf("series: %v", occ)
+	}
+	st, body := srv.API(t, ed, http.MethodGet, "/events?start_date=2030-02-11&end_date=2030-02-11&post_parent="+series, nil)
+	var second struct {
+		Events []struct{ ID int64 } `json:"events"`
+	}
+	if err := json.Unmarshal(body, &second); st != http.StatusOK || err != nil || len(second.Events) != 1 {
+		t.Fatalf("second occurrence: %d %s", st, body)
+	}
+	sec := second.Events[0].ID
+	p := srv.Page(t)
+	p.SignIn(ed)
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
+	p.Drag(fmt.Sprintf(`#calendar [data-event-id="%d"]`, sec), `#calendar td[data-date="2030-02-13"] .fc-daygrid-day-frame`)
+	p.WaitVisible(`[data-testid="scope-dialog"]`)
+	p.Click(`[data-testid="scope-cancel"]`)
+	browsertest.WaitUntil(p, fmt.Sprintf(`(() => { const e = document.querySelector('#calendar [data-event-id="%d"]');
+		return e && e.closest('td[data-date]').dataset.date === '2030-02-11'; })()`, sec))
+	if got := seriesDates(t, srv, ed, series); strings.Join(got, "|") != strings.Join(occ, "|") {
+		t.Errorf("a cancelled drag changed the series: %v", got)
+	}
+
+	p.Drag(fmt.Sprintf(`#calendar [data-event-id="%d"]`, sec), `#calendar td[data-date="2030-02-13"] .fc-daygrid-day-frame`)
+	p.WaitVisible(`[data-testid="scope-dialog"]`)
+	p.Click(`[data-testid="scope-all"]`)
+	p.WaitVisible(`[data-testid="calendar-message"]`)
+	want := "2030-02-06 Standup|2030-02-13 Standup|2030-02-20 Standup"
+	if got := seriesDates(t, srv, ed, series); strings.Join(got, "|") != want {
+		t.Errorf("after moving all: %v, want %s", got, want)
+	}
+	browsertest.WaitUntil(p, fmt.Sprintf(`(() => { const e = document.querySelector('#calendar [data-event-id="%s"]');
+		return e && e.closest('td[data-date]').dataset.date === '2030-02-06'; })()`, series))
 }
