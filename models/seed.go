@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,6 +31,10 @@ type SeedOptions struct {
 	AuthorID int64
 	// Force seeds into a database that already holds events.
 	Force bool
+	// Series of the events become weekly recurring series of
+	// SeriesCount occurrences each (their occurrences are added to the
+	// events), spread evenly over the seeded events.
+	Series, SeriesCount int
 }
 
 // DefaultSeedOptions is the realistic shape, with start dates from a year
@@ -44,6 +50,7 @@ func DefaultSeedOptions(day time.Time) SeedOptions {
 // SeedReport says what Seed wrote.
 type SeedReport struct {
 	Events, Venues, Organizers, Categories, Tags, Links, Translations int
+	Series, Occurrences                                               int
 }
 
 // ErrNotEmpty is the error of Seed asked to write into a database that
@@ -98,10 +105,54 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 			progress(done+n, o.Events)
 		}
 	}
+	if err := s.seedSeries(ctx, o, &rep); err != nil {
+		return rep, err
+	}
 	if _, err := s.RecountTerms(ctx); err != nil {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// seedSeries makes o.Series of the seeded published events weekly series
+// through the store's own series code (rule, occurrences with copies of
+// the links and translations), 50 series a transaction.
+func (s *Store) seedSeries(ctx context.Context, o SeedOptions, rep *SeedReport) error {
+	if o.Series <= 0 {
+		return nil
+	}
+	var ids []int64
+	err := s.db.NewSelect().TableExpr("events").Column("id").Where("status = ? AND series_id IS NULL", StatusPublish).
+		OrderExpr("id DESC").Limit(int64(o.Events)).Scan(ctx, &ids)
+	if err != nil {
+		return fmt.Errorf("models: seed series: %w", mapErr(err))
+	}
+	slices.Reverse(ids)
+	step := max(len(ids)/o.Series, 1)
+	rule := &Recurrence{RRules: []string{"FREQ=WEEKLY;COUNT=" + strconv.Itoa(max(o.SeriesCount, 2))}}
+	for i := 0; i < len(ids) && rep.Series < o.Series; {
+		err := s.RunInTx(ctx, func(tx *Store) error {
+			for n := 0; n < 50 && i < len(ids) && rep.Series < o.Series; n, i = n+1, i+step {
+				if err := tx.setRule(ctx, ids[i], rule); err != nil {
+					return err
+				}
+				if err := tx.syncSeries(ctx, ids[i], false, tx.site.Horizon()); err != nil {
+					return err
+				}
+				rep.Series++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	n, err := s.db.NewSelect().TableExpr("events").Where("series_id IS NOT NULL AND series_id <> id").Count(ctx)
+	if err != nil {
+		return fmt.Errorf("models: seed series: %w", mapErr(err))
+	}
+	rep.Occurrences = int(n)
+	return nil
 }
 
 // check refuses options that make no calendar. Its errors name the

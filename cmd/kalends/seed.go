@@ -44,6 +44,8 @@ func addSeedFlags(fs *flag.FlagSet, f *seedFlags) {
 	fs.StringVar(&f.to, "to", o.To.Format(time.DateOnly), "last start date (YYYY-MM-DD)")
 	fs.Int64Var(&o.Seed, "seed", o.Seed, "random seed: the same seed and flags give the same data on SQLite and MySQL")
 	fs.BoolVar(&o.Force, "force", false, "seed even when the database already holds events")
+	fs.IntVar(&o.Series, "series", 0, "number of the events made weekly recurring series (their occurrences are added)")
+	fs.IntVar(&o.SeriesCount, "series-count", 26, "occurrences of each series")
 }
 
 // options reads the date flags into the seed options.
@@ -95,6 +97,9 @@ func runSeed(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.L
 	_, err = fmt.Fprintf(stdout, "seeded %d events (%d links, %d translations), %d venues, %d organizers, %d categories, %d tags in %s (%.0f events/s)\n",
 		rep.Events, rep.Links, rep.Translations, rep.Venues, rep.Organizers, rep.Categories, rep.Tags,
 		took.Round(time.Millisecond), float64(rep.Events)/took.Seconds())
+	if err == nil && rep.Series > 0 {
+		_, err = fmt.Fprintf(stdout, "%d of them are weekly series, with %d occurrences more\n", rep.Series, rep.Occurrences)
+	}
 	return err
 }
 

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -65,6 +66,11 @@ var signedIn = []shot{
 		p.Fill(eventForm, "end_date", "2020-01-01T09:00")
 		return p.Submit(eventForm)
 	}},
+	{"event-series", 200, func(p *browsertest.Page, lang string) int {
+		st := p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/edit", seriesOccurrence))
+		browsertest.WaitUntil(p, `!!document.querySelector('[data-testid="repeat-sentence"]')`)
+		return st
+	}},
 	{"translation", 200, func(p *browsertest.Page, lang string) int {
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
@@ -103,6 +109,10 @@ var revisedEvent int64
 // translation screenshots.
 var seededEvent int64
 
+// seriesOccurrence is the second occurrence of the weekly series seed
+// creates, whose form shows the recurrence editor and the scope choice.
+var seriesOccurrence int64
+
 // seed gives the dashboard something to show: upcoming events, a draft and
 // one pending review, in English and Japanese.
 func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
@@ -131,6 +141,17 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 			revisedEvent = id
 		}
 	}
+	series := srv.CreateEvent(t, a, map[string]any{"title": "Morning yoga by the river", "status": "publish",
+		"start_date": day(2) + " 07:00:00", "end_date": day(2) + " 08:00:00", "categories": []string{"Sport"},
+		"recurrence": map[string]any{"rrule": "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=12", "exdate": []string{day(9) + " 07:00:00"}}})
+	status, body := srv.API(t, a, http.MethodGet, fmt.Sprintf("/events?per_page=2&post_parent=%d", series), nil)
+	var list struct {
+		Events []struct{ ID int64 } `json:"events"`
+	}
+	if err := json.Unmarshal(body, &list); status != http.StatusOK || err != nil || len(list.Events) < 2 {
+		t.Fatalf("occurrences of the seeded series: %d %s", status, body)
+	}
+	seriesOccurrence = list.Events[1].ID
 }
 
 // TestScreenshots takes the main pages in English and Japanese, on a
