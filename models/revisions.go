@@ -248,6 +248,12 @@ func (s *Store) applyState(ctx context.Context, u *User, k Kind, id int64, st re
 			vals[i] = s.site.Now()
 		case "modified_by":
 			vals[i] = u.ID
+		case "series_id", "parent_id", "recurrence_id", "series_until", "is_exception":
+			// Where the record stands in a series is today's, not the
+			// revision's: a split or an exception since would be undone
+			// for this row alone. The rule (recurrence) is restored, and
+			// the series follows it (restoreState).
+			continue
 		}
 		sets = append(sets, quoteIdent(s.dialect, c)+" = ?")
 		args = append(args, nullable(vals[i]))
@@ -487,7 +493,26 @@ func (s *Store) restoreState(ctx context.Context, u *User, k Kind, id int64, sta
 			return err
 		}
 	}
-	return s.adjustTermCounts(ctx, before, after)
+	if err := s.adjustTermCounts(ctx, before, after); err != nil {
+		return err
+	}
+	switch {
+	case e.IsSeries() && e.Recurrence != nil: // the restored rule and content reach the occurrences
+		if err := s.mayEditSeries(ctx, u, id); err != nil {
+			return err
+		}
+		return s.syncSeries(ctx, id, true, s.site.Horizon())
+	case e.IsSeries(): // a revision from before it was a series: a single event again
+		return s.endSeries(ctx, id)
+	case e.IsOccurrence(): // restored on its own: an exception
+		_, err := s.db.NewUpdate().TableExpr("events").Set("is_exception = ?", true).Set("recurrence = NULL").Where("id = ?", id).Exec(ctx)
+		return mapErr(err)
+	}
+	if e.Recurrence != nil { // a single event restored to a revision of when it was a series
+		_, err := s.db.NewUpdate().TableExpr("events").Set("recurrence = NULL").Where("id = ?", id).Exec(ctx)
+		return mapErr(err)
+	}
+	return nil
 }
 
 // EventAtRevision is event ref as revision revID left it, read in lang.

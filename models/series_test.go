@@ -312,3 +312,84 @@ func TestSeriesScopedEdits(t *testing.T) {
 		}
 	})
 }
+
+// Scope edits are edits: who may not edit the events they change is
+// refused, as for any edit, and every scope leaves revisions that restore.
+func TestSeriesScopeEditsFollowPermissionsAndLeaveRevisions(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		contrib := newUser(t, db, "contrib", models.RoleContributor)
+		author := newUser(t, db, "author", models.RoleAuthor)
+		other := newUser(t, db, "other", models.RoleAuthor)
+		in := baseInput("Drafted", "2027-01-04 10:00:00", "2027-01-04 11:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
+		draft, err := db.CreateEvent(ctx, contrib, in)
+		if err != nil || draft.Status != models.StatusDraft {
+			t.Fatalf("contributor's series: %v %v", draft, err)
+		}
+		occ := seriesEvents(t, db, editor, draft.ID)
+		all := models.EventInput{Title: ptr("Drafted again"), Scope: models.ScopeAll, Lang: "en"}
+		if _, err := db.UpdateEvent(ctx, contrib, models.ByID(occ[2].ID), all); err != nil {
+			t.Fatalf("a contributor's scope all on an own draft series: %v", err)
+		}
+		// Published by an editor: the contributor may edit none of it.
+		pub := models.EventInput{Lang: "en"}
+		pub.Status = ptr(models.StatusPublish)
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(draft.ID), pub); err != nil {
+			t.Fatal(err)
+		}
+		for _, scope := range []string{models.ScopeThis, models.ScopeFollowing, models.ScopeAll} {
+			_, err := db.UpdateEvent(ctx, contrib, models.ByID(occ[2].ID), models.EventInput{Title: ptr("x"), Scope: scope, Lang: "en"})
+			if !errors.Is(err, models.ErrForbidden) {
+				t.Errorf("contributor, published series, scope %s: %v, want forbidden", scope, err)
+			}
+		}
+		// An author edits an own published series, not another's.
+		in = baseInput("Author's", "2027-02-01 10:00:00", "2027-02-01 11:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=3")
+		in.Status = ptr(models.StatusPublish)
+		mine, err := db.CreateEvent(ctx, author, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mineOcc := seriesEvents(t, db, editor, mine.ID)
+		if _, err := db.UpdateEvent(ctx, other, models.ByID(mineOcc[1].ID), models.EventInput{Title: ptr("x"), Scope: models.ScopeAll, Lang: "en"}); !errors.Is(err, models.ErrForbidden) {
+			t.Errorf("another author's scope all: %v, want forbidden", err)
+		}
+		if _, err := db.UpdateEvent(ctx, author, models.ByID(mineOcc[1].ID), models.EventInput{Title: ptr("Renamed"), Scope: models.ScopeAll, Lang: "en"}); err != nil {
+			t.Errorf("the author's scope all: %v", err)
+		}
+		// The scope all left a revision on the series row; restoring it
+		// gives every occurrence the old title back.
+		_, revs, err := db.Revisions(ctx, author, models.KindEvent, models.ByID(mine.ID))
+		if err != nil || len(revs) == 0 {
+			t.Fatalf("revisions of the series: %d (%v)", len(revs), err)
+		}
+		if _, err := db.RestoreEventRevision(ctx, author, models.ByID(mine.ID), revs[0].ID, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, author, mine.ID); got != "02-01 10:00 Author's|02-08 10:00 Author's|02-15 10:00 Author's|" {
+			t.Errorf("after restoring the series' revision: %s", got)
+		}
+		// this: a revision of the occurrence; following: of the old series.
+		if _, err := db.UpdateEvent(ctx, author, models.ByID(mineOcc[1].ID), models.EventInput{Title: ptr("Once"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, r, _ := db.Revisions(ctx, author, models.KindEvent, models.ByID(mineOcc[1].ID)); len(r) != 1 {
+			t.Errorf("the occurrence edited on its own has %d revisions, want 1", len(r))
+		}
+		_, before, _ := db.Revisions(ctx, author, models.KindEvent, models.ByID(mine.ID))
+		if _, err := db.UpdateEvent(ctx, author, models.ByID(mineOcc[2].ID), models.EventInput{Title: ptr("Later"), Scope: models.ScopeFollowing, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, after, _ := db.Revisions(ctx, author, models.KindEvent, models.ByID(mine.ID)); len(after) != len(before)+1 {
+			t.Errorf("the split left %d revisions on the old series, had %d", len(after), len(before))
+		}
+		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
+			t.Errorf("recount found %d wrong counts (%v)", n, err)
+		}
+	})
+}
