@@ -279,13 +279,20 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 	case RecurrenceSeries:
 		// The next occurrence: no earlier one of the same series, as
 		// visible and in the window.
-		bound, arg := "o.end_at >= ?", s.site.Now()
+		// On SQLite a unary + keeps the planner on the series index (the
+		// series' few rows) instead of a range of every event from the
+		// window start (30 times slower at 100,000 events).
+		p := ""
+		if s.db.Dialect().Name() == dialect.SQLite {
+			p = "+"
+		}
+		bound, arg := p+"o.end_at >= ?", s.site.Now()
 		if f.StartMin != nil {
-			bound, arg = "o.start_at >= ?", Sec(*f.StartMin)
+			bound, arg = p+"o.start_at >= ?", Sec(*f.StartMin)
 		}
 		q.Where("(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM events o WHERE o.series_id = event.series_id "+
-			"AND o.status = event.status AND o.hide_from_listings = event.hide_from_listings AND "+bound+
-			" AND (o.start_at < event.start_at OR (o.start_at = event.start_at AND o.id < event.id))))", arg)
+			"AND "+p+"o.status = event.status AND "+p+"o.hide_from_listings = event.hide_from_listings AND "+bound+
+			" AND ("+p+"o.start_at < event.start_at OR ("+p+"o.start_at = event.start_at AND o.id < event.id))))", arg)
 	}
 }
 
