@@ -114,6 +114,21 @@ func docSchemas(r *Request) Obj {
 		KV{"custom_fields", Obj{{"type", "array"}, {"items", Obj{}}, {"description", b.desc("doc.prop.custom_fields")}}},
 	)
 	event = append(event, b.langKeys()...)
+	// Our extension: the fields of events of a recurring series (absent
+	// on single events).
+	rule := Obj{
+		{"rrule", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", b.desc("doc.prop.recurrence.rrule")}}},
+		{"rdate", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", b.desc("doc.prop.recurrence.rdate")}}},
+		{"exdate", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", b.desc("doc.prop.recurrence.exdate")}}},
+		{"ical", b.p("string", "doc.prop.recurrence.ical")},
+		{"text", b.p("string", "doc.prop.recurrence.text")},
+	}
+	event = append(event,
+		KV{"series_id", b.p("integer", "doc.prop.series_id")},
+		KV{"recurrence_id", b.p("string", "doc.prop.recurrence_id")},
+		KV{"is_exception", b.p("boolean", "doc.prop.is_exception")},
+		KV{"recurrence", Obj{{"type", "object"}, {"properties", rule}, {"description", b.desc("doc.prop.recurrence")}}},
+	)
 	venue := append(b.postCommon(),
 		KV{"venue", b.p("string", "doc.prop.venue_name")},
 		KV{"description", b.p("string", "doc.prop.description")},

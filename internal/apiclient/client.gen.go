@@ -3019,6 +3019,9 @@ type Event struct {
 	// Image Featured image, or false when there is none.
 	Image *Event_Image `json:"image,omitempty"`
 
+	// IsException Whether this occurrence was edited on its own (edits of the whole series leave it as it is).
+	IsException *bool `json:"is_exception,omitempty"`
+
 	// JsonLd Schema.org description of the record as JSON-LD (single reads only).
 	JsonLd *map[string]interface{} `json:"json_ld,omitempty"`
 
@@ -3034,8 +3037,32 @@ type Event struct {
 	// Organizer Organizers of the event, in order.
 	Organizer *[]Organizer `json:"organizer,omitempty"`
 
+	// Recurrence The rule of the series the event belongs to.
+	Recurrence *struct {
+		// Exdate Dates left out of the series, in the event's time zone.
+		Exdate *[]string `json:"exdate,omitempty"`
+
+		// Ical The rule as RFC 5545 lines.
+		Ical *string `json:"ical,omitempty"`
+
+		// Rdate Extra dates of the series, in the event's time zone.
+		Rdate *[]string `json:"rdate,omitempty"`
+
+		// Rrule RRULE values (RFC 5545), UNTIL in UTC.
+		Rrule *[]string `json:"rrule,omitempty"`
+
+		// Text The rule in a sentence, in the request's language.
+		Text *string `json:"text,omitempty"`
+	} `json:"recurrence,omitempty"`
+
+	// RecurrenceId The start the rule gave this occurrence, in the event's time zone (RFC 5545 RECURRENCE-ID); it stays when the occurrence is moved on its own.
+	RecurrenceId *string `json:"recurrence_id,omitempty"`
+
 	// RestUrl API address of the record.
 	RestUrl *string `json:"rest_url,omitempty"`
+
+	// SeriesId For an event of a recurring series: the ID of the series (its first occurrence).
+	SeriesId *int `json:"series_id,omitempty"`
 
 	// ShowMap Whether to show a map.
 	ShowMap *bool `json:"show_map,omitempty"`
