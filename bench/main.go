@@ -282,13 +282,25 @@ func endpoints(base, auth, tmp string, n int) ([]endpoint, []byte, error) {
 	}
 	var page struct {
 		Events []struct {
-			ID int64 `json:"id"`
+			ID       int64 `json:"id"`
+			SeriesID int64 `json:"series_id"`
 		} `json:"events"`
 	}
 	if err := json.Unmarshal(body, &page); err != nil || len(page.Events) == 0 {
 		return nil, nil, fmt.Errorf("the list of 50 is not a list of events: %w", err)
 	}
-	id := page.Events[0].ID
+	// The single read and the PATCH take a single event (as before series
+	// were seeded, so the figures compare); a series has an endpoint of
+	// its own.
+	id, series := page.Events[0].ID, int64(0)
+	for _, e := range page.Events {
+		if e.SeriesID == 0 && id == page.Events[0].ID {
+			id = e.ID
+		}
+		if e.SeriesID != 0 && series == 0 {
+			series = e.SeriesID
+		}
+	}
 	vb, err := get(api + "/venues?per_page=1")
 	if err != nil {
 		return nil, nil, err
@@ -326,7 +338,11 @@ func endpoints(base, auth, tmp string, n int) ([]endpoint, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return []endpoint{
+	patchSeries, err := writeScript(tmp, fmt.Sprintf("patch-series-%d.lua", n), bodyLua("PATCH", auth, `{"title":"Bench series edit","scope":"all"}`))
+	if err != nil {
+		return nil, nil, err
+	}
+	list := []endpoint{
 		{name: "list of 50 in a window", url: list50},
 		{name: "default list", url: api + "/events"},
 		{name: "list, category + venue", url: fmt.Sprintf("%s/events?categories=music&venue=%d&%s", api, venues.Venues[0].ID, window)},
@@ -340,7 +356,11 @@ func endpoints(base, auth, tmp string, n int) ([]endpoint, []byte, error) {
 		{name: "tags", url: api + "/tags"},
 		{name: "POST /events", url: api + "/events", script: post},
 		{name: "PATCH /events/{id}", url: fmt.Sprintf("%s/events/%d", api, id), script: patch},
-	}, body, nil
+	}
+	if series != 0 {
+		list = append(list, endpoint{name: "PATCH a series, scope all", url: fmt.Sprintf("%s/events/%d", api, series), script: patchSeries})
+	}
+	return list, body, nil
 }
 
 func rotateLua(paths []string) string {
