@@ -64,6 +64,13 @@ func TestRecurringEventsOverTheAPI(t *testing.T) {
 		if len(all) != 7 || fmt.Sprint(first) != fmt.Sprint([]int64{id, eventIDOf(single)}) || len(series) != 2 {
 			t.Errorf("all %v, first %v, series %v", all, first, series)
 		}
+		// A full page counts: one per series, one per single event.
+		for mode, want := range map[string]float64{"series": 2, "first": 2, "occurrences": 7} {
+			r := e.do(t, "GET", "/cal/events/v1/events?per_page=1&recurrence="+mode+window[strings.Index(window, "&start"):strings.Index(window, "&per_page")], nil, admin)
+			if got := r.Map(t)["total"]; got != want {
+				t.Errorf("recurrence=%s: total %v, want %v", mode, got, want)
+			}
+		}
 		// series: the next occurrence in the window.
 		later := eventIDs(t, e.do(t, "GET", "/cal/events/v1/events?recurrence=series&start_date=2027-03-21&end_date=2027-04-30", nil, admin))
 		if len(later) != 1 || later[0] != occ[3] {

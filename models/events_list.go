@@ -139,9 +139,15 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		if !ok {
 			cq := s.db.NewSelect().Model((*Event)(nil))
 			s.applyEventFilter(cq, f, true)
-			var n64 int64
-			n64, err = cq.Count(ctx)
-			n = int(n64)
+			if f.Recurrence == RecurrenceSeries {
+				// One row per series: the series with an occurrence in
+				// the window, counted in the same pass as single events.
+				err = cq.ColumnExpr("COUNT(DISTINCT CASE WHEN event.series_id IS NULL THEN -event.id ELSE event.series_id END)").Scan(ctx, &n)
+			} else {
+				var n64 int64
+				n64, err = cq.Count(ctx)
+				n = int(n64)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
@@ -277,6 +283,9 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 	case RecurrenceFirst:
 		q.Where("(event.series_id IS NULL OR event.series_id = event.id)")
 	case RecurrenceSeries:
+		if counting { // counted by distinct series (ListEvents)
+			break
+		}
 		// The next occurrence: no earlier one of the same series, as
 		// visible and in the window.
 		// On SQLite a unary + keeps the planner on the series index (the

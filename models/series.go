@@ -117,7 +117,7 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	for _, t := range starts[1:] {
 		want[t.Unix()] = t
 	}
-	var gone, refresh []int64
+	var gone, refresh, untrash []int64
 	dates := map[int64]time.Time{} // id → the start it should have
 	for _, r := range rows {
 		t, ok := want[r.RecurrenceID.Unix()]
@@ -127,6 +127,10 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 			if propagate && !r.IsException {
 				refresh = append(refresh, r.ID)
 				dates[r.ID] = t
+			} else if propagate && r.Status == StatusTrash && series.Status != StatusTrash {
+				// An exception in the trash that the rule still gives went
+				// there with its series (one trashed alone is an EXDATE).
+				untrash = append(untrash, r.ID)
 			}
 		case r.Status == StatusTrash:
 			// an excluded occurrence, kept in the trash
@@ -138,6 +142,13 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	}
 	if err := s.deleteEventRows(ctx, gone); err != nil {
 		return err
+	}
+	if len(untrash) > 0 {
+		_, err := s.db.NewUpdate().TableExpr("events").Set("status = ?", series.Status).Set("updated_at = ?", series.UpdatedAt).
+			Where("id IN (?)", bun.List(untrash)).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: restore exceptions of %d: %w", id, mapErr(err))
+		}
 	}
 	if len(refresh) > 0 {
 		tmpl := *series
@@ -182,7 +193,7 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	if err != nil {
 		return fmt.Errorf("models: series %d: %w", id, mapErr(err))
 	}
-	if len(refresh)+len(added) > 0 {
+	if len(refresh)+len(added)+len(untrash) > 0 {
 		if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
 			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
 			return fmt.Errorf("models: copy occurrences onto their terms: %w", mapErr(err))

@@ -393,3 +393,45 @@ func TestSeriesScopeEditsFollowPermissionsAndLeaveRevisions(t *testing.T) {
 		}
 	})
 }
+
+// A series trashed and restored comes back whole: its occurrences and
+// its exceptions, but not the occurrence trashed on its own before.
+func TestSeriesTrashedAndRestoredComesBackWhole(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Tango", "2027-03-01 20:00:00", "2027-03-01 22:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
+		in.Status = ptr(models.StatusPublish)
+		s, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		occ := seriesEvents(t, db, admin, s.ID)
+		if _, err := db.UpdateEvent(ctx, admin, models.ByID(occ[1].ID), models.EventInput{Title: ptr("Tango: milonga"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.TrashEvent(ctx, admin, models.ByID(occ[2].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.TrashEvent(ctx, admin, models.ByID(s.ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, admin, s.ID); got != "" {
+			t.Fatalf("trashed series still lists %s", got)
+		}
+		restore := models.EventInput{Lang: "en"}
+		restore.Status = ptr(models.StatusPublish)
+		if _, err := db.UpdateEvent(ctx, admin, models.ByID(s.ID), restore); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, nil, s.ID); got != "03-01 20:00 Tango|03-08 20:00 Tango: milonga*|03-22 20:00 Tango|" {
+			t.Errorf("restored series: %s", got)
+		}
+		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
+			t.Errorf("recount found %d wrong counts (%v)", n, err)
+		}
+	})
+}
