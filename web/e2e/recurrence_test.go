@@ -35,6 +35,19 @@ func seriesDates(t *testing.T, srv *browsertest.Server, a browsertest.Account, i
 	return out
 }
 
+// occurrenceOn is the id of the occurrence of series id on day.
+func occurrenceOn(t *testing.T, srv *browsertest.Server, a browsertest.Account, id, day string) int64 {
+	t.Helper()
+	st, body := srv.API(t, a, http.MethodGet, "/events?start_date="+day+"&end_date="+day+"&post_parent="+id, nil)
+	var list struct {
+		Events []struct{ ID int64 } `json:"events"`
+	}
+	if err := json.Unmarshal(body, &list); st != http.StatusOK || err != nil || len(list.Events) != 1 {
+		t.Fatalf("the occurrence of %s on %s: %d %s", id, day, st, body)
+	}
+	return list.Events[0].ID
+}
+
 // An editor makes a weekly series in the form: only the weekly choices
 // show, the preview says the rule in words and lists its dates before
 // saving; then edits one occurrence and the following ones, chosen in the
@@ -83,14 +96,7 @@ func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
 	}
 
 	// An occurrence's form asks what the save changes.
-	st, body := srv.API(t, ed, http.MethodGet, "/events?per_page=10&start_date=2030-06-11&end_date=2030-06-11&post_parent="+id, nil)
-	var third struct {
-		Events []struct{ ID int64 } `json:"events"`
-	}
-	if err := json.Unmarshal(body, &third); st != http.StatusOK || err != nil || len(third.Events) != 1 {
-		t.Fatalf("third occurrence: %d %s", st, body)
-	}
-	occ := fmt.Sprint(third.Events[0].ID)
+	occ := fmt.Sprint(occurrenceOn(t, srv, ed, id, "2030-06-11"))
 	p.Visit("/admin/events/" + occ + "/edit")
 	if p.Count(`[data-testid="scope"] input[type=radio]`) != 3 || p.Text(`[data-testid="occurrence-note"]`) == "" {
 		t.Fatalf("the occurrence's form has no scope choice:\n%s", p.Text("main"))
@@ -130,14 +136,7 @@ func TestCalendarDragOfAnOccurrenceAsksTheScope(t *testing.T) {
 	if len(occ) != 3 {
 		t.Fatalf("series: %v", occ)
 	}
-	st, body := srv.API(t, ed, http.MethodGet, "/events?start_date=2030-02-11&end_date=2030-02-11&post_parent="+series, nil)
-	var second struct {
-		Events []struct{ ID int64 } `json:"events"`
-	}
-	if err := json.Unmarshal(body, &second); st != http.StatusOK || err != nil || len(second.Events) != 1 {
-		t.Fatalf("second occurrence: %d %s", st, body)
-	}
-	sec := second.Events[0].ID
+	sec := occurrenceOn(t, srv, ed, series, "2030-02-11")
 	p := srv.Page(t)
 	p.SignIn(ed)
 	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-02-01")
