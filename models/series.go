@@ -473,13 +473,15 @@ func (s *Store) updateScoped(ctx context.Context, u *User, ref Ref, in EventInpu
 	if in.Scope == "" && in.Recurrence == nil {
 		return nil, false, nil
 	}
+	// The caller's capability is checked (UpdateEvent): what the
+	// reference names, or why it names nothing, is the next answer.
 	id, err := s.resolvePost(ctx, KindEvent, ref)
 	if err != nil {
-		return nil, false, nil // the ordinary path reports it
+		return nil, true, err
 	}
 	cur, err := s.rawEvent(ctx, id, false)
 	if err != nil {
-		return nil, false, nil
+		return nil, true, err
 	}
 	switch {
 	case cur.IsOccurrence() && in.Scope == ScopeAll:
