@@ -435,3 +435,59 @@ func TestSeriesTrashedAndRestoredComesBackWhole(t *testing.T) {
 		}
 	})
 }
+
+// Search finds occurrences by their series' words, in every language the
+// series is written in, and one row per series in the series view.
+func TestSeriesSearchAndTermFilters(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		cat, err := db.CreateTerm(ctx, admin, models.TaxCategory, models.TermInput{Name: ptr("Dance")}, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := baseInput("Salsa social", "2027-04-02 20:00:00", "2027-04-02 23:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=3")
+		in.Categories = &[]models.TermRef{{ID: cat.ID}}
+		s, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, admin, models.ByID(s.ID), models.EventInput{Title: ptr("サルサの夕べ"), Lang: "ja"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.CreateEvent(ctx, admin, baseInput("Salsa lesson", "2027-04-03 10:00:00", "2027-04-03 11:00:00")); err != nil {
+			t.Fatal(err)
+		}
+		count := func(f models.EventFilter) int {
+			t.Helper()
+			f.PerPage = 1 // a full page: the total is counted
+			p, err := db.ListEvents(ctx, nil, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.Total
+		}
+		for _, c := range []struct {
+			name string
+			f    models.EventFilter
+			want int
+		}{
+			{"search, occurrences", models.EventFilter{Search: []string{"salsa"}}, 4},
+			{"search, one per series", models.EventFilter{Search: []string{"salsa"}, Recurrence: models.RecurrenceSeries}, 2},
+			{"search in Japanese", models.EventFilter{Search: []string{"サルサ"}, Lang: "ja"}, 3},
+			{"category, occurrences", models.EventFilter{Categories: []models.TermRef{{ID: cat.ID}}}, 3},
+			{"category, first", models.EventFilter{Categories: []models.TermRef{{ID: cat.ID}}, Recurrence: models.RecurrenceFirst}, 1},
+		} {
+			if got := count(c.f); got != c.want {
+				t.Errorf("%s: %d, want %d", c.name, got, c.want)
+			}
+		}
+		c, err := db.GetTerm(ctx, admin, models.TaxCategory, cat.ID, "en")
+		if err != nil || c.Count != 1 {
+			t.Errorf("the category counts %d events, want the series once (%v)", c.Count, err)
+		}
+	})
+}

@@ -67,7 +67,8 @@ func TestSiteMovesBetweenDialects(t *testing.T) {
 	b := siteUnderTest{"mysql", modelstest.NewDSN(t, models.MySQL), "db", ""}
 	c := siteUnderTest{"sqlite again", "sqlite:" + filepath.Join(dir, "c.db"), "dir", filepath.Join(dir, "media-c")}
 
-	if r := kalends(t, append([]string{"seed", "--events", "60", "--seed", "11"}, a.args()...)...); r.code != 0 {
+	// 60 events, 3 of them weekly series of 5: 72 rows.
+	if r := kalends(t, append([]string{"seed", "--events", "60", "--seed", "11", "--series", "3", "--series-count", "5"}, a.args()...)...); r.code != 0 {
 		t.Fatalf("seed: %s", r.stderr)
 	}
 	pw, mediaID, ids := dumpFixture(t, a)
@@ -84,7 +85,7 @@ func TestSiteMovesBetweenDialects(t *testing.T) {
 			t.Errorf("export file: %v, mode %v (it holds password hashes: owner only)", err, st.Mode().Perm())
 		}
 		r := kalends(t, append(append([]string{"import"}, to.args()...), file)...)
-		if r.code != 0 || !strings.Contains(r.stdout, "events: 60\n") || !strings.Contains(r.stdout, "media_files:") {
+		if r.code != 0 || !strings.Contains(r.stdout, "events: 72\n") || !strings.Contains(r.stdout, "media_files:") {
 			t.Fatalf("import into %s: exit %d\n%s%s", to.name, r.code, r.stdout, r.stderr)
 		}
 	}
@@ -110,6 +111,9 @@ func TestSiteMovesBetweenDialects(t *testing.T) {
 		{"/cal/events/v1/categories?per_page=50", ""}, {"/cal/events/v1/tags?per_page=50&ml_language=ja", ""},
 		{"/cal/events/v1/media?per_page=50", auth}, {"/cal/events/v1/media/" + strconv.FormatInt(mediaID, 10), auth},
 		{"/events/", ""}, {"/sitemap.xml", ""},
+		{ev + "?recurrence=series&start_date=2020-01-01&per_page=50", ""},
+		{ev + "?post_parent=" + strconv.FormatInt(ids[3], 10) + "&start_date=2020-01-01&ml_language=ko", ""},
+		{"/events.ics?start_date=2020-01-01&end_date=2030-01-01", ""},
 	}
 	for _, id := range ids {
 		paths = append(paths, struct{ path, auth string }{ev + "/" + strconv.FormatInt(id, 10) + "?ml_language=ja", auth})
@@ -191,7 +195,30 @@ func dumpFixture(t *testing.T, s siteUnderTest) (string, int64, []int64) {
 	if _, err := db.UpdateEvent(ctx, boss, models.ByID(ids[2]), private); err != nil {
 		t.Fatal(err)
 	}
-	return pw, m.ID, ids
+	// A series with an exception and an occurrence in the trash (an EXDATE).
+	series, err := db.ListEvents(ctx, models.Console, models.EventFilter{PerPage: 500, Recurrence: models.RecurrenceFirst,
+		Statuses: []string{models.StatusPublish}, Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range series.Items {
+		if !e.IsSeries() {
+			continue
+		}
+		occ, err := db.ListEvents(ctx, models.Console, models.EventFilter{ParentID: &e.ID, PerPage: 10, Lang: "en"})
+		if err != nil || len(occ.Items) != 5 {
+			t.Fatalf("occurrences of the seeded series: %v", err)
+		}
+		if _, err := db.UpdateEvent(ctx, boss, models.ByID(occ.Items[1].ID), models.EventInput{Title: ptrTo("Moved inside"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.TrashEvent(ctx, boss, models.ByID(occ.Items[2].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		return pw, m.ID, append(ids, e.ID, occ.Items[1].ID)
+	}
+	t.Fatal("the seed made no series")
+	return "", 0, nil
 }
 
 // fetch is the status and body of a GET through app.
