@@ -41,12 +41,17 @@ func EventInputOf(e *Event, site *time.Location) EventInput {
 		os[i] = OrganizerRef{ID: o.ID}
 	}
 	in.Categories, in.Tags, in.Venues, in.Organizers = &cats, &tags, &vs, &os
+	if e.IsSeries() && e.SeriesRule != nil && !e.SeriesRule.Empty() {
+		rule := e.SeriesRule.String() // a series writes as a series; an occurrence as the single event it is
+		in.Recurrence = &rule
+	}
 	return in
 }
 
 // DuplicateEvent creates a draft copy of the event named by ref, written by
 // u: the same fields and links in the source language (translations are
-// not copied; the copy gets a slug of its own). u must be able to read the
+// not copied; the copy gets a slug of its own), and a series' rule (the
+// copy of a series is a new series; of an occurrence, a single event). u must be able to read the
 // event and to create events; the copy is a draft whatever u may publish.
 func (s *Store) DuplicateEvent(ctx context.Context, u *User, ref Ref) (*Event, error) {
 	e, err := s.GetEvent(ctx, u, ref, "")

@@ -491,3 +491,38 @@ func TestSeriesSearchAndTermFilters(t *testing.T) {
 		}
 	})
 }
+
+// Duplicating a series makes a new series with the same rule; duplicating
+// one of its occurrences, a single event on that date.
+func TestSeriesDuplicates(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("Choir practice", "2027-05-03 19:00:00", "2027-05-03 21:00:00")
+		in.Recurrence = ptr("RRULE:FREQ=WEEKLY;COUNT=3\nEXDATE:20270510T190000")
+		s, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copyOf, err := db.DuplicateEvent(ctx, admin, models.ByID(s.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !copyOf.IsSeries() || copyOf.SeriesRule.String() != s.SeriesRule.String() || copyOf.Status != models.StatusDraft {
+			t.Fatalf("copy of the series: series %v, rule %v, status %s", copyOf.IsSeries(), copyOf.SeriesRule, copyOf.Status)
+		}
+		if got := seriesTitles(t, db, admin, copyOf.ID); got != "05-03 19:00 Choir practice|05-17 19:00 Choir practice|" {
+			t.Errorf("the copy's occurrences: %s", got)
+		}
+		occ := seriesEvents(t, db, admin, s.ID)
+		one, err := db.DuplicateEvent(ctx, admin, models.ByID(occ[1].ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.Recurring() || one.StartAt.Format("01-02 15:04") != "05-17 19:00" {
+			t.Errorf("copy of an occurrence: recurring %v, start %s", one.Recurring(), one.StartAt)
+		}
+	})
+}
