@@ -35,14 +35,27 @@ func TestEventListCostsTheSameQueriesWhateverPerPage(t *testing.T) {
 				"organizer":  []any{map[string]any{"organizer": "A"}, map[string]any{"organizer": fmt.Sprintf("B%d", i%5)}},
 				"categories": []any{"Music", fmt.Sprintf("Cat %d", i%3)}, "tags": "jazz"})
 		}
+		// Series whose first occurrence is before the window: every page
+		// holds occurrences whose series row it does not hold.
+		for i := 0; i < 5; i++ {
+			s := start.AddDate(0, 0, -9).Add(time.Duration(i) * 90 * time.Minute)
+			e.createEvent(t, map[string]any{"title": fmt.Sprintf("Series %d", i), "start_date": s.Format(time.DateTime),
+				"end_date": s.Add(time.Hour).Format(time.DateTime), "recurrence": "FREQ=WEEKLY;COUNT=20",
+				"categories": []any{"Music"}, "venue": map[string]any{"venue": "Hall 1"}, "tags": "jazz",
+				"organizer": []any{map[string]any{"organizer": "A"}}})
+		}
 		counter := &eventQueryCounter{}
 		e.DB.Bun.AddQueryHook(counter)
 		count := func(perPage int) int {
 			counter.n = 0
 			r := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events?per_page=%d&ml_language=ja", perPage), nil, "")
 			mustStatus(t, r, http.StatusOK)
-			if got := len(r.Map(t)["events"].([]any)); got != perPage {
+			events := r.Map(t)["events"].([]any)
+			if got := len(events); got != perPage {
 				t.Fatalf("per_page %d gave %d events", perPage, got)
+			}
+			if first := events[0].(map[string]any); first["series_id"] == nil || first["series_id"] == first["id"] {
+				t.Fatalf("the page does not start with an occurrence: %v", first["title"])
 			}
 			return counter.n
 		}
@@ -92,7 +105,7 @@ func benchDB(b *testing.B, n int) *models.DB {
 	b.Helper()
 	db := modelstest.Open(b, models.SQLite)
 	o := models.DefaultSeedOptions(time.Now())
-	o.Events = n
+	o.Events, o.Series, o.SeriesCount = n, n/200, 26 // one weekly series per 200 events, as make bench
 	if _, err := db.Seed(context.Background(), o, nil); err != nil {
 		b.Fatal(err)
 	}
