@@ -115,9 +115,12 @@ func checkIndexRoutes(t *testing.T, e *testEnv) {
 					t.Errorf("GET %s args: %s", pattern, got)
 				}
 			case "DELETE":
-				// Every DELETE takes force (terms are deleted for good either way).
+				// Every DELETE takes force (terms are deleted for good either way);
+				// an event's takes the scope of an occurrence too (issue 18).
+				isEvent := strings.HasPrefix(pattern, nsURL+"/events/")
 				if got != "force,id,ml_language" && got != "force,ml_language,slug" &&
-					(pattern != nsURL+`/media/(?P<id>\d+)` || got != "force,id,ml_language,unlink") {
+					(pattern != nsURL+`/media/(?P<id>\d+)` || got != "force,id,ml_language,unlink") &&
+					(!isEvent || (got != "force,id,ml_language,scope" && got != "force,ml_language,scope,slug")) {
 					t.Errorf("DELETE %s args: %s", pattern, got)
 				}
 			}

@@ -17,7 +17,7 @@ func eventRoutes() []Route {
 	item := func(path Arg, update []Arg) []Endpoint {
 		return []Endpoint{
 			{Methods: []string{"GET"}, Args: []Arg{path}, Handler: getEvent},
-			{Methods: []string{"DELETE"}, Args: []Arg{path, argForce()}, Action: models.ActTrash, Kind: ev, Handler: deleteEvent},
+			{Methods: []string{"DELETE"}, Args: []Arg{path, argForce(), argDeleteScope()}, Action: models.ActTrash, Kind: ev, Handler: deleteEvent},
 			{Methods: []string{"POST", "PUT", "PATCH"}, Args: update, Action: models.ActEdit, Kind: ev, Handler: updateEvent},
 		}
 	}

@@ -439,7 +439,7 @@ func deleteEvent(c *fiber.Ctx, r *Request) error {
 		}
 		return sendJSON(c, http.StatusOK, presentEvent(r, e, false))
 	}
-	e, err := r.Deps.DB.TrashEvent(r.Ctx, r.User, itemRef(r), r.Lang)
+	e, err := r.Deps.DB.TrashScoped(r.Ctx, r.User, itemRef(r), r.String("scope"), r.Lang)
 	if err != nil {
 		return err
 	}

@@ -130,3 +130,10 @@ func describeRule(t func(string, map[string]any) string, rule *models.Recurrence
 		return t("recurrence.until_date", map[string]any{"Year": d.Year(), "Month": int(d.Month()), "Day": d.Day()})
 	})
 }
+
+// argDeleteScope is our DELETE extension for occurrences of a series:
+// this (the default), following or all.
+func argDeleteScope() Arg {
+	return Arg{Name: "scope", Type: "string", Enum: []string{models.ScopeThis, models.ScopeFollowing, models.ScopeAll},
+		Desc: "arg.events.delete.scope", In: "query", Kind: KEnum}
+}

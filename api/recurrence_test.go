@@ -158,3 +158,27 @@ func TestRecurrenceErrorsNameThePartInTheCallersLanguage(t *testing.T) {
 		}
 	})
 }
+
+func TestDeleteOfAnOccurrenceTakesAScope(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		const admin = models.RoleAdministrator
+		s := e.createEvent(t, map[string]any{"title": "Run club", "start_date": "2027-09-06 07:00", "end_date": "2027-09-06 08:00",
+			"recurrence": "FREQ=WEEKLY;COUNT=4"})
+		id := eventIDOf(s)
+		list := fmt.Sprintf("/cal/events/v1/events?start_date=2027-09-01&end_date=2027-12-31&post_parent=%d", id)
+		occ := eventIDs(t, e.do(t, "GET", list, nil, admin))
+		r := e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?scope=sometimes", occ[2]), nil, admin)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("scope=sometimes: %d", r.Status)
+		}
+		mustStatus(t, e.do(t, "DELETE", fmt.Sprintf("/cal/events/v1/events/%d?scope=following", occ[2]), nil, admin), http.StatusOK)
+		if got := eventIDs(t, e.do(t, "GET", list, nil, admin)); fmt.Sprint(got) != fmt.Sprint(occ[:2]) {
+			t.Errorf("after DELETE scope=following: %v, want %v", got, occ[:2])
+		}
+		rule := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", id), nil, admin).Map(t)["recurrence"].(map[string]any)
+		if !strings.Contains(fmt.Sprint(rule["rrule"]), "UNTIL=") {
+			t.Errorf("the series does not end: %v", rule["rrule"])
+		}
+	})
+}

@@ -409,7 +409,10 @@ func (s *Store) mayEditSeries(ctx context.Context, u *User, id int64) error {
 func (s *Store) afterEventEdit(ctx context.Context, u *User, old, e *Event, in EventInput) error {
 	if old.IsOccurrence() {
 		if old.Status == StatusTrash && e.Status != StatusTrash {
-			return s.excludeOccurrence(ctx, old, true)
+			if err := s.excludeOccurrence(ctx, old, true); err != nil {
+				return err
+			}
+			return s.detachIfOutside(ctx, old)
 		}
 		return nil
 	}
@@ -767,4 +770,128 @@ func (s *Store) OccurrenceAt(ctx context.Context, id int64, at time.Time) (int64
 		return 0, mapErr(err)
 	}
 	return ids[0], nil
+}
+
+// TrashScoped moves to the trash what scope says of the event named by ref:
+// ScopeThis (or "") the event itself (TrashEvent: an occurrence becomes an
+// EXDATE of its series); for an occurrence, ScopeFollowing it and the
+// later occurrences (the series ends before it) and ScopeAll its whole
+// series. It returns the event named by ref, read in lang.
+func (s *Store) TrashScoped(ctx context.Context, u *User, ref Ref, scope, lang string) (*Event, error) {
+	switch scope {
+	case "", ScopeThis:
+		return s.TrashEvent(ctx, u, ref, lang)
+	case ScopeFollowing, ScopeAll:
+	default:
+		return nil, Invalid("scope", "reason.events.scope", nil)
+	}
+	if err := attempt(u, ActTrash, KindEvent); err != nil {
+		return nil, err
+	}
+	id, err := s.resolvePost(ctx, KindEvent, ref)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.rawEvent(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	if !cur.IsOccurrence() {
+		return s.TrashEvent(ctx, u, ref, lang) // a series row: the whole series either way
+	}
+	if scope == ScopeAll {
+		if _, err := s.TrashEvent(ctx, u, ByID(*cur.SeriesID), lang); err != nil {
+			return nil, err
+		}
+		return s.readEvent(ctx, id, lang)
+	}
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		series, err := tx.rawEvent(ctx, *cur.SeriesID, true)
+		if err != nil {
+			return err
+		}
+		o, err := tx.rawEvent(ctx, id, true)
+		if err != nil {
+			return err
+		}
+		if o.Status == StatusTrash {
+			return refuse(u, KindEvent, RefusalInTrash)
+		}
+		// Each occurrence it trashes must be one u may trash.
+		var subjects []struct {
+			AuthorID int64  `bun:"author_id"`
+			Status   string `bun:"status"`
+		}
+		err = tx.db.NewSelect().TableExpr("events").ColumnExpr("DISTINCT author_id, status").
+			Where("series_id = ? AND recurrence_id >= ? AND status <> ?", series.ID, Sec(*o.RecurrenceID), StatusTrash).Scan(ctx, &subjects)
+		if err != nil {
+			return fmt.Errorf("models: occurrences of %d: %w", series.ID, mapErr(err))
+		}
+		for _, sub := range subjects {
+			if err := authorize(u, ActTrash, Subject{Kind: KindEvent, AuthorID: sub.AuthorID, Status: sub.Status}); err != nil {
+				return err
+			}
+		}
+		snap, err := tx.snapshotFor(ctx, KindEvent, series.ID)
+		if err != nil {
+			return err
+		}
+		_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
+			Set("modified_by = ?", u.ID).Where("series_id = ? AND id <> ? AND recurrence_id >= ?", series.ID, series.ID, Sec(*o.RecurrenceID)).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: trash the rest of series %d: %w", series.ID, mapErr(err))
+		}
+		if _, err := tx.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
+			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", series.ID); err != nil {
+			return fmt.Errorf("models: trash the rest of series %d: %w", series.ID, mapErr(err))
+		}
+		loc := tx.zone(series)
+		if err := tx.setRule(ctx, series.ID, tx.seriesRule(series).withUntil(o.RecurrenceID.In(loc))); err != nil {
+			return err
+		}
+		if err := tx.syncSeries(ctx, series.ID, false, tx.site.Horizon()); err != nil {
+			return err
+		}
+		return tx.keepRevision(ctx, KindEvent, series.ID, u, snap)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.readEvent(ctx, id, lang)
+}
+
+// detachIfOutside makes occurrence o, just restored from the trash, a
+// single event when its series no longer gives its date (the series was
+// cut before it, or its rule changed since): the next edit of the series
+// would otherwise delete it.
+func (s *Store) detachIfOutside(ctx context.Context, o *Event) error {
+	series, err := s.rawEvent(ctx, *o.SeriesID, true)
+	if err != nil {
+		return err
+	}
+	loc := s.zone(series)
+	rid := o.RecurrenceID.In(loc)
+	starts, _, err := s.seriesRule(series).Expand(series.StartAt.In(loc), rid, rid, math.MaxInt)
+	if err != nil {
+		return err
+	}
+	for _, t := range starts {
+		if t.Equal(rid) {
+			return nil
+		}
+	}
+	_, err = s.db.NewUpdate().TableExpr("events").Set("series_id = NULL").Set("parent_id = NULL").Set("recurrence_id = NULL").
+		Set("is_exception = ?", false).Where("id = ?", o.ID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("models: detach occurrence %d: %w", o.ID, mapErr(err))
+	}
+	status := ""
+	if err := s.db.NewSelect().TableExpr("events").Column("status").Where("id = ?", o.ID).Scan(ctx, &status); err != nil {
+		return fmt.Errorf("models: detach occurrence %d: %w", o.ID, mapErr(err))
+	}
+	after, err := s.eventTermCounts(ctx, o.ID, status) // a single event counts now
+	if err != nil {
+		return err
+	}
+	return s.adjustTermCounts(ctx, termCounts{}, after)
 }

@@ -526,3 +526,57 @@ func TestSeriesDuplicates(t *testing.T) {
 		}
 	})
 }
+
+// DELETE with a scope: following ends the series before the occurrence
+// (trashing the rest), all trashes the series; an occurrence restored
+// from the trash after its series was cut becomes a single event.
+func TestSeriesTrashWithScope(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		contrib := newUser(t, db, "contrib", models.RoleContributor)
+		in := baseInput("Swim", "2027-06-01 07:00:00", "2027-06-01 08:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=5")
+		in.Status = ptr(models.StatusPublish)
+		s, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		occ := seriesEvents(t, db, admin, s.ID)
+		if _, err := db.TrashScoped(ctx, contrib, models.ByID(occ[3].ID), models.ScopeFollowing, "en"); !errors.Is(err, models.ErrForbidden) {
+			t.Errorf("a contributor trashing published occurrences: %v", err)
+		}
+		if _, err := db.TrashScoped(ctx, admin, models.ByID(occ[3].ID), models.ScopeFollowing, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, admin, s.ID); got != "06-01 07:00 Swim|06-08 07:00 Swim|06-15 07:00 Swim|" {
+			t.Errorf("after trashing the following: %s", got)
+		}
+		s, _ = db.GetEvent(ctx, admin, models.ByID(s.ID), "en")
+		if !strings.Contains(s.SeriesRule.String(), "UNTIL=20270622T065959Z") {
+			t.Errorf("rule after trashing the following: %s", s.SeriesRule)
+		}
+		// One of them back from the trash: a single event, counted.
+		back := models.EventInput{Lang: "en"}
+		back.Status = ptr(models.StatusPublish)
+		e, err := db.UpdateEvent(ctx, admin, models.ByID(occ[4].ID), back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Recurring() || e.StartAt.Format("01-02") != "06-29" {
+			t.Errorf("the restored occurrence: recurring %v, start %s", e.Recurring(), e.StartAt)
+		}
+		// all: the series goes to the trash.
+		if _, err := db.TrashScoped(ctx, admin, models.ByID(occ[1].ID), models.ScopeAll, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if got := seriesTitles(t, db, admin, s.ID); got != "" {
+			t.Errorf("after trashing all: %s", got)
+		}
+		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
+			t.Errorf("recount found %d wrong counts (%v)", n, err)
+		}
+	})
+}

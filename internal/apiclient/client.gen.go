@@ -638,6 +638,27 @@ func (e CreateEventFormdataBodyScope) Valid() bool {
 	}
 }
 
+// Defines values for DeleteEventBySlugParamsScope.
+const (
+	DeleteEventBySlugParamsScopeAll       DeleteEventBySlugParamsScope = "all"
+	DeleteEventBySlugParamsScopeFollowing DeleteEventBySlugParamsScope = "following"
+	DeleteEventBySlugParamsScopeThis      DeleteEventBySlugParamsScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the DeleteEventBySlugParamsScope enum.
+func (e DeleteEventBySlugParamsScope) Valid() bool {
+	switch e {
+	case DeleteEventBySlugParamsScopeAll:
+		return true
+	case DeleteEventBySlugParamsScopeFollowing:
+		return true
+	case DeleteEventBySlugParamsScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeleteEventBySlugParamsMlLanguage.
 const (
 	DeleteEventBySlugParamsMlLanguageEn     DeleteEventBySlugParamsMlLanguage = "en"
@@ -968,6 +989,27 @@ func (e PutEventBySlugFormdataBodyScope) Valid() bool {
 	case PutEventBySlugFormdataBodyScopeFollowing:
 		return true
 	case PutEventBySlugFormdataBodyScopeThis:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeleteEventParamsScope.
+const (
+	DeleteEventParamsScopeAll       DeleteEventParamsScope = "all"
+	DeleteEventParamsScopeFollowing DeleteEventParamsScope = "following"
+	DeleteEventParamsScopeThis      DeleteEventParamsScope = "this"
+)
+
+// Valid indicates whether the value is a known member of the DeleteEventParamsScope enum.
+func (e DeleteEventParamsScope) Valid() bool {
+	switch e {
+	case DeleteEventParamsScopeAll:
+		return true
+	case DeleteEventParamsScopeFollowing:
+		return true
+	case DeleteEventParamsScopeThis:
 		return true
 	default:
 		return false
@@ -4421,9 +4463,15 @@ type DeleteEventBySlugParams struct {
 	// Force Delete permanently instead of moving to the trash.
 	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 
+	// Scope For an occurrence of a series: this (default) trashes it alone (its date becomes an EXDATE of the series); following trashes it and the later ones (the series ends before it); all trashes the whole series. Trashing the first occurrence trashes the series.
+	Scope *DeleteEventBySlugParamsScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *DeleteEventBySlugParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// DeleteEventBySlugParamsScope defines parameters for DeleteEventBySlug.
+type DeleteEventBySlugParamsScope string
 
 // DeleteEventBySlugParamsMlLanguage defines parameters for DeleteEventBySlug.
 type DeleteEventBySlugParamsMlLanguage string
@@ -6365,9 +6413,15 @@ type DeleteEventParams struct {
 	// Force Delete permanently instead of moving to the trash.
 	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 
+	// Scope For an occurrence of a series: this (default) trashes it alone (its date becomes an EXDATE of the series); following trashes it and the later ones (the series ends before it); all trashes the whole series. Trashing the first occurrence trashes the series.
+	Scope *DeleteEventParamsScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *DeleteEventParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// DeleteEventParamsScope defines parameters for DeleteEvent.
+type DeleteEventParamsScope string
 
 // DeleteEventParamsMlLanguage defines parameters for DeleteEvent.
 type DeleteEventParamsMlLanguage string
@@ -35362,6 +35416,18 @@ func NewDeleteEventBySlugRequest(server string, slug string, params *DeleteEvent
 
 		}
 
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.MlLanguage != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -35742,6 +35808,18 @@ func NewDeleteEventRequest(server string, id int, params *DeleteEventParams) (*h
 		if params.Force != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "force", *params.Force, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
