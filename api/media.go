@@ -173,7 +173,7 @@ func presentMedia(r *Request, m *models.Media) Obj {
 		{"alt_text", m.AltText},
 		{"title", m.Title},
 		{"mime_type", m.Mime},
-		{"translations", translationsOf(m.Translations)},
+		{"translations", nonNil(m.Translations)},
 	}
 }
 
@@ -210,10 +210,3 @@ func argMediaForce() Arg {
 	return a
 }
 
-// translationsOf is a list of languages for JSON: [] rather than null.
-func translationsOf(langs []string) []string {
-	if langs == nil {
-		return []string{}
-	}
-	return langs
-}

@@ -34,7 +34,7 @@ func (s *Store) ListMedia(ctx context.Context, actor *User, q MediaQuery) ([]Med
 	var list []Media
 	sel := s.db.NewSelect().Model(&list)
 	if w := strings.TrimSpace(q.Search); w != "" {
-		like := "%" + escapeLike(strings.ToLower(w)) + "%"
+		like := "%" + EscapeLike(strings.ToLower(w)) + "%"
 		sel = sel.Where("(LOWER(name) LIKE ? ESCAPE '!' OR LOWER(title) LIKE ? ESCAPE '!' OR LOWER(alt_text) LIKE ? ESCAPE '!'"+
 			" OR EXISTS (SELECT 1 FROM media_translations mt WHERE mt.media_id = media.id AND"+
 			" (LOWER(mt.title) LIKE ? ESCAPE '!' OR LOWER(mt.alt_text) LIKE ? ESCAPE '!')))", like, like, like, like, like)
@@ -54,10 +54,6 @@ func (s *Store) ListMedia(ctx context.Context, actor *User, q MediaQuery) ([]Med
 		sortMediaFiles(list[i].Files)
 	}
 	return list, int(n), nil
-}
-
-func escapeLike(s string) string {
-	return strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(s)
 }
 
 var sizeOrder = map[string]int{"full": 0, "thumbnail": 1, "medium": 2, "large": 3}
