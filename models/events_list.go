@@ -295,13 +295,23 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		if s.db.Dialect().Name() == dialect.SQLite {
 			p = "+"
 		}
-		bound, arg := p+"o.end_at >= ?", s.site.Now()
-		if f.StartMin != nil {
-			bound, arg = p+"o.start_at >= ?", Sec(*f.StartMin)
+		// An earlier occurrence counts when it is in the window too: the
+		// window's lower bounds apply to it (its upper bounds hold for
+		// any earlier one).
+		var bounds string
+		var args []any
+		for _, b := range []struct {
+			cond string
+			t    *time.Time
+		}{{"o.start_at >= ?", f.StartMin}, {"o.start_at > ?", f.StartsAfter}, {"o.end_at > ?", f.EndsAfter}} {
+			if b.t != nil {
+				bounds += " AND " + p + b.cond
+				args = append(args, Sec(*b.t))
+			}
 		}
 		q.Where("(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM events o WHERE o.series_id = event.series_id "+
-			"AND "+p+"o.status = event.status AND "+p+"o.hide_from_listings = event.hide_from_listings AND "+bound+
-			" AND ("+p+"o.start_at < event.start_at OR ("+p+"o.start_at = event.start_at AND o.id < event.id))))", arg)
+			"AND "+p+"o.status = event.status AND "+p+"o.hide_from_listings = event.hide_from_listings"+bounds+
+			" AND ("+p+"o.start_at < event.start_at OR ("+p+"o.start_at = event.start_at AND o.id < event.id))))", args...)
 	}
 }
 

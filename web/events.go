@@ -32,6 +32,7 @@ func eventPath(id int64, suffix string) string {
 type listQuery struct {
 	Search, Status, When, Category, Tag, Venue, Organizer, Order string
 	Desc, Featured                                               bool
+	Series                                                       bool // one row per recurring series
 	Page                                                         int
 }
 
@@ -48,6 +49,7 @@ func readListQuery(c *fiber.Ctx) listQuery {
 		Search: strings.TrimSpace(c.Query("search")), Status: c.Query("status"), When: c.Query("when"),
 		Category: c.Query("categories"), Tag: c.Query("tags"), Venue: c.Query("venue"), Organizer: c.Query("organizer"),
 		Order: c.Query("orderby"), Desc: c.Query("order") == "desc", Featured: c.Query("featured") == "true",
+		Series: c.Query("series") == "1",
 	}
 	q.Page, _ = strconv.Atoi(c.Query("page"))
 	if q.Page < 1 {
@@ -91,6 +93,9 @@ func (q listQuery) href(change func(*listQuery)) string {
 	set("organizer", q.Organizer)
 	if q.Featured {
 		set("featured", "true")
+	}
+	if q.Series {
+		set("series", "1")
 	}
 	if q.Order != models.OrderStart {
 		set("orderby", q.Order)
@@ -154,6 +159,9 @@ func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error
 	if q.Featured {
 		yes := true
 		f.Featured = &yes
+	}
+	if q.Series {
+		f.Recurrence = models.RecurrenceSeries
 	}
 	return f, nil
 }

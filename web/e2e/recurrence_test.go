@@ -121,6 +121,12 @@ func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
 	if n := p.Count(`[data-testid="series-badge"]`); n != 6 {
 		t.Errorf("%d rows with the series badge, want 6", n)
 	}
+	// One row per series: the two parts of the split series.
+	p.Fill(`form.filters`, "series", "1")
+	p.Submit(`form.filters`)
+	if n := p.Count(`[data-testid="series-badge"]`); n != 2 || !strings.Contains(p.URL(), "series=1") {
+		t.Errorf("one row per series: %d rows with the badge at %s, want 2", n, p.URL())
+	}
 }
 
 // Dragging an occurrence in the calendar asks which occurrences move:
