@@ -209,4 +209,3 @@ func argMediaForce() Arg {
 	a.Desc = "media.arg.force"
 	return a
 }
-
