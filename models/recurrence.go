@@ -84,7 +84,7 @@ func recurrenceError(reason, part string) error {
 // time zone: the line names, the RRULE parts and the number of rules and
 // dates. The API runs it with the other checks that read no data.
 func CheckRecurrenceSyntax(text string) error {
-	_, err := ParseRecurrence(text, time.UTC, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	_, err := ParseRecurrence(text, time.UTC, time.Time{})
 	return err
 }
 
@@ -127,8 +127,18 @@ func ParseRecurrence(text string, loc *time.Location, start time.Time) (*Recurre
 					r.ExDates = append(r.ExDates, d)
 				}
 			}
-		case "DTSTART", "DTEND", "DURATION":
-			return nil, recurrenceError("reason.events.recurrence_dtstart", line)
+		case "DTSTART":
+			// Text copied from another calendar carries it: taken when it
+			// is the event's start (the start is start_date's).
+			if start.IsZero() {
+				continue // the syntax check knows no start
+			}
+			d, err := parseRecurrenceDate(value, params, loc, start)
+			if err != nil || !d.Equal(start) {
+				return nil, recurrenceError("reason.events.recurrence_dtstart", line)
+			}
+		case "DTEND", "DURATION":
+			return nil, recurrenceError("reason.events.recurrence_dtend", line)
 		default:
 			return nil, recurrenceError("reason.events.recurrence_line", line)
 		}

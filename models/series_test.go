@@ -67,7 +67,8 @@ func TestSeriesKeepsWallClockAcrossDaylightSaving(t *testing.T) {
 		}
 		in = baseInput("Evening run", "2027-10-26 09:00:00", "2027-10-26 10:00:00")
 		in.Timezone = ptr("America/New_York")
-		in.Recurrence = ptr("RRULE:FREQ=WEEKLY;UNTIL=20271116T140000Z")
+		// Text copied from another calendar: its DTSTART is the start.
+		in.Recurrence = ptr("DTSTART;TZID=America/New_York:20271026T090000\r\nRRULE:FREQ=WEEKLY;UNTIL=20271116T140000Z")
 		e, err = db.CreateEvent(ctx, admin, in)
 		if err != nil {
 			t.Fatal(err)
@@ -130,17 +131,18 @@ func TestSeriesRefusesBadRulesNamingThePart(t *testing.T) {
 		ctx := context.Background()
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
 		for rule, part := range map[string]string{
-			"FREQ=WEEKLY;BYDAY=XX":             "BYDAY=XX",
-			"FREQ=FORTNIGHTLY":                 "FREQ=FORTNIGHTLY",
-			"FREQ=HOURLY":                      "FREQ=HOURLY",
-			"FREQ=DAILY;BYHOUR=9":              "BYHOUR=9",
-			"FREQ=DAILY;COUNT=0":               "COUNT=0",
-			"FREQ=DAILY;FOO=1":                 "FOO=1",
-			"BYDAY=TU":                         "BYDAY=TU",
-			"FREQ=DAILY;COUNT=2;UNTIL=2028":    "UNTIL=2028",
-			"RRULE:FREQ=DAILY\nEXDATE:soon":    "EXDATE:soon",
-			"DTSTART:20270101T000000":          "DTSTART:20270101T000000",
-			"FREQ=DAILY;INTERVAL=1;INTERVAL=2": "INTERVAL",
+			"FREQ=WEEKLY;BYDAY=XX":                      "BYDAY=XX",
+			"FREQ=FORTNIGHTLY":                          "FREQ=FORTNIGHTLY",
+			"FREQ=HOURLY":                               "FREQ=HOURLY",
+			"FREQ=DAILY;BYHOUR=9":                       "BYHOUR=9",
+			"FREQ=DAILY;COUNT=0":                        "COUNT=0",
+			"FREQ=DAILY;FOO=1":                          "FOO=1",
+			"BYDAY=TU":                                  "BYDAY=TU",
+			"FREQ=DAILY;COUNT=2;UNTIL=2028":             "UNTIL=2028",
+			"RRULE:FREQ=DAILY\nEXDATE:soon":             "EXDATE:soon",
+			"DTSTART:20270101T000000\nRRULE:FREQ=DAILY": "DTSTART:20270101T000000",
+			"RRULE:FREQ=DAILY\nDURATION:PT1H":           "DURATION:PT1H",
+			"FREQ=DAILY;INTERVAL=1;INTERVAL=2":          "INTERVAL",
 		} {
 			in := baseInput("Bad", "2027-01-04 18:00:00", "2027-01-04 19:00:00")
 			in.Recurrence = ptr(rule)
