@@ -176,9 +176,16 @@ func TestDeleteOfAnOccurrenceTakesAScope(t *testing.T) {
 		if got := eventIDs(t, e.do(t, "GET", list, nil, admin)); fmt.Sprint(got) != fmt.Sprint(occ[:2]) {
 			t.Errorf("after DELETE scope=following: %v, want %v", got, occ[:2])
 		}
-		rule := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", id), nil, admin).Map(t)["recurrence"].(map[string]any)
+		series := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events/%d", id), nil, admin).Map(t)
+		rule := series["recurrence"].(map[string]any)
 		if !strings.Contains(fmt.Sprint(rule["rrule"]), "UNTIL=") {
 			t.Errorf("the series does not end: %v", rule["rrule"])
+		}
+		// Its JSON-LD says the schedule in schema.org's terms.
+		sch, _ := series["json_ld"].(map[string]any)["eventSchedule"].(map[string]any)
+		if sch["repeatFrequency"] != "P1W" || sch["startDate"] != "2027-09-06" || sch["endDate"] != "2027-09-19" ||
+			sch["startTime"] != "07:00:00" || sch["endTime"] != "08:00:00" {
+			t.Errorf("eventSchedule: %v", sch)
 		}
 	})
 }

@@ -96,7 +96,93 @@ func Event(e *models.Event, c EventContext) ordered.Obj {
 			{K: "validFrom", V: e.PublishedAt.UTC().Format("2006-01-02") + "T00:00:00+00:00"},
 		}})
 	}
-	return append(ld, kv{K: "performer", V: "Organization"}, kv{K: "inLanguage", V: c.Lang})
+	ld = append(ld, kv{K: "performer", V: "Organization"}, kv{K: "inLanguage", V: c.Lang})
+	if sch := schedule(e, c.Zone); sch != nil {
+		ld = append(ld, kv{K: "eventSchedule", V: sch})
+	}
+	return ld
+}
+
+// scheduleFreq maps RRULE frequencies to ISO 8601 durations of one step.
+var scheduleFreq = map[string]string{"DAILY": "D", "WEEKLY": "W", "MONTHLY": "M", "YEARLY": "Y"}
+
+// scheduleDays maps RRULE weekdays to schema.org's.
+var scheduleDays = map[string]string{"MO": "Monday", "TU": "Tuesday", "WE": "Wednesday", "TH": "Thursday",
+	"FR": "Friday", "SA": "Saturday", "SU": "Sunday"}
+
+// schedule is the schema.org Schedule of a recurring event's series when
+// its rule says no more than a Schedule can (one RRULE of FREQ, INTERVAL,
+// plain BYDAY, BYMONTHDAY, COUNT or UNTIL); nil otherwise, rather than a
+// schedule that would show other dates.
+func schedule(e *models.Event, loc *time.Location) ordered.Obj {
+	r := e.SeriesRule
+	if r == nil || len(r.RRules) != 1 || len(r.RDates) > 0 || e.SeriesStart.IsZero() {
+		return nil
+	}
+	start := e.SeriesStart.In(loc)
+	sch := obj{{K: "@type", V: "Schedule"}, {K: "startDate", V: start.Format("2006-01-02")}}
+	every, step := "1", ""
+	for _, part := range strings.Split(r.RRules[0], ";") {
+		k, v, _ := strings.Cut(part, "=")
+		switch k {
+		case "FREQ":
+			step = scheduleFreq[v]
+		case "INTERVAL":
+			every = v
+		case "COUNT":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return nil
+			}
+			sch = append(sch, kv{K: "repeatCount", V: n})
+		case "UNTIL":
+			t, err := time.Parse("20060102T150405Z", v)
+			if err != nil {
+				return nil
+			}
+			// The last day an occurrence can start: the day before when
+			// UNTIL falls before the series' time of day.
+			u := t.In(loc)
+			clock := func(x time.Time) int { return x.Hour()*3600 + x.Minute()*60 + x.Second() }
+			if clock(u) < clock(start) {
+				u = u.AddDate(0, 0, -1)
+			}
+			sch = append(sch, kv{K: "endDate", V: u.Format("2006-01-02")})
+		case "BYDAY":
+			var days []string
+			for _, d := range strings.Split(v, ",") {
+				if scheduleDays[d] == "" {
+					return nil // "2TU" and the like: no Schedule says it
+				}
+				days = append(days, "https://schema.org/"+scheduleDays[d])
+			}
+			sch = append(sch, kv{K: "byDay", V: days})
+		case "BYMONTHDAY":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil
+			}
+			sch = append(sch, kv{K: "byMonthDay", V: n})
+		default:
+			return nil
+		}
+	}
+	if step == "" {
+		return nil
+	}
+	sch = append(sch, kv{K: "repeatFrequency", V: "P" + every + step})
+	if !e.AllDay {
+		sch = append(sch, kv{K: "startTime", V: start.Format("15:04:05")},
+			kv{K: "endTime", V: e.EndAt.In(loc).Format("15:04:05")}, kv{K: "scheduleTimezone", V: loc.String()})
+	}
+	if len(r.ExDates) > 0 {
+		var ex []string
+		for _, d := range r.ExDates {
+			ex = append(ex, d.In(loc).Format("2006-01-02"))
+		}
+		sch = append(sch, kv{K: "exceptDate", V: ex})
+	}
+	return sch
 }
 
 // Venue is the schema.org Place of v, whose public page is url.
