@@ -265,7 +265,12 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 	ctx, u, lang := c.UserContext(), userOf(c), h.pickLang(c)
 	start, end, allDay := formDate(c.FormValue("start_date")), formDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
 	back := calendarBack(c.FormValue("back"))
-	_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay})
+	repeat := repeatForm{Occurrence: c.FormValue("repeat_occurrence") != "", Scope: c.FormValue("scope")}
+	in := models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay}
+	if repeat.Occurrence {
+		in.Scope = repeat.Scope
+	}
+	_, err = h.d.DB.UpdateEvent(ctx, u, models.ByID(id), in)
 	if err == nil {
 		h.setFlash(c, "event_moved")
 		return h.redirect(c, back)
@@ -279,7 +284,7 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 		return gerr
 	}
 	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title, Back: back,
-		F:    eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay},
+		F:    eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay, Repeat: repeat},
 		Zone: models.ZoneName(e.Timezone, h.d.Site.Zone())}
 	for _, fe := range invalid.Fields {
 		v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})

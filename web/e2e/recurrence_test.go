@@ -165,4 +165,23 @@ func TestCalendarDragOfAnOccurrenceAsksTheScope(t *testing.T) {
 	}
 	browsertest.WaitUntil(p, fmt.Sprintf(`(() => { const e = document.querySelector('#calendar [data-event-id="%s"]');
 		return e && e.closest('td[data-date]').dataset.date === '2030-02-06'; })()`, series))
+
+	// The move form (the list view's, without dragging) asks the same.
+	last := occurrenceOn(t, srv, ed, series, "2030-02-20")
+	p.Visit(fmt.Sprintf("/admin/events/%d/move", last))
+	if p.Count(`[data-testid="move-form"] [data-testid="scope"] input[type=radio]`) != 3 {
+		t.Fatalf("the move form of an occurrence has no scope choice:\n%s", p.Text("main"))
+	}
+	p.Fill(`[data-testid="move-form"]`, "start_date", "2030-02-21T09:00")
+	p.Fill(`[data-testid="move-form"]`, "end_date", "2030-02-21T09:15")
+	p.Fill(`[data-testid="move-form"]`, "scope", "following")
+	if st := p.Submit(`[data-testid="move-form"]`); st != http.StatusOK {
+		t.Fatalf("move: %d\n%s", st, p.Text("main"))
+	}
+	if got := seriesDates(t, srv, ed, series); strings.Join(got, "|") != "2030-02-06 Standup|2030-02-13 Standup" {
+		t.Errorf("after moving the last and following: the old series holds %v", got)
+	}
+	if got := seriesDates(t, srv, ed, fmt.Sprint(last)); strings.Join(got, "|") != "2030-02-21 Standup" {
+		t.Errorf("the moved part: %v", got)
+	}
 }
