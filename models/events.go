@@ -720,16 +720,11 @@ func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) 
 				return err
 			}
 		}
-		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
-			if _, err := tx.db.NewDelete().TableExpr(t).Where("event_id = ?", id).Exec(ctx); err != nil {
-				return fmt.Errorf("models: delete event %d: %w", id, mapErr(err))
-			}
-		}
-		res, err := tx.db.NewDelete().TableExpr("events").Where("id = ?", id).Exec(ctx)
+		n, err := tx.deleteEventRows(ctx, []int64{id})
 		if err != nil {
-			return fmt.Errorf("models: delete event %d: %w", id, mapErr(err))
+			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if n == 0 {
 			return &NotFoundError{Kind: KindEvent, Ref: ref}
 		}
 		return tx.adjustTermCounts(ctx, before, termCounts{})

@@ -386,12 +386,18 @@ func (r *Recurrence) Next(start, after time.Time) time.Time {
 // and time of day, in t's zone), so an occurrence keeps its place in the
 // series when the series' start moves.
 func shiftWall(t, from, to time.Time) time.Time {
-	fy, fm, fd := from.Date()
-	ty, tm, td := to.Date()
-	days := int(time.Date(ty, tm, td, 12, 0, 0, 0, time.UTC).Sub(time.Date(fy, fm, fd, 12, 0, 0, 0, time.UTC)).Hours() / 24)
+	days := daysBetween(from, to)
 	clock := func(x time.Time) int { return x.Hour()*3600 + x.Minute()*60 + x.Second() }
 	secs := clock(to) - clock(from)
 	return time.Date(t.Year(), t.Month(), t.Day()+days, t.Hour(), t.Minute(), t.Second()+secs, 0, t.Location())
+}
+
+// daysBetween is the number of calendar days from a's date to b's, each
+// in its own zone.
+func daysBetween(a, b time.Time) int {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return int(time.Date(by, bm, bd, 12, 0, 0, 0, time.UTC).Sub(time.Date(ay, am, ad, 12, 0, 0, 0, time.UTC)).Hours() / 24)
 }
 
 // occurrenceEnd is the end of the occurrence starting at s of a series
@@ -399,10 +405,7 @@ func shiftWall(t, from, to time.Time) time.Time {
 // events the same number of days.
 func occurrenceEnd(s, start, end time.Time, allDay bool) time.Time {
 	if allDay {
-		ey, em, ed := end.Date()
-		sy, sm, sd := start.Date()
-		days := int(time.Date(ey, em, ed, 12, 0, 0, 0, time.UTC).Sub(time.Date(sy, sm, sd, 12, 0, 0, 0, time.UTC)).Hours() / 24)
-		return time.Date(s.Year(), s.Month(), s.Day()+days, 23, 59, 59, 0, s.Location())
+		return time.Date(s.Year(), s.Month(), s.Day()+daysBetween(start, end), 23, 59, 59, 0, s.Location())
 	}
 	return s.Add(end.Sub(start))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -140,7 +141,7 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 			gone = append(gone, r.ID)
 		}
 	}
-	if err := s.deleteEventRows(ctx, gone); err != nil {
+	if _, err := s.deleteEventRows(ctx, gone); err != nil {
 		return err
 	}
 	if len(untrash) > 0 {
@@ -194,10 +195,17 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 		return fmt.Errorf("models: series %d: %w", id, mapErr(err))
 	}
 	if len(refresh)+len(added)+len(untrash) > 0 {
-		if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
-			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
-			return fmt.Errorf("models: copy occurrences onto their terms: %w", mapErr(err))
-		}
+		return s.copySeriesToTerms(ctx, id)
+	}
+	return nil
+}
+
+// copySeriesToTerms refreshes the copies the category and tag links of
+// every event of series id keep of their event (events_count.go).
+func (s *Store) copySeriesToTerms(ctx context.Context, id int64) error {
+	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
+		" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
+		return fmt.Errorf("models: copy the events of series %d onto their terms: %w", id, mapErr(err))
 	}
 	return nil
 }
@@ -257,21 +265,26 @@ func (s *Store) copySeriesLinks(ctx context.Context, id int64, ids []int64, repl
 }
 
 // deleteEventRows deletes events for good with their links and
-// translations (occurrences: they count in no term).
-func (s *Store) deleteEventRows(ctx context.Context, ids []int64) error {
+// translations (term counts are the caller's) and returns how many events
+// it deleted.
+func (s *Store) deleteEventRows(ctx context.Context, ids []int64) (int64, error) {
+	var n int64
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 500)]
 		ids = ids[len(chunk):]
 		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
 			if _, err := s.db.NewDelete().TableExpr(t).Where("event_id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
-				return fmt.Errorf("models: delete occurrences: %w", mapErr(err))
+				return n, fmt.Errorf("models: delete events: %w", mapErr(err))
 			}
 		}
-		if _, err := s.db.NewDelete().TableExpr("events").Where("id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
-			return fmt.Errorf("models: delete occurrences: %w", mapErr(err))
+		res, err := s.db.NewDelete().TableExpr("events").Where("id IN (?)", bun.List(chunk)).Exec(ctx)
+		if err != nil {
+			return n, fmt.Errorf("models: delete events: %w", mapErr(err))
 		}
+		done, _ := res.RowsAffected()
+		n += done
 	}
-	return nil
+	return n, nil
 }
 
 // setRule stores the rule of series row id.
@@ -311,24 +324,15 @@ func (s *Store) excludeOccurrence(ctx context.Context, o *Event, include bool) e
 	rule := s.seriesRule(series)
 	loc := s.zone(series)
 	rid := o.RecurrenceID.In(loc)
-	rule.ExDates = sortedDates(append(rule.ExDates, rid))
 	if include {
-		rule.ExDates = slicesDeleteTime(rule.ExDates, rid)
+		rule.ExDates = slices.DeleteFunc(rule.ExDates, rid.Equal)
+	} else {
+		rule.ExDates = sortedDates(append(rule.ExDates, rid))
 	}
 	if len(rule.ExDates) > MaxRecurrenceDates {
 		return recurrenceError("reason.events.recurrence_too_many_dates", fmt.Sprint(len(rule.ExDates)))
 	}
 	return s.setRule(ctx, series.ID, rule)
-}
-
-func slicesDeleteTime(ds []time.Time, t time.Time) []time.Time {
-	out := ds[:0]
-	for _, d := range ds {
-		if !d.Equal(t) {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // ExtendSeries materializes the occurrences of every series whose
@@ -384,17 +388,23 @@ func moveWall(t, from, to time.Time) time.Time {
 // mayEditSeries checks that u may edit every occurrence of series id that
 // an edit of the whole series changes (those that are not exceptions).
 func (s *Store) mayEditSeries(ctx context.Context, u *User, id int64) error {
+	return s.mayChangeOccurrences(ctx, u, ActEdit, id, "is_exception = ?", false)
+}
+
+// mayChangeOccurrences checks that u may do act on every event of series
+// id that cond selects: one query for the distinct owners and statuses.
+func (s *Store) mayChangeOccurrences(ctx context.Context, u *User, act Action, id int64, cond string, args ...any) error {
 	var subjects []struct {
 		AuthorID int64  `bun:"author_id"`
 		Status   string `bun:"status"`
 	}
 	err := s.db.NewSelect().TableExpr("events").ColumnExpr("DISTINCT author_id, status").
-		Where("series_id = ? AND is_exception = ?", id, false).Scan(ctx, &subjects)
+		Where("series_id = ?", id).Where(cond, args...).Scan(ctx, &subjects)
 	if err != nil {
 		return fmt.Errorf("models: occurrences of %d: %w", id, mapErr(err))
 	}
 	for _, sub := range subjects {
-		if err := authorize(u, ActEdit, Subject{Kind: KindEvent, AuthorID: sub.AuthorID, Status: sub.Status}); err != nil {
+		if err := authorize(u, act, Subject{Kind: KindEvent, AuthorID: sub.AuthorID, Status: sub.Status}); err != nil {
 			return err
 		}
 	}
@@ -620,16 +630,21 @@ func (s *Store) splitSeries(ctx context.Context, u *User, occ *Event, in EventIn
 // trashSeriesRows moves the other occurrences of series id to the trash
 // with it.
 func (s *Store) trashSeriesRows(ctx context.Context, u *User, id int64) error {
-	_, err := s.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", s.site.Now()).
-		Set("modified_by = ?", u.ID).Where("series_id = ? AND id <> ? AND status <> ?", id, id, StatusTrash).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("models: trash series %d: %w", id, mapErr(err))
+	return s.trashOccurrences(ctx, u, id, time.Time{})
+}
+
+// trashOccurrences moves to the trash the occurrences of series id other
+// than its row, those from the recurrence id from on when it is not zero.
+func (s *Store) trashOccurrences(ctx context.Context, u *User, id int64, from time.Time) error {
+	q := s.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", s.site.Now()).
+		Set("modified_by = ?", u.ID).Where("series_id = ? AND id <> ? AND status <> ?", id, id, StatusTrash)
+	if !from.IsZero() {
+		q = q.Where("recurrence_id >= ?", Sec(from))
 	}
-	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
-		" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
-		return fmt.Errorf("models: trash series %d: %w", id, mapErr(err))
+	if _, err := q.Exec(ctx); err != nil {
+		return fmt.Errorf("models: trash occurrences of %d: %w", id, mapErr(err))
 	}
-	return nil
+	return s.copySeriesToTerms(ctx, id)
 }
 
 // deleteSeriesRows deletes the other occurrences of series id for good.
@@ -638,7 +653,8 @@ func (s *Store) deleteSeriesRows(ctx context.Context, id int64) error {
 	if err := s.db.NewSelect().TableExpr("events").Column("id").Where("series_id = ? AND id <> ?", id, id).Scan(ctx, &ids); err != nil {
 		return fmt.Errorf("models: occurrences of %d: %w", id, mapErr(err))
 	}
-	return s.deleteEventRows(ctx, ids)
+	_, err := s.deleteEventRows(ctx, ids)
+	return err
 }
 
 // maxWindowExtension bounds how far past the horizon a list can make
@@ -818,32 +834,16 @@ func (s *Store) TrashScoped(ctx context.Context, u *User, ref Ref, scope, lang s
 			return refuse(u, KindEvent, RefusalInTrash)
 		}
 		// Each occurrence it trashes must be one u may trash.
-		var subjects []struct {
-			AuthorID int64  `bun:"author_id"`
-			Status   string `bun:"status"`
-		}
-		err = tx.db.NewSelect().TableExpr("events").ColumnExpr("DISTINCT author_id, status").
-			Where("series_id = ? AND recurrence_id >= ? AND status <> ?", series.ID, Sec(*o.RecurrenceID), StatusTrash).Scan(ctx, &subjects)
-		if err != nil {
-			return fmt.Errorf("models: occurrences of %d: %w", series.ID, mapErr(err))
-		}
-		for _, sub := range subjects {
-			if err := authorize(u, ActTrash, Subject{Kind: KindEvent, AuthorID: sub.AuthorID, Status: sub.Status}); err != nil {
-				return err
-			}
+		if err := tx.mayChangeOccurrences(ctx, u, ActTrash, series.ID, "recurrence_id >= ? AND status <> ?",
+			Sec(*o.RecurrenceID), StatusTrash); err != nil {
+			return err
 		}
 		snap, err := tx.snapshotFor(ctx, KindEvent, series.ID)
 		if err != nil {
 			return err
 		}
-		_, err = tx.db.NewUpdate().TableExpr("events").Set("status = ?", StatusTrash).Set("updated_at = ?", tx.site.Now()).
-			Set("modified_by = ?", u.ID).Where("series_id = ? AND id <> ? AND recurrence_id >= ?", series.ID, series.ID, Sec(*o.RecurrenceID)).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("models: trash the rest of series %d: %w", series.ID, mapErr(err))
-		}
-		if _, err := tx.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
-			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", series.ID); err != nil {
-			return fmt.Errorf("models: trash the rest of series %d: %w", series.ID, mapErr(err))
+		if err := tx.trashOccurrences(ctx, u, series.ID, *o.RecurrenceID); err != nil {
+			return err
 		}
 		loc := tx.zone(series)
 		if err := tx.setRule(ctx, series.ID, tx.seriesRule(series).withUntil(o.RecurrenceID.In(loc))); err != nil {
