@@ -126,7 +126,7 @@ func presentRule(r *Request, rule *models.Recurrence, start time.Time, loc *time
 
 // describeRule is the sentence of a rule in the language of t.
 func describeRule(t func(string, map[string]any) string, rule *models.Recurrence, start time.Time) string {
-	return rrtext.Describe(t, rule.RRules, start, len(rule.RDates), len(rule.ExDates), func(d time.Time) string {
+	return rrtext.Rule(t, rule, start, func(d time.Time) string {
 		return t("recurrence.until_date", map[string]any{"Year": d.Year(), "Month": int(d.Month()), "Day": d.Day()})
 	})
 }

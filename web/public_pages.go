@@ -275,8 +275,7 @@ const nextDates = 10
 // past).
 func (h *handler) seriesBlock(c *fiber.Ctx, lang string, e *models.Event, v *eventPageView) error {
 	t := func(id string, data map[string]any) string { return h.d.I18n.T(lang, id, data) }
-	v.Repeats = rrtext.Describe(t, e.SeriesRule.RRules, e.SeriesStart, len(e.SeriesRule.RDates), len(e.SeriesRule.ExDates),
-		func(d time.Time) string { return formatDate(lang, d) })
+	v.Repeats = rrtext.Rule(t, e.SeriesRule, e.SeriesStart, func(d time.Time) string { return formatDate(lang, d) })
 	from := h.d.Site.Now()
 	p, err := h.d.DB.ListEvents(c.UserContext(), nil, models.EventFilter{ParentID: e.SeriesID, EndsAfter: &from,
 		PerPage: nextDates, Lang: lang})

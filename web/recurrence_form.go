@@ -40,14 +40,6 @@ type repeatForm struct {
 	Keep bool
 }
 
-// repeatDays are the RFC 5545 weekday codes in the form's order.
-var repeatDays = []string{"MO", "TU", "WE", "TH", "FR", "SA", "SU"}
-
-// repeatDayIDs name the weekdays (the messages of the rule's sentence).
-var repeatDayIDs = map[string]string{"MO": "recurrence.text.day.mo", "TU": "recurrence.text.day.tu",
-	"WE": "recurrence.text.day.we", "TH": "recurrence.text.day.th", "FR": "recurrence.text.day.fr",
-	"SA": "recurrence.text.day.sa", "SU": "recurrence.text.day.su"}
-
 // readRepeatForm reads the recurrence fields of a posted event form.
 func readRepeatForm(c *fiber.Ctx) repeatForm {
 	var days []string
@@ -123,7 +115,7 @@ func startDay(start string) (int, string) {
 	if err != nil {
 		return 0, ""
 	}
-	return t.Day(), repeatDays[(int(t.Weekday())+6)%7]
+	return t.Day(), rrtext.Weekday(t)
 }
 
 // repeatFormOf fills the recurrence fields from a stored event: the
@@ -180,11 +172,11 @@ func (r *repeatForm) choices(rule string, start time.Time) bool {
 	if len(r.Days) == 0 {
 		return true
 	}
-	day := repeatDays[(int(start.Weekday())+6)%7]
+	day := rrtext.Weekday(start)
 	switch r.Freq {
 	case "WEEKLY":
 		for _, d := range r.Days {
-			if repeatDayIDs[d] == "" {
+			if rrtext.DayMessage(d) == "" {
 				return false
 			}
 		}
@@ -234,8 +226,7 @@ func (h *handler) eventRepeatPreview(c *fiber.Ctx) error {
 		return err
 	case rule != nil && !rule.Empty():
 		t := func(id string, data map[string]any) string { return lay.TD(id, data) }
-		p.Sentence = rrtext.Describe(t, rule.RRules, starts[0], len(rule.RDates), len(rule.ExDates),
-			func(d time.Time) string { return formatDate(lay.Lang, d) })
+		p.Sentence = rrtext.Rule(t, rule, starts[0], func(d time.Time) string { return formatDate(lay.Lang, d) })
 		for _, s := range starts {
 			if f.AllDay {
 				p.Dates = append(p.Dates, formatDate(lay.Lang, s))

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kalends/kalends/models"
 )
 
 // T renders message id in the UI language with data (go-i18n style:
@@ -583,4 +585,25 @@ func parseUntil(s string, loc *time.Location) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return u, err == nil
+}
+
+// Weekdays returns the RFC 5545 weekday codes, Monday first.
+func Weekdays() []string { return append([]string(nil), dayCodes[:]...) }
+
+// Weekday is the RFC 5545 code of t's weekday.
+func Weekday(t time.Time) string { return dayCodes[(int(t.Weekday())+6)%7] }
+
+// DayMessage is the message id of the name of weekday code ("TU"), "" for
+// a code that names no weekday.
+func DayMessage(code string) string {
+	if i, ok := dayNumber(code); ok {
+		return dayIDs[i]
+	}
+	return ""
+}
+
+// Rule describes a series' rule from the series' first start: Describe
+// of its RRULEs and the numbers of its RDATEs and EXDATEs.
+func Rule(t T, r *models.Recurrence, start time.Time, untilFormat func(time.Time) string) string {
+	return Describe(t, r.RRules, start, len(r.RDates), len(r.ExDates), untilFormat)
 }
