@@ -131,15 +131,8 @@ func TestAdminRoleMatrix(t *testing.T) {
 		for login := range adminRoles {
 			users[login] = account(t, db, login, adminRoles[login])
 		}
-		cells, failed := 0, 0
-		check := func(name string, want, got bool, detail string) {
-			cells++
-			if want != got {
-				failed++
-				t.Errorf("%s: got %s, want %s (%.200s)", name, map[bool]string{true: "allowed", false: "refused"}[got],
-					map[bool]string{true: "allowed", false: "refused"}[want], detail)
-			}
-		}
+		tally := modelstest.NewMatrix(t)
+		check := tally.Check
 		for _, caller := range adminCallers {
 			name := caller
 			b := newBrowser(t, app)
@@ -198,6 +191,6 @@ func TestAdminRoleMatrix(t *testing.T) {
 			mayTerms := role == models.RoleAuthor || role == models.RoleEditor || role == models.RoleAdministrator
 			check(name+"/category create", mayTerms, posted(resp), fmt.Sprint(resp.StatusCode, body))
 		}
-		t.Logf("admin role matrix: %d cells, %d differ from SPEC §6", cells, failed)
+		t.Logf("admin role matrix: %d cells, %d differ from SPEC §6", tally.Cells, tally.Failed)
 	})
 }

@@ -205,15 +205,8 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 	ctx := context.Background()
 	ev := "/cal/events/v1/events"
 	var kinds = []string{"events", "venues", "organizers"}
-	cells, failed := 0, 0
-	check := func(name string, want, got bool, detail string) {
-		cells++
-		if want != got {
-			failed++
-			t.Errorf("%s: got %s, want %s (%.200s)", name, map[bool]string{true: "allowed", false: "refused"}[got],
-				map[bool]string{true: "allowed", false: "refused"}[want], detail)
-		}
-	}
+	tally := modelstest.NewMatrix(t)
+	check := tally.Check
 	for _, caller := range matrixCallers {
 		name := caller
 		if name == "" {
@@ -280,11 +273,7 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 				if role == models.RoleContributor && asked == models.StatusPublish {
 					want = models.StatusPending // SPEC §6: stored as pending
 				}
-				cells++
-				if e.Status != want {
-					failed++
-					t.Errorf("%s/create/%s stored %q, want %q", name, asked, e.Status, want)
-				}
+				check(fmt.Sprintf("%s/create/%s stored %q", name, asked, e.Status), true, e.Status == want, "want "+want)
 			}
 		}
 		// The media library (WordPress's upload_files: authors and up; an
@@ -341,7 +330,7 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 			check(fmt.Sprintf("%s/%s/delete", name, tax), may, status == http.StatusOK, fmt.Sprint(status, body))
 		}
 	}
-	t.Logf("role × route matrix: %d cells, %d differ from SPEC §6", cells, failed)
+	t.Logf("role × route matrix: %d cells, %d differ from SPEC §6", tally.Cells, tally.Failed)
 
 	// Nothing that is not published reaches an anonymous caller: searches,
 	// the default list, the feed, the public list page, the sitemap, and

@@ -165,3 +165,31 @@ func dropMySQL(t testing.TB, dsn, name string) {
 		t.Logf("drop test database %s: %v", name, err)
 	}
 }
+
+// Matrix tallies the cells of a permission matrix (the API's and the
+// admin's): each cell is allowed or refused, as expected or not.
+type Matrix struct {
+	t             testing.TB
+	Cells, Failed int
+}
+
+// NewMatrix starts a tally reporting to t.
+func NewMatrix(t testing.TB) *Matrix { return &Matrix{t: t} }
+
+// Check counts one cell and fails it when got is not want; detail says
+// what came back.
+func (m *Matrix) Check(name string, want, got bool, detail string) {
+	m.t.Helper()
+	m.Cells++
+	if want != got {
+		m.Failed++
+		m.t.Errorf("%s: got %s, want %s (%.200s)", name, allowed(got), allowed(want), detail)
+	}
+}
+
+func allowed(b bool) string {
+	if b {
+		return "allowed"
+	}
+	return "refused"
+}
