@@ -89,20 +89,13 @@ func validateRecurrence(_ *Request, v any) *Reason {
 func presentRecurrence(r *Request, e *models.Event, loc *time.Location) Obj {
 	obj := Obj{
 		{"series_id", *e.SeriesID},
-		{"recurrence_id", localTime(derefTime(e.RecurrenceID, e.StartAt), loc)},
+		{"recurrence_id", localTime(*e.RecurrenceID, loc)}, // set with series_id, in the same write
 		{"is_exception", e.IsException},
 	}
 	if e.SeriesRule != nil {
 		obj = append(obj, KV{"recurrence", presentRule(r, e.SeriesRule, e.SeriesStart, loc)})
 	}
 	return obj
-}
-
-func derefTime(t *time.Time, def time.Time) time.Time {
-	if t == nil {
-		return def
-	}
-	return *t
 }
 
 // presentRule is a series' rule: its parts, the RFC 5545 text and a

@@ -223,7 +223,7 @@ func (s *Store) insertOccurrence(ctx context.Context, series *Event, t, end time
 	o.Recurrence, o.SeriesUntil, o.UID, o.IsException = nil, nil, nil, false
 	o.SeriesID, o.ParentID, o.RecurrenceID = &sid, &sid, &rid
 	o.CreatedAt = s.site.Now()
-	base := series.Slug + "-" + t.Format("2006-01-02")
+	base := series.Slug + "-" + t.Format(time.DateOnly)
 	_, err = s.InsertWithUniqueSlug(ctx, KindEvent, base, 0, func(slug string) error {
 		o.Slug = slug
 		_, err := s.db.NewInsert().Model(&o).Exec(ctx)
@@ -531,8 +531,7 @@ func (s *Store) updateFromOccurrence(ctx context.Context, u *User, occ *Event, i
 			ps, pe := probe.StartAt.In(nloc), probe.EndAt.In(nloc)
 			ns := moveWall(series.StartAt.In(oloc), occ.StartAt.In(oloc), ps)
 			ne := occurrenceEnd(ns, ps, pe, probe.AllDay)
-			const form = "2006-01-02 15:04:05"
-			st, en := ns.Format(form), ne.Format(form)
+			st, en := ns.Format(time.DateTime), ne.Format(time.DateTime)
 			in2.StartDate, in2.EndDate = &st, &en
 		}
 		if _, err := tx.UpdateEvent(ctx, u, ByID(series.ID), in2); err != nil {

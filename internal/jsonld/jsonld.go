@@ -120,7 +120,7 @@ func schedule(e *models.Event, loc *time.Location) ordered.Obj {
 		return nil
 	}
 	start := e.SeriesStart.In(loc)
-	sch := obj{{K: "@type", V: "Schedule"}, {K: "startDate", V: start.Format("2006-01-02")}}
+	sch := obj{{K: "@type", V: "Schedule"}, {K: "startDate", V: start.Format(time.DateOnly)}}
 	every, step := "1", ""
 	for _, part := range strings.Split(r.RRules[0], ";") {
 		k, v, _ := strings.Cut(part, "=")
@@ -147,7 +147,7 @@ func schedule(e *models.Event, loc *time.Location) ordered.Obj {
 			if clock(u) < clock(start) {
 				u = u.AddDate(0, 0, -1)
 			}
-			sch = append(sch, kv{K: "endDate", V: u.Format("2006-01-02")})
+			sch = append(sch, kv{K: "endDate", V: u.Format(time.DateOnly)})
 		case "BYDAY":
 			var days []string
 			for _, d := range strings.Split(v, ",") {
@@ -178,7 +178,7 @@ func schedule(e *models.Event, loc *time.Location) ordered.Obj {
 	if len(r.ExDates) > 0 {
 		var ex []string
 		for _, d := range r.ExDates {
-			ex = append(ex, d.In(loc).Format("2006-01-02"))
+			ex = append(ex, d.In(loc).Format(time.DateOnly))
 		}
 		sch = append(sch, kv{K: "exceptDate", V: ex})
 	}
