@@ -71,6 +71,9 @@ var signedIn = []shot{
 		browsertest.WaitUntil(p, `!!document.querySelector('[data-testid="repeat-sentence"]')`)
 		return st
 	}},
+	{"event-series-move", 200, func(p *browsertest.Page, lang string) int {
+		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/move", seriesOccurrence))
+	}},
 	{"translation", 200, func(p *browsertest.Page, lang string) int {
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
