@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/models"
 )
 
@@ -27,6 +28,9 @@ type Deps struct {
 	Logger      *slog.Logger
 	// Cache, when set, answers anonymous GETs from memory (ResponseCache).
 	Cache *ResponseCache
+	// Gate, when set, bounds the requests worked on at once (shared with
+	// the admin); answers from the cache do not wait for it.
+	Gate *admission.Gate
 	// RequestTimeout bounds each request; zero means the package's
 	// RequestTimeout. Tests shorten it to reach the deadline quickly.
 	RequestTimeout time.Duration

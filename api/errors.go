@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/models"
 )
 
@@ -173,6 +174,8 @@ func toAPIError(err error) *Error {
 		return e.With("term_id", te.ID)
 	case errors.Is(err, models.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return ErrUnavailable(err)
+	case errors.Is(err, admission.ErrBusy):
+		return NewError(http.StatusServiceUnavailable, "service_unavailable", "error.server_busy")
 	case errors.As(err, &fb):
 		switch {
 		case fb.Code == http.StatusRequestEntityTooLarge:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -97,6 +98,8 @@ func writeAPIError(c *fiber.Ctx, d *Deps, err error) error {
 		lang = r.Lang
 	} else if prefix, _, ok := splitAPIPath(c.Path()); ok && prefix != "" {
 		lang = strings.ToLower(prefix[1:])
+	} else if q := strings.ToLower(c.Query("ml_language")); i18n.Valid(q) {
+		lang = q // refused before the request was read (a full gate)
 	}
 	if e.Status >= 500 {
 		logger(d).Error("api: request failed", "status", e.Status, "code", e.Code, "err", err,

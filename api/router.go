@@ -52,11 +52,12 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 		rt := &dp.table[i]
 		dp.routes = append(dp.routes, compiledRoute{route: rt, re: regexp.MustCompile(`(?i)^` + rt.Pattern + `/?$`)})
 	}
-	handler := dp.serve
+	serve := d.Gate.Wrap(dp.serve)
+	handler := serve
 	if d.Cache != nil {
 		handler = d.Cache.Handler(handler, 0)
 	}
-	handler = withETag(withIfMatch(app, dp.serve, handler))
+	handler = withETag(withIfMatch(app, serve, handler))
 	ns := "/" + Namespace
 	for _, pre := range append([]string{""}, prefixes()...) {
 		app.All(pre+ns, handler)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/models"
 )
 
@@ -34,6 +35,8 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 			status = fiber.StatusNotFound
 		case errors.As(err, &invalid) && len(invalid.Fields) > 0:
 			status, refusal, data = fiber.StatusBadRequest, invalid.Fields[0].Reason, invalid.Fields[0].Data
+		case errors.Is(err, admission.ErrBusy):
+			status, refusal = fiber.StatusServiceUnavailable, "error.server_busy"
 		case errors.As(err, &limited):
 			status, refusal = fiber.StatusTooManyRequests, limited.Reason
 			c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())

@@ -69,6 +69,7 @@ const publicCacheTTL = time.Minute
 // private records) and answers a hit with 304 when the request's
 // If-None-Match or If-Modified-Since says the client has it.
 func (h *handler) cached(next fiber.Handler) fiber.Handler {
+	next = h.d.Gate.Wrap(next) // a hit never waits for a turn
 	if h.d.Cache == nil {
 		return next
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kalends/kalends/assets"
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 )
@@ -34,6 +35,9 @@ type Deps struct {
 	// Cache, when set, is the response cache shared with the API: public
 	// pages and feeds are answered from it for anonymous readers.
 	Cache *respcache.Cache
+	// Gate, when set, bounds the requests worked on at once (shared with
+	// the API); the admin and the public pages' cache misses go through it.
+	Gate *admission.Gate
 }
 
 // initial is the first letter of a name, for the user menu's avatar.
@@ -71,7 +75,7 @@ func Mount(app *fiber.App, d *Deps) {
 	// Every /admin request: its session, its language, then the sign-in
 	// wall (all but the sign-in page), then the CSRF check of every
 	// state-changing request.
-	admin := app.Group("/admin", h.loadSession, h.language, h.requireUser, h.checkCSRF)
+	admin := app.Group("/admin", d.Gate.Middleware(), h.loadSession, h.language, h.requireUser, h.checkCSRF)
 	admin.Get("/login", h.loginForm)
 	admin.Post("/login", h.login)
 	admin.Post("/logout", h.logout)

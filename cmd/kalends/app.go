@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	"github.com/kalends/kalends/api"
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/web"
@@ -35,9 +38,11 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	// One response cache (one byte budget) for the API and the public
 	// pages and feeds.
 	cache := respcache.New(db, site, cfg.CacheSize, cfg.CacheCheck)
+	// One gate for both surfaces: the cores are shared.
+	gate := admission.New(cfg.activeLimit(db.Dialect()), cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
-		Cache: cache}
-	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache}
+		Cache: cache, Gate: gate}
+	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
 		ReadTimeout:  cfg.ReadTimeout,
@@ -72,6 +77,22 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	web.Mount(app, webDeps)
 	api.RejectUnknownMethods(app, apiDeps)
 	return app, nil
+}
+
+// activeLimit is how many requests are worked on at once (--max-active).
+// By default, as many as the process may run on cores: on SQLite a request
+// works on those cores from start to end, and more at once only makes each
+// one later. On MySQL a request also waits for the database server, so
+// four times that keep the cores busy.
+func (c *Config) activeLimit(d models.Dialect) int {
+	if c.MaxActive > 0 {
+		return c.MaxActive
+	}
+	n := runtime.GOMAXPROCS(0)
+	if d == models.MySQL {
+		n *= 4
+	}
+	return max(n, 2)
 }
 
 // siteOf is the site settings of the configuration, shared by the store

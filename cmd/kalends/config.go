@@ -42,6 +42,11 @@ type Config struct {
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
 	CacheCheck time.Duration
+	// MaxActive bounds the requests worked on at once (0: chosen from the
+	// cores and the database, see activeLimit); MaxWait is how long one
+	// waits for its turn.
+	MaxActive int
+	MaxWait   time.Duration
 	// PublishInterval is how often scheduled records are published (0: never).
 	PublishInterval time.Duration
 	// DebugAddr, when set, is a loopback address serving /debug/pprof and
@@ -143,6 +148,24 @@ var options = []option{
 				return fmt.Errorf("not a duration such as 250ms: %q", v)
 			}
 			c.CacheCheck = d
+			return nil
+		}},
+	{name: "max-active", def: "0", usage: "requests worked on at once; the others wait their turn in arrival order, for at most --max-wait (0: as many as CPU cores on SQLite, four times that on MySQL)",
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			c.MaxActive = n
+			return nil
+		}},
+	{name: "max-wait", def: "3s", usage: "how long a request waits for its turn before it is answered 503 with Retry-After",
+		set: func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not a duration such as 3s: %q", v)
+			}
+			c.MaxWait = d
 			return nil
 		}},
 	{name: "publish-interval", def: "1m", usage: "how often records scheduled for a date that has passed are published (0 turns it off)",
@@ -361,6 +384,12 @@ func (c *Config) Validate() error {
 	c.validateMedia(bad)
 	if c.CacheSize < 0 || c.CacheSize > 64<<30 {
 		bad("--cache-size must be from 0 to 65536 (megabytes)")
+	}
+	if c.MaxActive < 0 || c.MaxActive > 4096 {
+		bad("--max-active must be from 0 to 4096")
+	}
+	if c.MaxWait < time.Millisecond || c.MaxWait > time.Minute {
+		bad("--max-wait must be from 1ms to 1m, not %s", c.MaxWait)
 	}
 	if c.CacheCheck < time.Millisecond || c.CacheCheck > time.Minute {
 		bad("--cache-check must be from 1ms to 1m, not %s", c.CacheCheck)

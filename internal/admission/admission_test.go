@@ -1,0 +1,88 @@
+package admission
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// waitFor polls cond until it holds or a deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		case <-tick.C:
+		}
+	}
+}
+
+func TestGateLetsWaitersInInArrivalOrder(t *testing.T) {
+	g := New(1, time.Minute)
+	release, err := g.Enter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := make(chan int, 5)
+	for i := range 5 {
+		go func() {
+			rel, err := g.Enter()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			order <- i
+			rel()
+		}()
+		// The next waiter arrives only once this one waits.
+		waitFor(t, "a waiter", func() bool { return g.Waiting() == i+1 })
+	}
+	release()
+	for want := range 5 {
+		if got := <-order; got != want {
+			t.Fatalf("waiter %d went in %d-th, want arrival order", got, want)
+		}
+	}
+	if g.Waiting() != 0 {
+		t.Errorf("%d still waiting", g.Waiting())
+	}
+}
+
+func TestGateRefusesAfterItsPatience(t *testing.T) {
+	g := New(2, 30*time.Millisecond)
+	r1, _ := g.Enter()
+	r2, _ := g.Enter()
+	start := time.Now()
+	if _, err := g.Enter(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("third request with two slots taken: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d < 30*time.Millisecond {
+		t.Errorf("gave up after %v, before its patience", d)
+	}
+	r1()
+	r3, err := g.Enter()
+	if err != nil {
+		t.Fatalf("a slot was freed: %v", err)
+	}
+	r2()
+	r3()
+	if len(g.slots) != 0 {
+		t.Errorf("%d slots still taken", len(g.slots))
+	}
+}
+
+func TestNilGateNeverWaits(t *testing.T) {
+	var g *Gate
+	if New(0, time.Second) != nil || g.Size() != 0 || g.Waiting() != 0 {
+		t.Fatal("a gate of no slots is nil and empty")
+	}
+	release, err := g.Enter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+}
