@@ -45,7 +45,7 @@ func TestEventListCostsTheSameQueriesWhateverPerPage(t *testing.T) {
 				"organizer": []any{map[string]any{"organizer": "A"}}})
 		}
 		counter := &eventQueryCounter{}
-		e.DB.Bun.AddQueryHook(counter)
+		e.DB.AddQueryHook(counter)
 		count := func(perPage int) int {
 			counter.n = 0
 			r := e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events?per_page=%d&ml_language=ja", perPage), nil, "")

@@ -87,7 +87,7 @@ func TestHostileInputSweep(t *testing.T) {
 		t.Parallel()
 		s := &sweep{t: t, e: e, rng: rand.New(rand.NewPCG(hostileSeedFromEnv(t), 1)), table: prepareRoutes(Routes()),
 			fixtures: map[string][2]string{}, writes: &atomic.Int64{}, stats: map[int]int{}}
-		e.DB.Bun.AddQueryHook(writeCounter{s.writes})
+		e.DB.AddQueryHook(writeCounter{s.writes})
 		for i := range s.table {
 			s.fixture(&s.table[i])
 		}

@@ -211,7 +211,7 @@ func TestTermListCostsFixedQueries(t *testing.T) {
 			}
 		}
 		qc := &queryCounter{}
-		e.DB.Bun.AddQueryHook(qc)
+		e.DB.AddQueryHook(qc)
 		count := func(perPage int) int64 {
 			qc.n.Store(0)
 			res := e.do(t, "GET", fmt.Sprintf("%s/categories?per_page=%d&ml_language=ja&post=%d&exclude=%d", ns, perPage, ev, ids[50]), nil, "")

@@ -221,7 +221,7 @@ func TestLinkedListsRunAFixedNumberOfQueries(t *testing.T) {
 		// recorded with a write, later ones within a minute are not.
 		e.do(t, "GET", nsURL+"/venues?per_page=1", nil, models.RoleEditor)
 		h := &countHook{}
-		e.DB.Bun.AddQueryHook(h)
+		e.DB.AddQueryHook(h)
 		for _, kind := range []string{"venues", "organizers"} {
 			for _, q := range []string{"", "&search=1&has_events=1", fmt.Sprintf("&event=%d&only_with_upcoming=1", ev)} {
 				counts := map[int]int{}

@@ -46,6 +46,9 @@ type Store struct {
 	dialect Dialect
 	site    *Site
 	media   MediaStorage
+	// prep keeps the prepared statements of the hot reads (SQLite, outside
+	// transactions; nil otherwise, see prepared.go).
+	prep *prepared
 }
 
 // Site returns the site settings the store works with.
@@ -136,7 +139,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	// into each connection's own 2 MB cache (which a list's count over a
 	// big window overflows, so every request read its pages again). Writes
 	// still go through the WAL.
-	q.Add("_pragma", "mmap_size(268435456)")
+	q.Add("_pragma", "mmap_size(2147418112)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
 	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
@@ -151,7 +154,8 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("models: open sqlite %s: %w", path, err)
 	}
-	return &DB{Store: &Store{db: db, dialect: SQLite, site: DefaultSite()}, Bun: db, dialect: SQLite}, nil
+	prep := &prepared{db: db, stmts: map[string]*sql.Stmt{}}
+	return &DB{Store: &Store{db: db, dialect: SQLite, site: DefaultSite(), prep: prep}, Bun: db, dialect: SQLite}, nil
 }
 
 // MySQLConfig turns a mysql:// URL into a driver configuration with the
@@ -244,7 +248,12 @@ func ping(ctx context.Context, db *bun.DB) error {
 func (db *DB) Ping(ctx context.Context) error { return mapErr(db.Bun.PingContext(ctx)) }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.Bun.Close() }
+func (db *DB) Close() error {
+	if db.prep != nil {
+		db.prep.close()
+	}
+	return db.Bun.Close()
+}
 
 // Migrate applies the pending migrations of the dialect under the
 // migrator's lock, marking each applied only when it succeeded. Several

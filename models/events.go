@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/uptrace/bun"
 )
 
 // EventInput holds the fields of an event create or update. A nil pointer
@@ -590,18 +592,21 @@ func eventPost(e *Event) *Post { return &e.Post }
 // rawEvent loads the stored event without translation overlay; forUpdate
 // locks its row until the transaction ends (MySQL).
 func (s *Store) rawEvent(ctx context.Context, id int64, forUpdate bool) (*Event, error) {
-	e := new(Event)
-	q := s.db.NewSelect().Model(e).Where("event.id = ?", id)
-	if forUpdate {
-		q = s.forUpdate(q)
-	}
-	if err := q.Scan(ctx); err != nil {
-		if errors.Is(mapErr(err), ErrNotFound) {
-			return nil, &NotFoundError{Kind: KindEvent, Ref: ByID(id)}
+	q := s.modelQuery(fmt.Sprintf("event by id %t", forUpdate), func() string {
+		q := s.db.NewSelect().Model((*Event)(nil)).Where("event.id = ?", bun.Safe("?"))
+		if forUpdate {
+			q = s.forUpdate(q)
 		}
+		return q.String()
+	})
+	var found []*Event
+	if err := s.scan(ctx, &found, q, id); err != nil {
 		return nil, fmt.Errorf("models: get event %d: %w", id, mapErr(err))
 	}
-	return e, nil
+	if len(found) == 0 {
+		return nil, &NotFoundError{Kind: KindEvent, Ref: ByID(id)}
+	}
+	return found[0], nil
 }
 
 // readEvent returns event id whole, read in lang: text fields in lang

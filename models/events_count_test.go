@@ -150,7 +150,7 @@ func TestTermFilteredCountReadsTheLinksIndex(t *testing.T) {
 			}
 		}
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		p, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 2, Categories: refsOf([]string{"music"}), Lang: "en"})
 		if err != nil || p.Total != 3 {
 			t.Fatalf("list: total %v, %v; want 3", p, err)

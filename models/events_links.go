@@ -235,13 +235,13 @@ func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLin
 	if len(eventIDs) == 0 {
 		return l, nil
 	}
-	in := bun.List(eventIDs)
+	in, args := inList(eventIDs)
 	// No ORDER BY: sorting the union would cost SQLite a temporary b-tree
 	// per branch; the few links of each event are put in order below.
-	q := "SELECT 0, event_id, venue_id, position FROM event_venues WHERE event_id IN (?) " +
-		"UNION ALL SELECT 1, event_id, organizer_id, position FROM event_organizers WHERE event_id IN (?) " +
-		"UNION ALL SELECT 2, event_id, term_id, 0 FROM event_terms WHERE event_id IN (?)"
-	rows, err := s.db.QueryContext(ctx, q, in, in, in)
+	q := "SELECT 0, event_id, venue_id, position FROM event_venues WHERE event_id IN (" + in + ") " +
+		"UNION ALL SELECT 1, event_id, organizer_id, position FROM event_organizers WHERE event_id IN (" + in + ") " +
+		"UNION ALL SELECT 2, event_id, term_id, 0 FROM event_terms WHERE event_id IN (" + in + ")"
+	rows, err := s.query(ctx, q, repeatArgs(args, 3)...)
 	if err != nil {
 		return nil, fmt.Errorf("models: load event links: %w", mapErr(err))
 	}

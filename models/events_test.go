@@ -181,7 +181,7 @@ func TestWholeEventsCostFixedQueries(t *testing.T) {
 			linked = e
 		}
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		list := func(perPage int) int {
 			log.reset()
 			p, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: perPage, Lang: "ja"})
@@ -222,7 +222,7 @@ func TestEventListQueryUsesAnIndex(t *testing.T) {
 		from := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 		to := from.AddDate(2, 0, 0)
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		if _, err := db.ListEvents(ctx, nil, models.EventFilter{Page: 1, PerPage: 120, StartMin: &from, EndMax: &to}); err != nil {
 			t.Fatal(err)
 		}

@@ -23,3 +23,21 @@ func (s *Store) SaveTranslation(ctx context.Context, k Kind, id int64, lang stri
 func (l Linked[T, In]) ByIDs(ctx context.Context, ids []int64, lang string) (map[int64]*T, error) {
 	return l.k.byIDs(ctx, l.s, ids, lang)
 }
+
+func InList(ids []int64) (string, []any) { return inList(ids) }
+
+func (s *Store) ReadEvent(ctx context.Context, id int64, lang string) (*Event, error) {
+	return s.readEvent(ctx, id, lang)
+}
+
+// Prepared is the number of statements the store keeps prepared.
+func (db *DB) Prepared() int {
+	if db.prep == nil {
+		return 0
+	}
+	db.prep.mu.Lock()
+	defer db.prep.mu.Unlock()
+	return len(db.prep.stmts)
+}
+
+const MaxPrepared = maxPrepared

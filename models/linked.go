@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -243,7 +244,11 @@ func (k *linkedKind[T, In]) byIDs(ctx context.Context, s *Store, ids []int64, la
 		return out, nil
 	}
 	var recs []*T
-	if err := s.db.NewSelect().Model(&recs).Where(k.spec.alias+".id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+	in, args := inList(ids)
+	q := s.modelQuery(k.spec.table+" by ids "+strconv.Itoa(len(args)), func() string {
+		return s.db.NewSelect().Model((*T)(nil)).Where(k.spec.alias+".id IN (?)", bun.Safe(in)).String()
+	})
+	if err := s.scan(ctx, &recs, q, args...); err != nil {
 		return nil, fmt.Errorf("models: %s by id: %w", k.spec.table, mapErr(err))
 	}
 	if err := overlayTranslations(ctx, s, k.spec.kind, translatable(recs), lang); err != nil {

@@ -222,7 +222,7 @@ func TestSlugLookupUsesTheIndex(t *testing.T) {
 		ctx := context.Background()
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		if _, err := db.CreateEvent(ctx, admin, baseInput("Slug lookup", "2027-01-01 10:00", "2027-01-01 11:00")); err != nil {
 			t.Fatal(err)
 		}

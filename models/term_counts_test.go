@@ -151,7 +151,7 @@ func TestReadsDoNotCountLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		if _, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 50, Lang: "en"}); err != nil {
 			t.Fatal(err)
 		}

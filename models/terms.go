@@ -140,7 +140,8 @@ func (s *Store) termsByIDs(ctx context.Context, ids []int64, lang string) (map[i
 		return out, nil
 	}
 	var rows []termRow
-	err := s.db.NewRaw("SELECT "+termRowColumns+" FROM terms tm WHERE tm.id IN (?)", bun.List(ids)).Scan(ctx, &rows)
+	in, args := inList(ids)
+	err := s.scan(ctx, &rows, "SELECT "+termRowColumns+" FROM terms tm WHERE tm.id IN ("+in+")", args...)
 	if err != nil {
 		return nil, fmt.Errorf("models: terms by ids: %w", mapErr(err))
 	}

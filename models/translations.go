@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/uptrace/bun"
 )
 
 // translationSpec names the translation table of a kind and its text fields
@@ -156,10 +154,11 @@ func overlayTranslations[R translated](ctx context.Context, s *Store, k Kind, re
 	for i, f := range spec.Fields {
 		conds[i] = f + " IS NOT NULL"
 	}
-	rows, err := s.db.QueryContext(ctx,
-		fmt.Sprintf("SELECT %s, lang, %s FROM %s WHERE %s IN (?) AND (%s) ORDER BY %s, lang",
-			spec.Key, strings.Join(spec.Fields, ", "), spec.Table, spec.Key, strings.Join(conds, " OR "), spec.Key),
-		bun.List(ids))
+	in, args := inList(ids)
+	rows, err := s.query(ctx,
+		fmt.Sprintf("SELECT %s, lang, %s FROM %s WHERE %s IN (%s) AND (%s) ORDER BY %s, lang",
+			spec.Key, strings.Join(spec.Fields, ", "), spec.Table, spec.Key, in, strings.Join(conds, " OR "), spec.Key),
+		args...)
 	if err != nil {
 		return fmt.Errorf("models: load %s translations: %w", k, mapErr(err))
 	}

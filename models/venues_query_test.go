@@ -59,7 +59,7 @@ func TestLinkedListsCostFixedQueriesAndUseIndexes(t *testing.T) {
 		}
 		mkEvent(t, db, models.StatusPublish, time.Now().Add(time.Hour), vids[:50], oids[:50])
 		log := &queryLog{}
-		db.Bun.AddQueryHook(log)
+		db.AddQueryHook(log)
 		tru := true
 		filters := []struct {
 			as *models.User

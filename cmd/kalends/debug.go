@@ -41,8 +41,8 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 		return func() {}, nil
 	}
 	c := &debugCounters{}
-	// The store holds this *bun.DB; WithQueryHook would return a copy it never uses.
-	db.Bun.AddQueryHook(c) //nolint:staticcheck // SA1019, see above
+	db.AddQueryHook(c) // bun's queries and the store's prepared ones
+
 	vars := expvar.NewMap("kalends")
 	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
 	vars.Set("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))

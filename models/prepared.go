@@ -1,0 +1,166 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// SQLite spends about as long parsing and planning a short query as running
+// it (a profile of the single-event read put 28% of its CPU in the parser),
+// and bun writes every argument into the query text, so no two reads share
+// a statement. The reads every event, venue, organizer and term costs (the
+// record, its links, its venues, organizers and terms, their translations)
+// therefore keep prepared statements: written once with ? placeholders and
+// prepared once per connection by database/sql, they are only bound and
+// stepped afterwards.
+
+// maxPrepared bounds the statements kept; a query past it runs through bun.
+const maxPrepared = 256
+
+// maxPreparedArgs bounds the arguments of a prepared read; a longer one
+// (an export's IN list) runs through bun.
+const maxPreparedArgs = 1024
+
+// prepared holds the statements of one database and the query hooks that
+// must see them (bun runs its own for everything else).
+type prepared struct {
+	db    *bun.DB
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+	hooks []bun.QueryHook
+}
+
+// AddQueryHook adds a query hook that sees every query, those of prepared
+// statements included (bun's AddQueryHook sees only bun's).
+func (db *DB) AddQueryHook(h bun.QueryHook) {
+	db.Bun.AddQueryHook(h) //nolint:staticcheck // SA1019: the store holds this *bun.DB; WithQueryHook would return a copy it never uses
+	if p := db.prep; p != nil {
+		p.mu.Lock()
+		p.hooks = append(p.hooks[:len(p.hooks):len(p.hooks)], h)
+		p.mu.Unlock()
+	}
+}
+
+// stmt returns the statement of query, prepared on first use, or nil when
+// the cache is full.
+func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st := p.stmts[query]; st != nil {
+		return st, nil
+	}
+	if len(p.stmts) >= maxPrepared {
+		return nil, nil
+	}
+	st, err := p.db.DB.PrepareContext(ctx, query) //nolint:sqlclosecheck // kept until DB.Close (prepared.close)
+	if err != nil {
+		return nil, err
+	}
+	p.stmts[query] = st
+	return st, nil
+}
+
+func (p *prepared) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for q, st := range p.stmts {
+		_ = st.Close()
+		delete(p.stmts, q)
+	}
+}
+
+// query runs a read written with ? placeholders: through its prepared
+// statement on SQLite outside a transaction, through bun (arguments
+// written into the text) otherwise. The caller closes the rows.
+func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	p := s.prep
+	if p == nil || len(args) > maxPreparedArgs {
+		return s.db.QueryContext(ctx, query, args...)
+	}
+	st, err := p.stmt(ctx, query) //nolint:sqlclosecheck // the cache's, closed by prepared.close
+	if err != nil || st == nil {
+		return s.db.QueryContext(ctx, query, args...)
+	}
+	p.mu.Lock()
+	hooks := p.hooks
+	p.mu.Unlock()
+	if len(hooks) == 0 {
+		return st.QueryContext(ctx, args...)
+	}
+	e := &bun.QueryEvent{DB: p.db, Query: p.db.QueryGen().FormatQuery(query, args...), QueryTemplate: query, QueryArgs: args, StartTime: time.Now()}
+	for _, h := range hooks {
+		ctx = h.BeforeQuery(ctx, e)
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	e.Err = err
+	for i := len(hooks) - 1; i >= 0; i-- {
+		hooks[i].AfterQuery(ctx, e)
+	}
+	return rows, err
+}
+
+// inList is the placeholders and arguments of an IN list of ids. Lists are
+// padded with their last id (an id twice changes nothing in IN) to the
+// next power of two up to 128 and to a multiple of 128 beyond, so a
+// handful of statements serve every length.
+func inList(ids []int64) (string, []any) {
+	n := len(ids)
+	if n == 0 {
+		return "NULL", nil
+	}
+	size := 1
+	for size < n && size < 128 {
+		size *= 2
+	}
+	if n > size {
+		size = (n + 127) / 128 * 128
+	}
+	args := make([]any, size)
+	for i := range args {
+		args[i] = ids[min(i, n-1)]
+	}
+	return strings.TrimSuffix(strings.Repeat("?, ", size), ", "), args
+}
+
+// repeatArgs is args n times over (a query with the same IN list in n
+// places).
+func repeatArgs(args []any, n int) []any {
+	out := make([]any, 0, len(args)*n)
+	for range n {
+		out = append(out, args...)
+	}
+	return out
+}
+
+// scan runs a read written with ? placeholders (as query) and scans its
+// rows into dest, a slice of bun models or of structs, as bun would.
+func (s *Store) scan(ctx context.Context, dest any, query string, args ...any) error {
+	if s.prep == nil || len(args) > maxPreparedArgs {
+		return s.db.NewRaw(query, args...).Scan(ctx, dest)
+	}
+	rows, err := s.query(ctx, query, args...) //nolint:rowserrcheck // ScanRows closes rows and returns rows.Err()
+	if err != nil {
+		return err
+	}
+	return s.prep.db.ScanRows(ctx, rows, dest)
+}
+
+// queryTexts keeps the text of the prepared reads bun writes from a model
+// (its column list), by dialect and name.
+var queryTexts sync.Map
+
+// modelQuery is the text named key of s's dialect, built by build once.
+func (s *Store) modelQuery(key string, build func() string) string {
+	k := string(s.dialect) + "\x00" + key
+	if q, ok := queryTexts.Load(k); ok {
+		return q.(string)
+	}
+	q := build()
+	queryTexts.Store(k, q)
+	return q
+}

@@ -1,0 +1,114 @@
+package models_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+func TestInListPadsToAFewShapes(t *testing.T) {
+	for _, c := range []struct{ n, size int }{{1, 1}, {2, 2}, {3, 4}, {50, 64}, {128, 128}, {129, 256}, {300, 384}} {
+		ids := make([]int64, c.n)
+		for i := range ids {
+			ids[i] = int64(i + 1)
+		}
+		ph, args := models.InList(ids)
+		if len(args) != c.size || strings.Count(ph, "?") != c.size {
+			t.Errorf("%d ids: %d arguments, %d placeholders, want %d", c.n, len(args), strings.Count(ph, "?"), c.size)
+		}
+		for i, a := range args {
+			if want := ids[min(i, c.n-1)]; a != want {
+				t.Fatalf("%d ids: argument %d is %v, want %d", c.n, i, a, want)
+			}
+		}
+	}
+}
+
+// The reads kept as prepared statements (SQLite, outside transactions) give
+// what the same reads give through bun inside a transaction, for events
+// with venues, organizers, terms and translations read in every language;
+// query hooks see them with their arguments; the statements kept stay few.
+func TestPreparedReadsMatchBunsReads(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		o := models.DefaultSeedOptions(time.Now())
+		o.Events, o.Force = 120, true
+		if _, err := db.Seed(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		if err := db.IDB().NewSelect().Table("events").Column("id").OrderExpr("id").Scan(ctx, &ids); err != nil || len(ids) < 100 {
+			t.Fatalf("seeded events: %d, %v", len(ids), err)
+		}
+		log := &queryLog{}
+		db.AddQueryHook(log)
+		asJSON := func(v any) string {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		for i, id := range ids[:40] {
+			lang := []string{"en", "ja", "ko", "zh-hans"}[i%4]
+			got, err := db.ReadEvent(ctx, id, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want *models.Event
+			if err := db.RunInTx(ctx, func(tx *models.Store) error {
+				want, err = tx.ReadEvent(ctx, id, lang)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if g, w := asJSON(got), asJSON(want); g != w {
+				t.Fatalf("event %d in %s:\n prepared %s\n bun      %s", id, lang, g, w)
+			}
+			if len(got.Venues) == 0 || len(got.Organizers) == 0 || len(got.Categories) == 0 || len(got.Tags) == 0 {
+				t.Fatalf("event %d is not linked as seeded: %s", id, asJSON(got))
+			}
+		}
+		queries := strings.Join(log.reset(), "\n")
+		if want := fmt.Sprintf("(event.id = %d)", ids[39]); !strings.Contains(queries, want) {
+			t.Errorf("the hook saw no %q among the reads", want)
+		}
+		// Venues, organizers and terms by every list length up to 100.
+		for n := 1; n <= 100; n++ {
+			list, err := db.ListEvents(ctx, models.Console, models.EventFilter{Include: ids[:n], PerPage: n, Page: 1, Lang: "ja"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want *models.Page[models.Event]
+			if err := db.RunInTx(ctx, func(tx *models.Store) error {
+				want, err = tx.ListEvents(ctx, models.Console, models.EventFilter{Include: ids[:n], PerPage: n, Page: 1, Lang: "ja"})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Items) != n {
+				t.Fatalf("list of %d ids: %d events", n, len(list.Items))
+			}
+			if g, w := asJSON(list), asJSON(want); g != w {
+				t.Fatalf("list of %d:\n prepared %s\n bun      %s", n, g, w)
+			}
+		}
+		kept := db.Prepared()
+		switch {
+		case db.Dialect() == models.MySQL && kept != 0:
+			t.Errorf("%d statements prepared on MySQL, which reads through bun", kept)
+		case db.Dialect() == models.SQLite && (kept == 0 || kept > 8*8+1):
+			// Eight reads by IN list (translations of four kinds, links,
+			// venues, organizers, terms), each in eight lengths up to 128,
+			// and the event by id.
+			t.Errorf("%d statements prepared for lists of 1 to 100 events, want at most 65 (lengths padded)", kept)
+		}
+	})
+}
