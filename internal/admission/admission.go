@@ -79,13 +79,20 @@ func (g *Gate) Enter() (release func(), err error) {
 	return func() { <-g.slots }, nil
 }
 
-// Wrap runs next once the request has a slot. A handler wrapped must not
-// call another wrapped handler of the same gate while it holds its slot.
+// Wrap runs a read (GET, HEAD) of next once it has a slot; other methods
+// go straight through: writes already take turns at the database's write
+// lock (SQLite's is one at a time), and a writer holding a slot while it
+// waits for that lock, say behind a command-line import, would keep the
+// reads, which need no lock, waiting too. A handler wrapped must not call
+// another wrapped handler of the same gate while it holds its slot.
 func (g *Gate) Wrap(next fiber.Handler) fiber.Handler {
 	if g == nil {
 		return next
 	}
 	return func(c *fiber.Ctx) error {
+		if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
+			return next(c)
+		}
 		release, err := g.Enter()
 		if err != nil {
 			c.Set(fiber.HeaderRetryAfter, "1")
