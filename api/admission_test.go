@@ -9,8 +9,9 @@ import (
 )
 
 // A read that waits its whole turn at a full gate is answered 503 in the
-// documented shape and the caller's language, with Retry-After; a write
-// goes through; once a slot is free the read is served.
+// documented shape and the caller's language, with Retry-After; a write,
+// which has slots of its own, goes through; once a slot is free the read
+// is served.
 func TestBusyGateAnswers503InTheCallersLanguage(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
@@ -28,7 +29,7 @@ func TestBusyGateAnswers503InTheCallersLanguage(t *testing.T) {
 				t.Errorf("%s at a full gate: %d %v %s, want 503 service_unavailable %q with Retry-After", lang, res.Status, res.Header, res.Body, want)
 			}
 		}
-		// Writes do not wait for a turn: they take turns at the database.
+		// Writes have slots of their own.
 		if res := e.do(t, "POST", "/cal/events/v1/events", map[string]any{"title": "Written while busy",
 			"start_date": "2030-01-02 10:00:00", "end_date": "2030-01-02 11:00:00"}, models.RoleAdministrator); res.Status != 201 {
 			t.Errorf("a write at a full gate: %d %s", res.Status, res.Body)

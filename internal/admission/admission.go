@@ -22,31 +22,36 @@ import (
 // a turn; the surfaces answer it as 503 (Wrap sets Retry-After).
 var ErrBusy = errors.New("admission: the server is busy")
 
-// Gate lets at most a fixed number of requests through at once; the
-// others wait in arrival order (a Go channel queues blocked senders first
-// come, first served), each for at most the gate's patience. The zero of
-// *Gate (nil) lets everything through.
+// Gate lets at most a fixed number of reads and as many writes through at
+// once; the others wait in arrival order (a Go channel queues blocked
+// senders first come, first served), each for at most the gate's patience.
+// Reads and writes have slots of their own: a writer waiting for the
+// database's write lock (say behind a command-line import) never keeps a
+// read, which needs no lock, from its turn, and writers queued here take
+// the lock in arrival order instead of SQLite's busy-wait lottery, whose
+// unlucky writers waited seconds. The zero of *Gate (nil) lets everything
+// through.
 type Gate struct {
-	slots    chan struct{}
-	patience time.Duration
-	waiting  atomic.Int64
+	reads, writes chan struct{}
+	patience      time.Duration
+	waiting       atomic.Int64
 }
 
-// New returns a gate of n slots whose waiters give up after patience; n <=
-// 0 gives nil, a gate that never waits.
+// New returns a gate of n read slots and n write slots whose waiters give
+// up after patience; n <= 0 gives nil, a gate that never waits.
 func New(n int, patience time.Duration) *Gate {
 	if n <= 0 {
 		return nil
 	}
-	return &Gate{slots: make(chan struct{}, n), patience: patience}
+	return &Gate{reads: make(chan struct{}, n), writes: make(chan struct{}, n), patience: patience}
 }
 
-// Size is the number of slots (0 for a nil gate).
+// Size is the number of read slots, and of write slots (0 for a nil gate).
 func (g *Gate) Size() int {
 	if g == nil {
 		return 0
 	}
-	return cap(g.slots)
+	return cap(g.reads)
 }
 
 // Waiting is the number of requests waiting for a turn now.
@@ -57,43 +62,53 @@ func (g *Gate) Waiting() int {
 	return int(g.waiting.Load())
 }
 
-// Enter waits for a slot and returns the function that frees it, or
+// Enter waits for a read slot and returns the function that frees it, or
 // ErrBusy after the gate's patience.
 func (g *Gate) Enter() (release func(), err error) {
 	if g == nil {
 		return func() {}, nil
 	}
+	return g.enter(g.reads)
+}
+
+// EnterWrite is Enter for a write slot.
+func (g *Gate) EnterWrite() (release func(), err error) {
+	if g == nil {
+		return func() {}, nil
+	}
+	return g.enter(g.writes)
+}
+
+func (g *Gate) enter(slots chan struct{}) (release func(), err error) {
 	select {
-	case g.slots <- struct{}{}:
+	case slots <- struct{}{}:
 	default:
 		g.waiting.Add(1)
 		defer g.waiting.Add(-1)
 		t := time.NewTimer(g.patience)
 		defer t.Stop()
 		select {
-		case g.slots <- struct{}{}:
+		case slots <- struct{}{}:
 		case <-t.C:
 			return nil, ErrBusy
 		}
 	}
-	return func() { <-g.slots }, nil
+	return func() { <-slots }, nil
 }
 
-// Wrap runs a read (GET, HEAD) of next once it has a slot; other methods
-// go straight through: writes already take turns at the database's write
-// lock (SQLite's is one at a time), and a writer holding a slot while it
-// waits for that lock, say behind a command-line import, would keep the
-// reads, which need no lock, waiting too. A handler wrapped must not call
+// Wrap runs next once the request has a slot: a read slot for GET and
+// HEAD, a write slot for the other methods. A handler wrapped must not call
 // another wrapped handler of the same gate while it holds its slot.
 func (g *Gate) Wrap(next fiber.Handler) fiber.Handler {
 	if g == nil {
 		return next
 	}
 	return func(c *fiber.Ctx) error {
-		if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
-			return next(c)
+		enter := g.EnterWrite
+		if m := c.Method(); m == fiber.MethodGet || m == fiber.MethodHead {
+			enter = g.Enter
 		}
-		release, err := g.Enter()
+		release, err := enter()
 		if err != nil {
 			c.Set(fiber.HeaderRetryAfter, "1")
 			return err

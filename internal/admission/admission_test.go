@@ -63,6 +63,11 @@ func TestGateRefusesAfterItsPatience(t *testing.T) {
 	if d := time.Since(start); d < 30*time.Millisecond {
 		t.Errorf("gave up after %v, before its patience", d)
 	}
+	// Writes have slots of their own.
+	w, err := g.EnterWrite()
+	if err != nil {
+		t.Fatalf("a write with the read slots taken: %v", err)
+	}
 	r1()
 	r3, err := g.Enter()
 	if err != nil {
@@ -70,9 +75,24 @@ func TestGateRefusesAfterItsPatience(t *testing.T) {
 	}
 	r2()
 	r3()
-	if len(g.slots) != 0 {
-		t.Errorf("%d slots still taken", len(g.slots))
+	w()
+	if len(g.reads)+len(g.writes) != 0 {
+		t.Errorf("%d read and %d write slots still taken", len(g.reads), len(g.writes))
 	}
+}
+
+func TestWritesWaitForWriteSlots(t *testing.T) {
+	g := New(1, 30*time.Millisecond)
+	w, _ := g.EnterWrite()
+	if _, err := g.EnterWrite(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second write with one write slot taken: %v, want ErrBusy", err)
+	}
+	r, err := g.Enter()
+	if err != nil {
+		t.Fatalf("a read while a write works: %v", err)
+	}
+	r()
+	w()
 }
 
 func TestNilGateNeverWaits(t *testing.T) {
