@@ -15,7 +15,7 @@ import (
 func TestBusyGateAnswers503InTheCallersLanguage(t *testing.T) {
 	t.Parallel()
 	eachEnv(t, func(t *testing.T, e *testEnv) {
-		e.Deps.Gate = admission.New(1, 20*time.Millisecond)
+		e.Deps.Gate = admission.New(1, 1, 20*time.Millisecond)
 		e.App = newTestApp(e.Deps, Routes())
 		release, err := e.Deps.Gate.Enter()
 		if err != nil {

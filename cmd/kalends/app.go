@@ -39,7 +39,8 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	// pages and feeds.
 	cache := respcache.New(db, site, cfg.CacheSize, cfg.CacheCheck)
 	// One gate for both surfaces: the cores are shared.
-	gate := admission.New(cfg.activeLimit(db.Dialect()), cmp.Or(cfg.MaxWait, 3*time.Second))
+	reads, writes := cfg.activeLimit(db.Dialect())
+	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: cache, Gate: gate}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate}
@@ -79,20 +80,25 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	return app, nil
 }
 
-// activeLimit is how many requests are worked on at once (--max-active).
-// By default, as many as the process may run on cores: on SQLite a request
-// works on those cores from start to end, and more at once only makes each
-// one later. On MySQL a request also waits for the database server, so
-// four times that keep the cores busy.
-func (c *Config) activeLimit(d models.Dialect) int {
-	if c.MaxActive > 0 {
-		return c.MaxActive
+// activeLimit is how many reads and how many writes are worked on at once.
+// Reads: --max-active, by default as many as the process may run on cores:
+// on SQLite a read works on those cores from start to end, and more at once
+// only make each one later. Writes: one on SQLite, which lets one writer
+// at a time in anyway (queued here, writers take the lock in arrival order
+// instead of SQLite's busy-wait lottery); on MySQL a request also waits for
+// the database server, so reads and writes both get four times the cores.
+func (c *Config) activeLimit(d models.Dialect) (reads, writes int) {
+	reads = c.MaxActive
+	if reads <= 0 {
+		reads = max(runtime.GOMAXPROCS(0), 2)
+		if d == models.MySQL {
+			reads *= 4
+		}
 	}
-	n := runtime.GOMAXPROCS(0)
-	if d == models.MySQL {
-		n *= 4
+	if d == models.SQLite {
+		return reads, 1
 	}
-	return max(n, 2)
+	return reads, reads
 }
 
 // siteOf is the site settings of the configuration, shared by the store

@@ -150,7 +150,7 @@ var options = []option{
 			c.CacheCheck = d
 			return nil
 		}},
-	{name: "max-active", def: "0", usage: "reads (GET, HEAD) worked on at once, and as many writes; the others wait their turn in arrival order, for at most --max-wait (0: as many as CPU cores on SQLite, four times that on MySQL)",
+	{name: "max-active", def: "0", usage: "reads (GET, HEAD) worked on at once; the others wait their turn in arrival order, for at most --max-wait (0: as many as CPU cores on SQLite, four times that on MySQL); writes queue apart, one at a time on SQLite",
 		set: func(c *Config, v string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/kalends/kalends/models"
+	"runtime"
 
 	"fmt"
 	"io"
@@ -219,5 +220,24 @@ func TestMediaStoreDefaults(t *testing.T) {
 	cfg.validateMedia(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) })
 	if len(errs) != 2 {
 		t.Errorf("bad media options: %v", errs)
+	}
+}
+
+func TestActiveLimitFollowsTheCoresAndTheDatabase(t *testing.T) {
+	cores := max(runtime.GOMAXPROCS(0), 2)
+	for _, c := range []struct {
+		set           int
+		d             models.Dialect
+		reads, writes int
+	}{
+		{0, models.SQLite, cores, 1},
+		{0, models.MySQL, 4 * cores, 4 * cores},
+		{5, models.SQLite, 5, 1},
+		{5, models.MySQL, 5, 5},
+	} {
+		cfg := &Config{MaxActive: c.set}
+		if r, w := cfg.activeLimit(c.d); r != c.reads || w != c.writes {
+			t.Errorf("--max-active %d on %s: %d reads, %d writes; want %d, %d", c.set, c.d, r, w, c.reads, c.writes)
+		}
 	}
 }

@@ -22,8 +22,7 @@ import (
 // a turn; the surfaces answer it as 503 (Wrap sets Retry-After).
 var ErrBusy = errors.New("admission: the server is busy")
 
-// Gate lets at most a fixed number of reads and as many writes through at
-// once; the others wait in arrival order (a Go channel queues blocked
+// Gate lets at most a fixed number of reads and of writes through at once; the others wait in arrival order (a Go channel queues blocked
 // senders first come, first served), each for at most the gate's patience.
 // Reads and writes have slots of their own: a writer waiting for the
 // database's write lock (say behind a command-line import) never keeps a
@@ -37,21 +36,22 @@ type Gate struct {
 	waiting       atomic.Int64
 }
 
-// New returns a gate of n read slots and n write slots whose waiters give
-// up after patience; n <= 0 gives nil, a gate that never waits.
-func New(n int, patience time.Duration) *Gate {
-	if n <= 0 {
+// New returns a gate of reads read slots and writes write slots whose
+// waiters give up after patience; reads <= 0 gives nil, a gate that never
+// waits (writes <= 0 is one slot).
+func New(reads, writes int, patience time.Duration) *Gate {
+	if reads <= 0 {
 		return nil
 	}
-	return &Gate{reads: make(chan struct{}, n), writes: make(chan struct{}, n), patience: patience}
+	return &Gate{reads: make(chan struct{}, reads), writes: make(chan struct{}, max(writes, 1)), patience: patience}
 }
 
-// Size is the number of read slots, and of write slots (0 for a nil gate).
-func (g *Gate) Size() int {
+// Size is the number of read slots and of write slots (0 for a nil gate).
+func (g *Gate) Size() (reads, writes int) {
 	if g == nil {
-		return 0
+		return 0, 0
 	}
-	return cap(g.reads)
+	return cap(g.reads), cap(g.writes)
 }
 
 // Waiting is the number of requests waiting for a turn now.

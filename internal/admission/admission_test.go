@@ -22,7 +22,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestGateLetsWaitersInInArrivalOrder(t *testing.T) {
-	g := New(1, time.Minute)
+	g := New(1, 1, time.Minute)
 	release, err := g.Enter()
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestGateLetsWaitersInInArrivalOrder(t *testing.T) {
 }
 
 func TestGateRefusesAfterItsPatience(t *testing.T) {
-	g := New(2, 30*time.Millisecond)
+	g := New(2, 2, 30*time.Millisecond)
 	r1, _ := g.Enter()
 	r2, _ := g.Enter()
 	start := time.Now()
@@ -82,7 +82,7 @@ func TestGateRefusesAfterItsPatience(t *testing.T) {
 }
 
 func TestWritesWaitForWriteSlots(t *testing.T) {
-	g := New(1, 30*time.Millisecond)
+	g := New(1, 1, 30*time.Millisecond)
 	w, _ := g.EnterWrite()
 	if _, err := g.EnterWrite(); !errors.Is(err, ErrBusy) {
 		t.Fatalf("second write with one write slot taken: %v, want ErrBusy", err)
@@ -97,7 +97,7 @@ func TestWritesWaitForWriteSlots(t *testing.T) {
 
 func TestNilGateNeverWaits(t *testing.T) {
 	var g *Gate
-	if New(0, time.Second) != nil || g.Size() != 0 || g.Waiting() != 0 {
+	if r, w := g.Size(); New(0, 1, time.Second) != nil || r != 0 || w != 0 || g.Waiting() != 0 {
 		t.Fatal("a gate of no slots is nil and empty")
 	}
 	release, err := g.Enter()
