@@ -1,17 +1,17 @@
 package main
 
 import (
-	"github.com/kalends/kalends/models"
-	"runtime"
-
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kalends/kalends/models"
 )
 
 func envOf(m map[string]string) func(string) string {
