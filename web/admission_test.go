@@ -1,0 +1,40 @@
+package web
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/admission"
+	"github.com/kalends/kalends/models"
+)
+
+// An admin page asked for at a full gate is a 503 page in the reader's
+// language with Retry-After, not a hang; a free slot serves it.
+func TestBusyGateAnswersAnHTMLPage(t *testing.T) {
+	b, err := i18n.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := admission.New(1, 1, 20*time.Millisecond)
+	d := &Deps{I18n: b, Logger: slog.New(slog.DiscardHandler), Site: models.DefaultSite(), Gate: gate}
+	app := fiber.New(fiber.Config{ErrorHandler: ErrorHandler(d), Immutable: true})
+	Mount(app, d)
+	release, err := gate.Enter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body := do(t, app, "/admin/login", "Accept-Language", "ja")
+	want := b.T("ja", "error.server_busy", nil)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" || !strings.Contains(body, want) || !strings.Contains(body, `<html lang="ja">`) {
+		t.Errorf("at a full gate: %d %v, want 503 with %q:\n%s", resp.StatusCode, resp.Header, want, body)
+	}
+	release()
+	if resp, body := do(t, app, "/admin/login"); resp.StatusCode != 200 {
+		t.Errorf("with a free slot: %d\n%s", resp.StatusCode, body)
+	}
+}
