@@ -39,5 +39,3 @@ func (db *DB) Prepared() int {
 	defer db.prep.mu.Unlock()
 	return len(db.prep.stmts)
 }
-
-const MaxPrepared = maxPrepared

@@ -151,23 +151,9 @@ var options = []option{
 			return nil
 		}},
 	{name: "max-active", def: "0", usage: "reads (GET, HEAD) worked on at once; the others wait their turn in arrival order, for at most --max-wait (0: as many as CPU cores on SQLite, four times that on MySQL); writes queue apart, one at a time on SQLite",
-		set: func(c *Config, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("not an integer: %q", v)
-			}
-			c.MaxActive = n
-			return nil
-		}},
+		set: intOption(func(c *Config, n int) { c.MaxActive = n })},
 	{name: "max-wait", def: "3s", usage: "how long a request waits for its turn before it is answered 503 with Retry-After",
-		set: func(c *Config, v string) error {
-			d, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("not a duration such as 3s: %q", v)
-			}
-			c.MaxWait = d
-			return nil
-		}},
+		set: durationOption(func(c *Config, d time.Duration) { c.MaxWait = d })},
 	{name: "publish-interval", def: "1m", usage: "how often records scheduled for a date that has passed are published (0 turns it off)",
 		set: func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))

@@ -42,7 +42,6 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	}
 	c := &debugCounters{}
 	db.AddQueryHook(c) // bun's queries and the store's prepared ones
-
 	vars := expvar.NewMap("kalends")
 	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
 	vars.Set("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))

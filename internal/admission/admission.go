@@ -22,14 +22,14 @@ import (
 // a turn; the surfaces answer it as 503 (Wrap sets Retry-After).
 var ErrBusy = errors.New("admission: the server is busy")
 
-// Gate lets at most a fixed number of reads and of writes through at once; the others wait in arrival order (a Go channel queues blocked
-// senders first come, first served), each for at most the gate's patience.
-// Reads and writes have slots of their own: a writer waiting for the
-// database's write lock (say behind a command-line import) never keeps a
-// read, which needs no lock, from its turn, and writers queued here take
-// the lock in arrival order instead of SQLite's busy-wait lottery, whose
-// unlucky writers waited seconds. The zero of *Gate (nil) lets everything
-// through.
+// Gate lets at most a fixed number of reads and of writes through at once;
+// the others wait in arrival order (a Go channel queues blocked senders
+// first come, first served), each for at most the gate's patience. Reads
+// and writes have slots of their own: a writer waiting for the database's
+// write lock (say behind a command-line import) never keeps a read, which
+// needs no lock, from its turn, and writers queued here take the lock in
+// arrival order instead of SQLite's busy-wait lottery, whose unlucky
+// writers waited seconds. The zero of *Gate (nil) lets everything through.
 type Gate struct {
 	reads, writes chan struct{}
 	patience      time.Duration
@@ -44,14 +44,6 @@ func New(reads, writes int, patience time.Duration) *Gate {
 		return nil
 	}
 	return &Gate{reads: make(chan struct{}, reads), writes: make(chan struct{}, max(writes, 1)), patience: patience}
-}
-
-// Size is the number of read slots and of write slots (0 for a nil gate).
-func (g *Gate) Size() (reads, writes int) {
-	if g == nil {
-		return 0, 0
-	}
-	return cap(g.reads), cap(g.writes)
 }
 
 // Waiting is the number of requests waiting for a turn now.
