@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"database/sql/driver"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
@@ -55,45 +56,110 @@ func init() {
 // searches) and on MySQL. Hangul syllables stay whole, as MySQL compares
 // them.
 func FoldSearch(s string) string {
-	ascii, upper := true, false
-	for i := 0; i < len(s) && ascii; i++ {
-		c := s[i]
-		ascii = c < 0x80
-		upper = upper || ('A' <= c && c <= 'Z')
-	}
-	if ascii {
-		if upper {
-			return strings.ToLower(s)
+	// Most text is already in folded form (lower-case ASCII, Chinese
+	// characters, hiragana, Hangul): s itself is returned when no character
+	// changes. Searching on SQLite folds every candidate row's title,
+	// description and excerpt, so this is the common case of the hottest
+	// loop of a search.
+	foldOnce.Do(makeFoldTables)
+	for i, r := range s {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				return foldFrom(s, i)
+			}
+		} else if !foldSameBMP(r) {
+			if _, same := foldAt(s, i, r); !same {
+				return foldFrom(s, i)
+			}
 		}
-		return s
 	}
+	return s
+}
+
+// foldFrom folds s, whose first i bytes fold to themselves, copying the
+// runs of characters that fold to themselves whole.
+func foldFrom(s string, i int) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r < 0x80:
+	run := 0 // start of the pending run of characters that fold to themselves
+	for j, r := range s[i:] {
+		j += i
+		if r < utf8.RuneSelf {
 			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
+				b.WriteString(s[run:j])
+				b.WriteByte(byte(r + 'a' - 'A'))
+				run = j + 1
 			}
-			b.WriteByte(byte(r)) //nolint:gosec // G115: r < 0x80 here.
-		default:
-			b.WriteString(foldRune(r))
+			continue
+		}
+		if foldSameBMP(r) {
+			continue
+		}
+		f, same := foldAt(s, j, r)
+		if same {
+			continue
+		}
+		if run < j {
+			b.WriteString(s[run:j])
+		}
+		b.WriteString(f)
+		run = j + utf8.RuneLen(r)
+		if r == utf8.RuneError && !strings.HasPrefix(s[j:], string(utf8.RuneError)) {
+			run = j + 1
 		}
 	}
+	b.WriteString(s[run:])
 	return b.String()
 }
 
-// foldCache holds the folded form of each character of the Basic
-// Multilingual Plane once computed (search folds every row's text).
-var foldCache [0x10000]atomic.Pointer[string]
-
-// foldRune is one character as FoldSearch writes it ("" for a mark).
-func foldRune(r rune) string {
-	if r < 0x10000 {
-		if p := foldCache[r].Load(); p != nil {
-			return *p
-		}
+// foldAt is r, the character at s[i:] (r >= 0x80), as FoldSearch writes it,
+// and whether that is its own bytes. A byte that is not UTF-8 (r is
+// U+FFFD, one byte long) is not: it becomes U+FFFD, as ranging over a
+// string makes it.
+func foldAt(s string, i int, r rune) (folded string, same bool) {
+	switch {
+	case r == utf8.RuneError:
+		return string(utf8.RuneError), strings.HasPrefix(s[i:], string(utf8.RuneError))
+	case r >= 0x10000:
+		return foldRune(r)
+	case foldSameBMP(r):
+		return "", true
 	}
+	return foldTo[foldIndex[r]], false
+}
+
+// foldSameBMP tells whether r is a character of the Basic Multilingual
+// Plane, other than U+FFFD, that folds to itself (short enough to be
+// inlined in FoldSearch's loops).
+func foldSameBMP(r rune) bool {
+	return r < 0x10000 && r != utf8.RuneError && foldSame[r>>6]&(1<<(r&63)) != 0
+}
+
+// The fold of the Basic Multilingual Plane, computed once, on the first
+// search (about 20 ms): a bit for each character that folds to itself, and
+// the folded form of each of the others (about 5,700) by index.
+var (
+	foldOnce  sync.Once
+	foldSame  [0x10000 / 64]uint64
+	foldIndex [0x10000]uint16
+	foldTo    []string
+)
+
+func makeFoldTables() {
+	for c := rune(0); c < 0x10000; c++ {
+		f, same := foldRune(c)
+		if same {
+			foldSame[c>>6] |= 1 << (c & 63)
+			continue
+		}
+		foldIndex[c] = uint16(len(foldTo)) //nolint:gosec // G115: fewer than 0x10000 entries.
+		foldTo = append(foldTo, f)
+	}
+}
+
+// foldRune is one character as FoldSearch writes it ("" for a mark), and
+// whether that is the character itself.
+func foldRune(r rune) (folded string, same bool) {
 	out := string(unicode.ToLower(r))
 	if r < 0xAC00 || r > 0xD7A3 { // Hangul syllables stay whole
 		var b strings.Builder
@@ -108,8 +174,5 @@ func foldRune(r rune) string {
 		}
 		out = b.String()
 	}
-	if r < 0x10000 {
-		foldCache[r].Store(&out)
-	}
-	return out
+	return out, out == string(r)
 }
