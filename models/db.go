@@ -49,6 +49,9 @@ type Store struct {
 	// prep keeps the prepared statements of the hot reads (SQLite, outside
 	// transactions; nil otherwise, see prepared.go).
 	prep *prepared
+	// txPrep is the same cache inside a transaction on SQLite, for the
+	// writes that run through exec.
+	txPrep *prepared
 }
 
 // Site returns the site settings the store works with.
@@ -91,7 +94,7 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	for attempt := 1; ; attempt++ {
 		err := s.db.RunInTx(ctx, opts, func(_ context.Context, tx bun.Tx) error {
-			return fn(&Store{db: tx, dialect: s.dialect, site: s.site, media: s.media})
+			return fn(&Store{db: tx, dialect: s.dialect, site: s.site, media: s.media, txPrep: s.prep})
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
 			return mapErr(err)

@@ -451,7 +451,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 			return err
 		}
 		if len(after.terms) > 0 {
-			if err := tx.copyEventToTerms(ctx, e); err != nil {
+			if err := tx.copyEventToTerms(ctx, e, in.Categories != nil); err != nil {
 				return err
 			}
 		}
@@ -563,7 +563,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		// flag, or new links; an edit of the text leaves them as they are.
 		if len(after.terms) > 0 && (in.Categories != nil || in.Tags != nil || old.Status != e.Status ||
 			!old.StartAt.Equal(e.StartAt) || !old.EndAt.Equal(e.EndAt) || old.HideFromListings != e.HideFromListings) {
-			if err := tx.copyEventToTerms(ctx, &e); err != nil {
+			if err := tx.copyEventToTerms(ctx, &e, in.Categories != nil); err != nil {
 				return err
 			}
 		}

@@ -12,40 +12,61 @@ import (
 // Counting a list filtered by a category or tag. The total of such a list
 // (X-WP-Total) once probed the links of every event in its date window: at
 // 100,000 events a two-month window of a category with three subcategories
-// took tens of milliseconds, most of a request. Each event_terms row keeps
-// a copy of its event's status, start, end and hide_from_listings, so the
-// count reads one index range per term (event_terms_window_idx) instead.
+// took tens of milliseconds, most of a request. Each event_terms row, and
+// each row of the categories an event is filed under
+// (event_category_ancestors, event_categories.go), keeps a copy of its
+// event's status, start, end and hide_from_listings, so the count reads one
+// index range per tag, or per category asked, instead.
 //
 // The copies are kept in the transaction of every write that changes an
 // event or its terms: create and update (which restores too) write them
 // from the event in hand (copyEventToTerms, only when something they copy
-// changed); trash and scheduled publishing re-read them (syncEventTerms). Deletes cascade. Any new
-// writer of events must call it too; RepairEventTermCopies (kalends
-// recount) repairs copies changed outside Kalends.
+// changed); trash and scheduled publishing re-read them (syncEventTerms).
+// Deletes cascade. Any new writer of events must call it too;
+// RepairEventTermCopies and RepairEventCategories (kalends recount) repair
+// copies changed outside Kalends.
 
-// eventTermsCopy is the SET clause that copies an event's fields onto its
-// links, as correlated subqueries both dialects run.
-const eventTermsCopy = `status = (SELECT e.status FROM events e WHERE e.id = event_terms.event_id),
-	start_at = (SELECT e.start_at FROM events e WHERE e.id = event_terms.event_id),
-	end_at = (SELECT e.end_at FROM events e WHERE e.id = event_terms.event_id),
-	hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = event_terms.event_id)`
+// eventCopyTables are the tables whose rows keep a copy of their event's
+// status, start, end and hidden flag: the category and tag links, and the
+// categories each event is filed under (event_categories.go).
+var eventCopyTables = []string{"event_terms", "event_category_ancestors"}
+
+// eventCopySQL is the SET clause that copies an event's fields onto the
+// rows of table (one of eventCopyTables), as correlated subqueries both
+// dialects run.
+func eventCopySQL(table string) string {
+	return `status = (SELECT e.status FROM events e WHERE e.id = ` + table + `.event_id),
+	start_at = (SELECT e.start_at FROM events e WHERE e.id = ` + table + `.event_id),
+	end_at = (SELECT e.end_at FROM events e WHERE e.id = ` + table + `.event_id),
+	hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = ` + table + `.event_id)`
+}
 
 // syncEventTerms copies event id's status, start, end and hidden flag onto
-// its category and tag links (one statement).
+// its category and tag links and its category ancestry (a statement each).
 func (s *Store) syncEventTerms(ctx context.Context, id int64) error {
-	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+" WHERE event_id = ?", id); err != nil {
-		return fmt.Errorf("models: copy event %d onto its terms: %w", id, mapErr(err))
+	for _, t := range eventCopyTables {
+		if _, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+" WHERE event_id = ?", id); err != nil {
+			return fmt.Errorf("models: copy event %d onto its terms: %w", id, mapErr(err))
+		}
 	}
 	return nil
 }
 
 // copyEventToTerms writes e's status, start, end and hidden flag onto its
-// links from the values in hand (cheaper than syncEventTerms' subqueries).
-func (s *Store) copyEventToTerms(ctx context.Context, e *Event) error {
-	_, err := s.db.NewUpdate().Model((*EventTerm)(nil)).Set("status = ?", e.Status).Set("start_at = ?", Sec(e.StartAt)).
-		Set("end_at = ?", Sec(e.EndAt)).Set("hidden = ?", e.HideFromListings).Where("event_id = ?", e.ID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("models: copy event %d onto its terms: %w", e.ID, mapErr(err))
+// links and its category ancestry from the values in hand (cheaper than
+// syncEventTerms' subqueries). refiled says the write has just filed the
+// event under its categories (fileEvents), from the event as written: the
+// ancestry's copy is current.
+func (s *Store) copyEventToTerms(ctx context.Context, e *Event, refiled bool) error {
+	for _, t := range eventCopyTables {
+		if refiled && t == "event_category_ancestors" {
+			continue
+		}
+		_, err := s.db.NewUpdate().TableExpr(t).Set("status = ?", e.Status).Set("start_at = ?", Sec(e.StartAt)).
+			Set("end_at = ?", Sec(e.EndAt)).Set("hidden = ?", e.HideFromListings).Where("event_id = ?", e.ID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("models: copy event %d onto its terms: %w", e.ID, mapErr(err))
+		}
 	}
 	return nil
 }
@@ -54,7 +75,7 @@ func (s *Store) copyEventToTerms(ctx context.Context, e *Event) error {
 // fields differs from the event (kalends recount) and returns how many it
 // changed.
 func (s *Store) RepairEventTermCopies(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+` WHERE EXISTS (SELECT 1 FROM events e
+	res, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventCopySQL("event_terms")+` WHERE EXISTS (SELECT 1 FROM events e
 		WHERE e.id = event_terms.event_id AND (e.status <> event_terms.status OR e.hide_from_listings <> event_terms.hidden
 		OR event_terms.start_at IS NULL OR event_terms.end_at IS NULL
 		OR e.start_at <> event_terms.start_at OR e.end_at <> event_terms.end_at))`)
@@ -73,15 +94,17 @@ func (s *Store) RepairEventTermCopies(ctx context.Context) (int, error) {
 // id. ok is false when it cannot (the caller then counts from the events
 // table).
 func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
-	ids, other := f.categoryIDs, f.tagIDs
+	// The events filed under the categories (event_categories.go), or
+	// linked to the tags.
+	table, ids, other := "event_category_ancestors", f.categoryIDs, f.tagIDs
 	if len(ids) == 0 {
-		ids, other = f.tagIDs, nil
+		table, ids, other = "event_terms", f.tagIDs, nil
 	}
 	if len(ids) == 0 || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
 		f.Recurrence == RecurrenceSeries || f.Recurrence == RecurrenceFirst {
 		return 0, false, nil
 	}
-	q := s.db.NewSelect().TableExpr("event_terms AS l").Where("l.term_id IN (?)", bun.List(ids))
+	q := s.db.NewSelect().TableExpr(table+" AS l").Where("l.term_id IN (?)", bun.List(ids))
 	probe := func(table, col string, ids []int64) {
 		if len(ids) > 0 {
 			q.Where("EXISTS (SELECT 1 FROM "+table+" p WHERE p.event_id = l.event_id AND p."+col+" IN (?))", bun.List(ids))
@@ -109,7 +132,7 @@ func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool
 		q.Where("l.hidden = ?", false)
 	}
 	windowConds(q, "l", s.db.Dialect().Name() == dialect.SQLite, f)
-	// An event has one link per term, so one term needs no DISTINCT.
+	// An event has one row per term, so one term needs no DISTINCT.
 	expr := "COUNT(*)"
 	if len(ids) > 1 {
 		expr = "COUNT(DISTINCT l.event_id)"

@@ -160,6 +160,9 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 			return fmt.Errorf("models: link %s of event %d: %w", t.field, id, mapErr(err))
 		}
 	}
+	if in.Categories != nil {
+		return s.fileEvents(ctx, []int64{id})
+	}
 	return nil
 }
 

@@ -54,7 +54,8 @@ type EventFilter struct {
 	Order string
 	Desc  bool
 
-	// Resolved by ListEvents.
+	// Resolved by ListEvents: the categories asked (each standing for its
+	// subcategories too) and the tags.
 	categoryIDs, tagIDs []int64
 	visibility          Visibility
 }
@@ -197,10 +198,6 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadTermName) {
 			err = invalidBecause(t.field, "reason.events.unknown_term", nil, err)
 		}
-		if err == nil && t.taxonomy == TaxCategory && len(ids) > 0 {
-			// A category stands for its subcategories too, as in WordPress.
-			ids, err = s.withSubcategories(ctx, ids)
-		}
 		errs = append(errs, err)
 		*t.dst = ids
 	}
@@ -257,7 +254,9 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 			q.Where("EXISTS (SELECT 1 FROM "+table+" l WHERE l.event_id = event.id AND l."+col+" IN (?))", bun.List(ids))
 		}
 	}
-	linked("event_terms", "term_id", f.categoryIDs)
+	// A category stands for its subcategories too, as in WordPress: the
+	// events filed under it (event_categories.go).
+	linked("event_category_ancestors", "term_id", f.categoryIDs)
 	linked("event_terms", "term_id", f.tagIDs)
 	linked("event_venues", "venue_id", f.VenueIDs)
 	linked("event_organizers", "organizer_id", f.OrganizerIDs)
@@ -337,17 +336,4 @@ func distanceExpr(p GeoPoint) (string, []any) {
 	}, " + ")
 	args := []any{p.Lat, p.Lat, p.Lng, p.Lng, p.Lng, k, p.Lng, p.Lng, p.Lng, k}
 	return expr, args
-}
-
-// withSubcategories returns ids with every category below them, in one
-// recursive query (both dialects have WITH RECURSIVE).
-func (s *Store) withSubcategories(ctx context.Context, ids []int64) ([]int64, error) {
-	var out []int64
-	err := s.db.NewRaw("WITH RECURSIVE sub(id) AS (SELECT id FROM terms WHERE id IN (?) "+
-		"UNION SELECT t.id FROM terms t JOIN sub ON t.parent_id = sub.id WHERE t.taxonomy = ?) SELECT id FROM sub",
-		bun.List(ids), TaxCategory).Scan(ctx, &out)
-	if err != nil {
-		return nil, fmt.Errorf("models: subcategories: %w", mapErr(err))
-	}
-	return out, nil
 }

@@ -1,6 +1,9 @@
 package models
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Store internals the store tests exercise directly (package models_test).
 
@@ -38,4 +41,17 @@ func (db *DB) Prepared() int {
 	db.prep.mu.Lock()
 	defer db.prep.mu.Unlock()
 	return len(db.prep.stmts)
+}
+
+// PreparedFiling reports whether the statements that file one event under
+// its categories are prepared (they are, in the background, after their
+// first use in a transaction on SQLite).
+func (db *DB) PreparedFiling() bool {
+	if db.prep == nil {
+		return false
+	}
+	in, _ := inList([]int64{1})
+	db.prep.mu.Lock()
+	defer db.prep.mu.Unlock()
+	return db.prep.stmts[fmt.Sprintf(fileSomeSQL, in)] != nil && db.prep.stmts["DELETE FROM event_category_ancestors WHERE event_id IN ("+in+")"] != nil
 }

@@ -47,22 +47,46 @@ func (db *DB) AddQueryHook(h bun.QueryHook) {
 }
 
 // stmt returns the statement of query, prepared on first use, or nil when
-// the cache is full.
+// the cache is full. The lock is not held while preparing, which waits for
+// a connection of the pool.
 func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if st := p.stmts[query]; st != nil {
+	st, full := p.stmts[query], len(p.stmts) >= maxPrepared
+	p.mu.Unlock()
+	if st != nil || full {
 		return st, nil
-	}
-	if len(p.stmts) >= maxPrepared {
-		return nil, nil
 	}
 	st, err := p.db.DB.PrepareContext(ctx, query) //nolint:sqlclosecheck // kept until DB.Close (prepared.close)
 	if err != nil {
 		return nil, err
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if had := p.stmts[query]; had != nil || len(p.stmts) >= maxPrepared {
+		_ = st.Close() // prepared meanwhile by another caller, or the cache filled up
+		return had, nil
+	}
 	p.stmts[query] = st
 	return st, nil
+}
+
+// cached returns the statement of query if it is prepared already, and
+// otherwise prepares it in the background and returns nil. A transaction
+// must not wait for a second connection of the pool (on SQLite, one that
+// holds the write lock would wait for a connection another writer holds
+// while that writer waits for the lock).
+func (p *prepared) cached(query string) *sql.Stmt {
+	p.mu.Lock()
+	st := p.stmts[query]
+	p.mu.Unlock()
+	if st == nil {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, _ = p.stmt(ctx, query) // a failure leaves the write on bun
+		}()
+	}
+	return st
 }
 
 func (p *prepared) close() {
@@ -102,6 +126,42 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 		hooks[i].AfterQuery(ctx, e)
 	}
 	return rows, err
+}
+
+// exec runs a write written with ? placeholders: inside a transaction on
+// SQLite through the statement prepared once per connection (the
+// transaction's connection keeps it), through bun otherwise.
+func (s *Store) exec(ctx context.Context, query string, args ...any) error {
+	p := s.txPrep
+	tx, inTx := s.db.(bun.Tx)
+	if p == nil || !inTx || len(args) > maxPreparedArgs {
+		_, err := s.db.ExecContext(ctx, query, args...)
+		return err
+	}
+	st := p.cached(query)
+	if st == nil {
+		_, err := s.db.ExecContext(ctx, query, args...)
+		return err
+	}
+	ts := tx.StmtContext(ctx, st) // the connection's own prepared statement
+	defer func() { _ = ts.Close() }()
+	p.mu.Lock()
+	hooks := p.hooks
+	p.mu.Unlock()
+	if len(hooks) == 0 {
+		_, err := ts.ExecContext(ctx, args...)
+		return err
+	}
+	e := &bun.QueryEvent{DB: p.db, Query: p.db.QueryGen().FormatQuery(query, args...), QueryTemplate: query, QueryArgs: args, StartTime: time.Now()}
+	for _, h := range hooks {
+		ctx = h.BeforeQuery(ctx, e)
+	}
+	_, err := ts.ExecContext(ctx, args...)
+	e.Err = err
+	for i := len(hooks) - 1; i >= 0; i-- {
+		hooks[i].AfterQuery(ctx, e)
+	}
+	return err
 }
 
 // inList is the placeholders and arguments of an IN list of ids. Lists are

@@ -112,3 +112,51 @@ func TestPreparedReadsMatchBunsReads(t *testing.T) {
 		}
 	})
 }
+
+// TestWritesInATransactionUsePreparedStatements: on SQLite a write run by
+// exec inside a transaction (filing an event under its categories) is
+// prepared in the background on its first use, then runs through the
+// transaction connection's statement, with the same result and seen by the
+// query hooks.
+func TestWritesInATransactionUsePreparedStatements(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "editor", models.RoleEditor)
+		create := func(title string) {
+			t.Helper()
+			in := baseInput(title, "2027-05-01 10:00", "2027-05-01 11:00")
+			in.Categories = termRefs([]string{"Music"})
+			if _, err := db.CreateEvent(ctx, ed, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		create("First")
+		if db.Dialect() == models.SQLite {
+			deadline := time.Now().Add(10 * time.Second)
+			tick := time.NewTicker(10 * time.Millisecond)
+			defer tick.Stop()
+			for !db.PreparedFiling() {
+				if time.Now().After(deadline) {
+					t.Fatal("the filing statements were not prepared after their first use")
+				}
+				<-tick.C
+			}
+		} else if db.PreparedFiling() {
+			t.Error("statements prepared on MySQL, which writes through bun")
+		}
+		log := &queryLog{}
+		db.AddQueryHook(log)
+		create("Second")
+		if !strings.Contains(strings.Join(log.reset(), "\n"), "INSERT INTO event_category_ancestors") {
+			t.Error("the hook did not see the filing")
+		}
+		p, err := db.ListEvents(ctx, nil, models.EventFilter{Categories: refsOf([]string{"music"}), PerPage: 1, Lang: "en"})
+		if err != nil || p.Total != 2 {
+			t.Fatalf("music: %v, %v; want a total of 2", p, err)
+		}
+		if n, err := db.RepairEventCategories(ctx); err != nil || n != 0 {
+			t.Errorf("%d events filed wrong (%v)", n, err)
+		}
+	})
+}

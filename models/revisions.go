@@ -480,6 +480,9 @@ func (s *Store) restoreState(ctx context.Context, u *User, k Kind, id int64, sta
 	if err := s.applyState(ctx, u, k, id, st); err != nil {
 		return err
 	}
+	if err := s.fileEvents(ctx, []int64{id}); err != nil { // the restored links
+		return err
+	}
 	e, err := s.rawEvent(ctx, id, false)
 	if err != nil {
 		return err
@@ -489,7 +492,7 @@ func (s *Store) restoreState(ctx context.Context, u *User, k Kind, id int64, sta
 		return err
 	}
 	if len(after.terms) > 0 {
-		if err := s.copyEventToTerms(ctx, e); err != nil {
+		if err := s.copyEventToTerms(ctx, e, true); err != nil {
 			return err
 		}
 	}

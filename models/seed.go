@@ -111,6 +111,9 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	if _, err := s.RecountTerms(ctx); err != nil {
 		return rep, err
 	}
+	if err := s.fileAllEvents(ctx); err != nil {
+		return rep, err
+	}
 	return rep, nil
 }
 

@@ -200,12 +200,15 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 	return nil
 }
 
-// copySeriesToTerms refreshes the copies the category and tag links of
-// every event of series id keep of their event (events_count.go).
+// copySeriesToTerms refreshes the copies the category and tag links and
+// the category ancestry of every event of series id keep of their event
+// (events_count.go).
 func (s *Store) copySeriesToTerms(ctx context.Context, id int64) error {
-	if _, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventTermsCopy+
-		" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
-		return fmt.Errorf("models: copy the events of series %d onto their terms: %w", id, mapErr(err))
+	for _, t := range eventCopyTables {
+		if _, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+
+			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
+			return fmt.Errorf("models: copy the events of series %d onto their terms: %w", id, mapErr(err))
+		}
 	}
 	return nil
 }
@@ -260,6 +263,9 @@ func (s *Store) copySeriesLinks(ctx context.Context, id int64, ids []int64, repl
 				return fmt.Errorf("models: copy %s onto occurrences: %w", c.table, mapErr(err))
 			}
 		}
+		if err := s.fileEvents(ctx, chunk); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -272,7 +278,7 @@ func (s *Store) deleteEventRows(ctx context.Context, ids []int64) (int64, error)
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 500)]
 		ids = ids[len(chunk):]
-		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_translations"} {
+		for _, t := range []string{"event_venues", "event_organizers", "event_terms", "event_category_ancestors", "event_translations"} {
 			if _, err := s.db.NewDelete().TableExpr(t).Where("event_id IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
 				return n, fmt.Errorf("models: delete events: %w", mapErr(err))
 			}

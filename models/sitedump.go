@@ -54,10 +54,11 @@ var dumpOrder = []string{
 	"events", "event_translations", "event_venues", "event_organizers", "event_terms",
 }
 
-// dumpSkip are the tables that are not part of a site.
+// dumpSkip are the tables that are not part of a site, or are derived
+// from it (LoadSite rebuilds them).
 var dumpSkip = map[string]bool{
 	"sessions": true, "signin_attempts": true, "leases": true, "cache_generation": true,
-	"bun_migrations": true, "bun_migration_locks": true,
+	"bun_migrations": true, "bun_migration_locks": true, "event_category_ancestors": true,
 }
 
 // SiteLoadReport says what LoadSite wrote.

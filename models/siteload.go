@@ -35,8 +35,10 @@ func (db *DB) LoadSite(ctx context.Context, r io.Reader) (*SiteLoadReport, error
 		l := &siteLoader{s: s, dec: json.NewDecoder(r), written: &written}
 		l.dec.UseNumber()
 		var err error
-		rep, err = l.load(ctx)
-		return err
+		if rep, err = l.load(ctx); err != nil {
+			return err
+		}
+		return s.fileAllEvents(ctx) // derived, not exported
 	})
 	if err != nil {
 		for _, d := range written {

@@ -32,6 +32,9 @@ func TestTermCountsStayExactThroughEveryWrite(t *testing.T) {
 			if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 0 {
 				t.Errorf("%s: %d links' copies of their event were wrong (%v)", step, n, err)
 			}
+			if n, err := db.RepairEventCategories(ctx); err != nil || n != 0 {
+				t.Errorf("%s: %d events were filed under the wrong categories (%v)", step, n, err)
+			}
 		}
 		count := func(taxonomy, name string) int64 {
 			t.Helper()

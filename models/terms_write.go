@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // TermInput holds the fields of a term create or update; nil means "not
@@ -168,6 +169,15 @@ func (s *Store) UpdateTerm(ctx context.Context, u *User, taxonomy string, id int
 		if err != nil {
 			return tx.nameConflict(ctx, t, fmt.Errorf("models: update %s %d: %w", taxonomy, id, mapErr(err)))
 		}
+		if slices.Contains(cols, "parent_id") { // moved in the tree: its events gain and lose ancestors
+			filed, err := tx.eventsFiledUnder(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			if err := tx.fileEvents(ctx, filed); err != nil {
+				return err
+			}
+		}
 		if len(translated) > 0 {
 			return tx.saveTranslation(ctx, kind, t.ID, lang, translated)
 		}
@@ -205,6 +215,15 @@ func (s *Store) DeleteTerm(ctx context.Context, u *User, taxonomy string, id int
 		if len(clash) > 0 {
 			return &TermExistsError{Kind: kind, ID: clash[0], Deleting: true}
 		}
+		// The events linked to the category itself lose it and may lose its
+		// ancestors; those filed under it through a subcategory only lose
+		// it (the cascade), as the subcategories move up.
+		var linked []int64
+		if taxonomy == TaxCategory {
+			if err := tx.db.NewRaw("SELECT event_id FROM event_terms WHERE term_id = ?", id).Scan(ctx, &linked); err != nil {
+				return fmt.Errorf("models: delete %s %d: %w", taxonomy, id, mapErr(err))
+			}
+		}
 		for _, q := range []struct {
 			sql  string
 			args []any
@@ -212,13 +231,14 @@ func (s *Store) DeleteTerm(ctx context.Context, u *User, taxonomy string, id int
 			{"DELETE FROM event_terms WHERE term_id = ?", []any{id}},
 			{"DELETE FROM term_translations WHERE term_id = ?", []any{id}},
 			{"UPDATE terms SET parent_id = ? WHERE taxonomy = ? AND parent_id = ?", []any{t.ParentID, taxonomy, id}},
+			{"DELETE FROM event_category_ancestors WHERE term_id = ?", []any{id}},
 			{"DELETE FROM terms WHERE id = ?", []any{id}},
 		} {
 			if _, err := tx.db.ExecContext(ctx, q.sql, q.args...); err != nil {
 				return fmt.Errorf("models: delete %s %d: %w", taxonomy, id, mapErr(err))
 			}
 		}
-		return nil
+		return tx.fileEvents(ctx, linked)
 	})
 	if err != nil {
 		return nil, err

@@ -482,15 +482,24 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo("Music")}, "en")
+	music, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo("Music")}, "en")
 	if err == nil {
-		_, err = db.IDB().NewRaw("UPDATE terms SET event_count = 7").Exec(ctx)
+		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("Concert"), StartDate: ptrTo("2027-05-01 10:00"),
+			EndDate: ptrTo("2027-05-01 11:00"), Categories: &[]models.TermRef{{ID: music.ID}}, Lang: "en"})
+	}
+	for _, q := range []string{"UPDATE terms SET event_count = 7", "DELETE FROM event_category_ancestors"} {
+		if err == nil {
+			_, err = db.IDB().NewRaw(q).Exec(ctx)
+		}
 	}
 	_ = db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 term counts repaired\n0 category and tag links repaired\n", "0 term counts repaired\n0 category and tag links repaired\n"} {
+	for _, want := range []string{
+		"1 term counts repaired\n0 category and tag links repaired\n1 events refiled under their categories\n",
+		"0 term counts repaired\n0 category and tag links repaired\n0 events refiled under their categories\n",
+	} {
 		if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || r.stdout != want {
 			t.Fatalf("recount: exit %d, stdout %q (want %q)\n%s", r.code, r.stdout, want, r.stderr)
 		}

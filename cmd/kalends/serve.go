@@ -128,7 +128,11 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n", n, links)
+	filed, err := db.RepairEventCategories(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n%d events refiled under their categories\n", n, links, filed)
 	return err
 }
 
