@@ -144,19 +144,20 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 			continue
 		}
 		ids := resolved[t.taxonomy]
-		_, err := s.db.NewDelete().Model((*EventTerm)(nil)).Where("event_id = ?", id).
-			Where("term_id IN (SELECT id FROM terms WHERE taxonomy = ?)", t.taxonomy).Exec(ctx)
+		err := s.exec(ctx, "DELETE FROM event_terms WHERE event_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)", id, t.taxonomy)
 		if err != nil {
 			return fmt.Errorf("models: link %s of event %d: %w", t.field, id, mapErr(err))
 		}
 		if len(ids) == 0 {
 			continue
 		}
-		rows := make([]EventTerm, len(ids))
-		for i, tid := range ids {
-			rows[i] = EventTerm{EventID: id, TermID: tid}
+		// The copies of the event's fields are written after (copyEventToTerms).
+		args := make([]any, 0, 2*len(ids))
+		for _, tid := range ids {
+			args = append(args, id, tid)
 		}
-		if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		q := "INSERT INTO event_terms (event_id, term_id) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?), ", len(ids)), ", ")
+		if err := s.exec(ctx, q, args...); err != nil {
 			return fmt.Errorf("models: link %s of event %d: %w", t.field, id, mapErr(err))
 		}
 	}

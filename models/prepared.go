@@ -130,7 +130,9 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 
 // exec runs a write written with ? placeholders: inside a transaction on
 // SQLite through the statement prepared once per connection (the
-// transaction's connection keeps it), through bun otherwise.
+// transaction's connection keeps it), through bun otherwise. Its arguments
+// must be ids, numbers and strings: the driver would store a time.Time in
+// another text form than bun, and stored times are compared as text.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
 	p := s.txPrep
 	tx, inTx := s.db.(bun.Tx)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/uptrace/bun"
 )
 
 // Term counts. terms.event_count is the number of published events linked
@@ -74,9 +72,9 @@ func (s *Store) adjustTermCounts(ctx context.Context, before, after termCounts) 
 		cases.WriteString(" WHEN ? THEN ?")
 		args = append(args, t, delta[t])
 	}
-	args = append(args, bun.List(ids))
-	q := "UPDATE terms SET event_count = event_count + CASE id" + cases.String() + " ELSE 0 END WHERE id IN (?)"
-	if _, err := s.db.ExecContext(ctx, q, args...); err != nil {
+	in, inArgs := inList(ids)
+	q := "UPDATE terms SET event_count = event_count + CASE id" + cases.String() + " ELSE 0 END WHERE id IN (" + in + ")"
+	if err := s.exec(ctx, q, append(args, inArgs...)...); err != nil {
 		return fmt.Errorf("models: adjust term counts: %w", mapErr(err))
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/uptrace/bun"
 	"golang.org/x/crypto/argon2"
 )
 
@@ -103,11 +104,17 @@ func (s *Store) userByID(ctx context.Context, id int64) (*User, error) {
 
 // GetUserByLogin returns the user with login (case-insensitive).
 func (s *Store) GetUserByLogin(ctx context.Context, login string) (*User, error) {
-	u := new(User)
-	if err := s.db.NewSelect().Model(u).Where("login = ?", NormalizeLogin(login)).Scan(ctx); err != nil {
+	q := s.modelQuery("user by login", func() string {
+		return s.db.NewSelect().Model((*User)(nil)).Where("login = ?", bun.Safe("?")).String()
+	})
+	var found []*User
+	if err := s.scan(ctx, &found, q, NormalizeLogin(login)); err != nil {
 		return nil, fmt.Errorf("models: get user %q: %w", login, mapErr(err))
 	}
-	return u, nil
+	if len(found) == 0 {
+		return nil, fmt.Errorf("models: get user %q: %w", login, ErrNotFound)
+	}
+	return found[0], nil
 }
 
 // UserExists reports whether a user with id exists.
@@ -208,7 +215,10 @@ func (s *Store) AuthenticateAppPassword(ctx context.Context, login, password, ip
 	}
 	var aps []AppPassword
 	if u != nil {
-		if err := s.db.NewSelect().Model(&aps).Where("user_id = ? AND revoked_at IS NULL", u.ID).Scan(ctx); err != nil {
+		q := s.modelQuery("app passwords of user", func() string {
+			return s.db.NewSelect().Model((*AppPassword)(nil)).Where("user_id = ? AND revoked_at IS NULL", bun.Safe("?")).String()
+		})
+		if err := s.scan(ctx, &aps, q, u.ID); err != nil {
 			return nil, mapErr(err)
 		}
 	}
