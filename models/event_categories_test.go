@@ -143,10 +143,29 @@ func TestCategoryFilterFollowsTheTree(t *testing.T) {
 		}
 		want("series moved to Music", append([]string{"Concert"}, weekly...), music)
 		want("series moved to Music", []string{"Both", "Short film"}, shorts)
+		occ, err := db.ListEvents(ctx, ed, models.EventFilter{ParentID: &series.ID, PerPage: 10, Lang: "en"})
+		if err != nil || len(occ.Items) != 3 {
+			t.Fatalf("occurrences: %v, %v", occ, err)
+		}
+		if _, err := db.UpdateEvent(ctx, ed, models.ByID(occ.Items[1].ID), models.EventInput{Title: ptr("Weekly, moved"),
+			Scope: models.ScopeThis, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		weekly = []string{"Weekly", "Weekly, moved", "Weekly"}
+		want("an exception", append([]string{"Concert"}, weekly...), music)
 		if _, err := db.TrashEvent(ctx, ed, models.ByID(series.ID), "en"); err != nil {
 			t.Fatal(err)
 		}
 		want("series trashed", []string{"Concert"}, music)
+		if _, err := db.UpdateEvent(ctx, ed, models.ByID(series.ID), models.EventInput{PostInput: models.PostInput{Status: ptr(models.StatusPublish)},
+			Scope: models.ScopeAll, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		want("series restored with its exception", append([]string{"Concert"}, weekly...), music)
+		if _, err := db.TrashEvent(ctx, ed, models.ByID(series.ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		want("series trashed again", []string{"Concert"}, music)
 		if _, err := db.DeleteTerm(ctx, ed, models.TaxCategory, music, "en"); err != nil {
 			t.Fatal(err)
 		}

@@ -29,10 +29,11 @@ const maxPreparedArgs = 1024
 // prepared holds the statements of one database and the query hooks that
 // must see them (bun runs its own for everything else).
 type prepared struct {
-	db    *bun.DB
-	mu    sync.Mutex
-	stmts map[string]*sql.Stmt
-	hooks []bun.QueryHook
+	db      *bun.DB
+	mu      sync.Mutex
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool // being prepared in the background (cached)
+	hooks   []bun.QueryHook
 }
 
 // AddQueryHook adds a query hook that sees every query, those of prepared
@@ -77,16 +78,44 @@ func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 // while that writer waits for the lock).
 func (p *prepared) cached(query string) *sql.Stmt {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	st := p.stmts[query]
-	p.mu.Unlock()
-	if st == nil {
+	if st == nil && !p.pending[query] && len(p.stmts) < maxPrepared {
+		if p.pending == nil {
+			p.pending = map[string]bool{}
+		}
+		p.pending[query] = true
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_, _ = p.stmt(ctx, query) // a failure leaves the write on bun
+			p.mu.Lock()
+			delete(p.pending, query)
+			p.mu.Unlock()
 		}()
 	}
 	return st
+}
+
+// observe runs do, the execution of query with args through a prepared
+// statement, between the query hooks (bun runs them for its own queries).
+func (p *prepared) observe(ctx context.Context, query string, args []any, do func(context.Context) error) error {
+	p.mu.Lock()
+	hooks := p.hooks
+	p.mu.Unlock()
+	if len(hooks) == 0 {
+		return do(ctx)
+	}
+	e := &bun.QueryEvent{DB: p.db, Query: p.db.QueryGen().FormatQuery(query, args...), QueryTemplate: query, QueryArgs: args, StartTime: time.Now()}
+	for _, h := range hooks {
+		ctx = h.BeforeQuery(ctx, e)
+	}
+	err := do(ctx)
+	e.Err = err
+	for i := len(hooks) - 1; i >= 0; i-- {
+		hooks[i].AfterQuery(ctx, e)
+	}
+	return err
 }
 
 func (p *prepared) close() {
@@ -110,21 +139,12 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	if err != nil || st == nil {
 		return s.db.QueryContext(ctx, query, args...)
 	}
-	p.mu.Lock()
-	hooks := p.hooks
-	p.mu.Unlock()
-	if len(hooks) == 0 {
-		return st.QueryContext(ctx, args...)
-	}
-	e := &bun.QueryEvent{DB: p.db, Query: p.db.QueryGen().FormatQuery(query, args...), QueryTemplate: query, QueryArgs: args, StartTime: time.Now()}
-	for _, h := range hooks {
-		ctx = h.BeforeQuery(ctx, e)
-	}
-	rows, err := st.QueryContext(ctx, args...)
-	e.Err = err
-	for i := len(hooks) - 1; i >= 0; i-- {
-		hooks[i].AfterQuery(ctx, e)
-	}
+	var rows *sql.Rows
+	err = p.observe(ctx, query, args, func(ctx context.Context) error {
+		var err error
+		rows, err = st.QueryContext(ctx, args...) //nolint:sqlclosecheck,rowserrcheck // the caller's
+		return err
+	})
 	return rows, err
 }
 
@@ -147,23 +167,10 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) error {
 	}
 	ts := tx.StmtContext(ctx, st) // the connection's own prepared statement
 	defer func() { _ = ts.Close() }()
-	p.mu.Lock()
-	hooks := p.hooks
-	p.mu.Unlock()
-	if len(hooks) == 0 {
+	return p.observe(ctx, query, args, func(ctx context.Context) error {
 		_, err := ts.ExecContext(ctx, args...)
 		return err
-	}
-	e := &bun.QueryEvent{DB: p.db, Query: p.db.QueryGen().FormatQuery(query, args...), QueryTemplate: query, QueryArgs: args, StartTime: time.Now()}
-	for _, h := range hooks {
-		ctx = h.BeforeQuery(ctx, e)
-	}
-	_, err := ts.ExecContext(ctx, args...)
-	e.Err = err
-	for i := len(hooks) - 1; i >= 0; i-- {
-		hooks[i].AfterQuery(ctx, e)
-	}
-	return err
+	})
 }
 
 // inList is the placeholders and arguments of an IN list of ids. Lists are

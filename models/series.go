@@ -195,16 +195,22 @@ func (s *Store) syncSeries(ctx context.Context, id int64, propagate bool, until 
 		return fmt.Errorf("models: series %d: %w", id, mapErr(err))
 	}
 	if len(refresh)+len(added)+len(untrash) > 0 {
-		return s.copySeriesToTerms(ctx, id)
+		// The occurrences refreshed and added were just filed under their
+		// categories from their rows as written (copySeriesLinks); the
+		// exceptions taken out of the trash were not.
+		return s.copySeriesToTerms(ctx, id, len(untrash) > 0)
 	}
 	return nil
 }
 
-// copySeriesToTerms refreshes the copies the category and tag links and
-// the category ancestry of every event of series id keep of their event
-// (events_count.go).
-func (s *Store) copySeriesToTerms(ctx context.Context, id int64) error {
+// copySeriesToTerms refreshes the copies the category and tag links, and
+// with ancestry the category ancestry, of every event of series id keep of
+// their event (events_count.go).
+func (s *Store) copySeriesToTerms(ctx context.Context, id int64, ancestry bool) error {
 	for _, t := range eventCopyTables {
+		if !ancestry && t == "event_category_ancestors" {
+			continue
+		}
 		if _, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+
 			" WHERE event_id IN (SELECT id FROM events WHERE series_id = ?)", id); err != nil {
 			return fmt.Errorf("models: copy the events of series %d onto their terms: %w", id, mapErr(err))
@@ -649,7 +655,7 @@ func (s *Store) trashOccurrences(ctx context.Context, u *User, id int64, from ti
 	if _, err := q.Exec(ctx); err != nil {
 		return fmt.Errorf("models: trash occurrences of %d: %w", id, mapErr(err))
 	}
-	return s.copySeriesToTerms(ctx, id)
+	return s.copySeriesToTerms(ctx, id, true)
 }
 
 // deleteSeriesRows deletes the other occurrences of series id for good.
