@@ -172,3 +172,26 @@ func TestCategoryFilterFollowsTheTree(t *testing.T) {
 		want("Music deleted", []string{"Both", "Short film", "Gallery", "Moved"}, arts)
 	})
 }
+
+// TestSeedFilesEventsUnderTheirCategories: the seed writes the filing of
+// its events with their links, series and their occurrences included, as
+// a refiling from the links and the tree would, on both dialects.
+func TestSeedFilesEventsUnderTheirCategories(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		o := seedOptions(120, admin.ID)
+		o.Series = 4
+		if _, err := db.Seed(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+		var rows int
+		if err := db.IDB().NewRaw("SELECT COUNT(*) FROM event_category_ancestors").Scan(ctx, &rows); err != nil || rows < 240 {
+			t.Fatalf("%d rows filed for 120 events of two categories each (%v)", rows, err)
+		}
+		if n, err := db.RepairEventCategories(ctx); err != nil || n != 0 {
+			t.Errorf("%d events filed under the wrong categories after seeding (%v)", n, err)
+		}
+	})
+}

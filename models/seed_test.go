@@ -103,6 +103,12 @@ func TestSeedWritesWholeRealisticEvents(t *testing.T) {
 		if n, err := db.RecountTerms(ctx); err != nil || n != 0 {
 			t.Errorf("term counts after seeding: %d wrong, %v", n, err)
 		}
+		if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 0 {
+			t.Errorf("links' copies of their events after seeding: %d wrong, %v", n, err)
+		}
+		if n, err := db.RepairEventCategories(ctx); err != nil || n != 0 {
+			t.Errorf("events filed under the wrong categories after seeding: %d, %v", n, err)
+		}
 		p, err := db.ListEvents(ctx, admin, models.EventFilter{PerPage: 500, Lang: "ja"})
 		if err != nil {
 			t.Fatal(err)
