@@ -64,7 +64,7 @@ func (p *prepared) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if had := p.stmts[query]; had != nil || len(p.stmts) >= maxPrepared {
-		_ = st.Close() // prepared meanwhile by another caller, or the cache filled up
+		_ = st.Close() //nolint:sqlclosecheck // prepared meanwhile by another caller, or the cache filled up: not kept
 		return had, nil
 	}
 	p.stmts[query] = st
@@ -88,7 +88,7 @@ func (p *prepared) cached(query string) *sql.Stmt {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			_, _ = p.stmt(ctx, query) // a failure leaves the write on bun
+			_, _ = p.stmt(ctx, query) //nolint:sqlclosecheck // kept in the cache until DB.Close; a failure leaves the write on bun
 			p.mu.Lock()
 			delete(p.pending, query)
 			p.mu.Unlock()
