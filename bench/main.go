@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -28,6 +29,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/kalends/kalends/models"
 )
 
 func main() {
@@ -148,6 +151,26 @@ func dbFor(c config, tmp string, n int) string {
 	return fmt.Sprintf("%s_%d", strings.TrimRight(c.db, "/"), n)
 }
 
+// dropMySQL drops the MySQL database of dsn (the bench's own, named after
+// BENCH_DB and the size); kalends creates it again when it opens it.
+func dropMySQL(ctx context.Context, dsn string) error {
+	cfg, err := models.MySQLConfig(dsn)
+	if err != nil {
+		return err
+	}
+	name := cfg.DBName
+	cfg.DBName = ""
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS `"+name+"`"); err != nil {
+		return fmt.Errorf("drop the bench database %s: %w", name, err)
+	}
+	return nil
+}
+
 func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Result, error) {
 	db := dbFor(c, tmp, n)
 	kal := func(args ...string) (string, error) {
@@ -158,6 +181,14 @@ func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Resu
 			return "", fmt.Errorf("kalends %s: %w\n%s", strings.Join(args, " "), err, errb.String())
 		}
 		return out.String(), nil
+	}
+	if c.db != "" {
+		// The size's own database starts empty, as a SQLite file does: seed
+		// adds to what is there, so a second run measured a calendar twice
+		// as large.
+		if err := dropMySQL(ctx, db); err != nil {
+			return nil, err
+		}
 	}
 	fmt.Fprintf(os.Stderr, "seeding %d events…\n", n)
 	t0 := time.Now()
