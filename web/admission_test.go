@@ -29,9 +29,10 @@ func TestBusyGateAnswersAnHTMLPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, body := do(t, app, "/admin/login", "Accept-Language", "ja")
-	want := b.T("ja", "error.server_busy", nil)
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" || !strings.Contains(body, want) || !strings.Contains(body, `<html lang="ja">`) {
-		t.Errorf("at a full gate: %d %v, want 503 with %q:\n%s", resp.StatusCode, resp.Header, want, body)
+	want, title := b.T("ja", "error.server_busy", nil), b.T("ja", "admin.error.busy.title", nil)
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" || !strings.Contains(body, want) || !strings.Contains(body, title) ||
+		!strings.Contains(body, `<html lang="ja">`) {
+		t.Errorf("at a full gate: %d %v, want 503 titled %q with %q:\n%s", resp.StatusCode, resp.Header, title, want, body)
 	}
 	release()
 	if resp, body := do(t, app, "/admin/login"); resp.StatusCode != 200 {
