@@ -80,10 +80,12 @@ func (s *Store) adjustTermCounts(ctx context.Context, before, after termCounts) 
 	return nil
 }
 
-// termCountSQL counts the published events of term tm from the links: the
-// truth that RecountTerms restores.
-const termCountSQL = `(SELECT COUNT(*) FROM event_terms et JOIN events e ON e.id = et.event_id
-	WHERE et.term_id = tm.id AND e.status = 'publish' AND (e.series_id IS NULL OR e.series_id = e.id))`
+// termCountSQL counts the published events of every term from the links
+// (a series once), in one pass over them, as c(term_id, cnt): the truth
+// that RecountTerms restores. (A count per term in a correlated subquery,
+// evaluated twice, was 15% of seeding a calendar.)
+const termCountSQL = `(SELECT et.term_id, COUNT(*) AS cnt FROM event_terms et JOIN events e ON e.id = et.event_id
+	WHERE e.status = 'publish' AND (e.series_id IS NULL OR e.series_id = e.id) GROUP BY et.term_id) c`
 
 // RecountTerms recomputes the count of every term from the links, in one
 // transaction, and returns how many counts were wrong. Counts are kept by
@@ -96,7 +98,8 @@ func (s *Store) RecountTerms(ctx context.Context) (int, error) {
 			ID    int64 `bun:"id"`
 			Count int64 `bun:"cnt"`
 		}
-		err := tx.db.NewRaw("SELECT tm.id, "+termCountSQL+" AS cnt FROM terms tm WHERE tm.event_count <> "+termCountSQL).
+		err := tx.db.NewRaw("SELECT tm.id, COALESCE(c.cnt, 0) AS cnt FROM terms tm LEFT JOIN "+termCountSQL+
+			" ON c.term_id = tm.id WHERE tm.event_count <> COALESCE(c.cnt, 0)").
 			Scan(ctx, &wrong)
 		if err != nil {
 			return fmt.Errorf("models: recount terms: %w", mapErr(err))
