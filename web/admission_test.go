@@ -2,6 +2,8 @@ package web
 
 import (
 	"log/slog"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +26,9 @@ func TestBusyGateAnswersAnHTMLPage(t *testing.T) {
 	d := &Deps{I18n: b, Logger: slog.New(slog.DiscardHandler), Site: models.DefaultSite(), Gate: gate}
 	app := fiber.New(fiber.Config{ErrorHandler: ErrorHandler(d), Immutable: true})
 	Mount(app, d)
+	br := newBrowser(t, app)
+	_, page := br.get("/admin/login")
+	token := csrfOf(t, page)
 	release, err := gate.Enter()
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +38,20 @@ func TestBusyGateAnswersAnHTMLPage(t *testing.T) {
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" || !strings.Contains(body, want) || !strings.Contains(body, title) ||
 		!strings.Contains(body, `<html lang="ja">`) {
 		t.Errorf("at a full gate: %d %v, want 503 titled %q with %q:\n%s", resp.StatusCode, resp.Header, title, want, body)
+	}
+	if retry := `href="/admin/login" data-testid="error-retry">` + b.T("ja", "admin.error.retry", nil) + `</a>`; !strings.Contains(body, retry) {
+		t.Errorf("no link to ask for the page again (%s):\n%s", retry, body)
+	}
+	// A form sent is not offered again as a link (going back keeps what
+	// was typed).
+	releaseWrite, err := gate.EnterWrite() // writes have slots of their own
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseWrite()
+	if sent, body := br.send(http.MethodPost, "/admin/login", url.Values{"_csrf": {token}, "login": {"a"}, "password": {"b"}}); sent.StatusCode != 503 ||
+		strings.Contains(body, "error-retry") {
+		t.Errorf("a form sent at a full gate: %d, want 503 without a link to send it again:\n%s", sent.StatusCode, body)
 	}
 	release()
 	if resp, body := do(t, app, "/admin/login"); resp.StatusCode != 200 {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -67,12 +68,19 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		c.Response().ResetBody()
 		// Error pages are never cached: the next attempt may succeed.
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		rerr := render(c, status, errorPage(errorView{
+		view := errorView{
 			Layout:  h.layoutFor(c, titleID),
 			Status:  status,
 			Message: message,
 			Back:    d.I18n.T(lang, "admin.error.back", nil),
-		}))
+		}
+		if u := c.OriginalURL(); status == fiber.StatusServiceUnavailable && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) &&
+			strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") && !strings.HasPrefix(u, "/\\") {
+			// A page asked for again may be served once the server is less
+			// busy (a form sent is not: going back keeps what was typed).
+			view.Retry, view.RetryURL = d.I18n.T(lang, "admin.error.retry", nil), u
+		}
+		rerr := render(c, status, errorPage(view))
 		if rerr != nil {
 			// The page itself failed: fall back to plain text without detail.
 			c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
