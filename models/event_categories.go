@@ -32,36 +32,36 @@ import (
 // Deleting an event or a category cascades. RepairEventCategories (kalends
 // recount) refiles the events whose rows differ from what they should be.
 
-// categoryAncestorsCTE is the recursive common table expression "up":
-// each category with itself and each of its ancestors.
-const categoryAncestorsCTE = `WITH RECURSIVE up(term_id, ancestor_id) AS (
-	SELECT id, id FROM terms WHERE taxonomy = 'category'
-	UNION
-	SELECT up.term_id, p.id FROM up JOIN terms t ON t.id = up.ancestor_id JOIN terms p ON p.id = t.parent_id AND p.taxonomy = 'category'
-) `
+// climbCategories is the recursive step of the common table expression
+// "up(term_id, ancestor_id)": from each category to its parent.
+const climbCategories = `SELECT up.term_id, p.id FROM up JOIN terms t ON t.id = up.ancestor_id
+	JOIN terms p ON p.id = t.parent_id AND p.taxonomy = 'category'`
+
+// categoryAncestorsCTE is "up" for every category: each with itself and
+// each of its ancestors.
+const categoryAncestorsCTE = "WITH RECURSIVE up(term_id, ancestor_id) AS (SELECT id, id FROM terms WHERE taxonomy = 'category' UNION " +
+	climbCategories + ") "
+
+// fileRows is the rows of event_category_ancestors from the links and "up".
+const fileRows = `SELECT DISTINCT et.event_id, up.ancestor_id, e.status, e.hide_from_listings, e.start_at, e.end_at
+	FROM event_terms et JOIN up ON up.term_id = et.term_id JOIN events e ON e.id = et.event_id`
+
+const insertFiling = "INSERT INTO event_category_ancestors (event_id, term_id, status, hidden, start_at, end_at) "
 
 // fileAllSQL inserts the rows of every event.
-const fileAllSQL = "INSERT INTO event_category_ancestors (event_id, term_id, status, hidden, start_at, end_at) " +
-	categoryAncestorsCTE +
-	`SELECT DISTINCT et.event_id, up.ancestor_id, e.status, e.hide_from_listings, e.start_at, e.end_at
-	FROM event_terms et JOIN up ON up.term_id = et.term_id JOIN events e ON e.id = et.event_id`
+const fileAllSQL = insertFiling + categoryAncestorsCTE + fileRows
 
 // fileSomeSQL inserts the rows of the events its IN list (%[1]s, twice)
 // names, climbing the tree from their categories only.
-const fileSomeSQL = `INSERT INTO event_category_ancestors (event_id, term_id, status, hidden, start_at, end_at)
-WITH RECURSIVE up(term_id, ancestor_id) AS (
+const fileSomeSQL = insertFiling + `WITH RECURSIVE up(term_id, ancestor_id) AS (
 	SELECT DISTINCT t.id, t.id FROM event_terms et JOIN terms t ON t.id = et.term_id
-	WHERE t.taxonomy = 'category' AND et.event_id IN (%[1]s)
-	UNION
-	SELECT up.term_id, p.id FROM up JOIN terms t ON t.id = up.ancestor_id JOIN terms p ON p.id = t.parent_id AND p.taxonomy = 'category'
-)
-SELECT DISTINCT et.event_id, up.ancestor_id, e.status, e.hide_from_listings, e.start_at, e.end_at
-FROM event_terms et JOIN up ON up.term_id = et.term_id JOIN events e ON e.id = et.event_id
-WHERE et.event_id IN (%[1]s)`
+	WHERE t.taxonomy = 'category' AND et.event_id IN (%[1]s) UNION ` + climbCategories + `) ` +
+	fileRows + ` WHERE et.event_id IN (%[1]s)`
 
 // fileEvents rewrites the category ancestry of events ids from their links
-// and the category tree, 500 events a statement (prepared, see exec). The events' rows must be
-// written first: their status, dates and hidden flag are copied.
+// and the category tree, 500 events a statement (prepared, see exec). The
+// events' rows must be written first: their status, dates and hidden flag
+// are copied.
 func (s *Store) fileEvents(ctx context.Context, ids []int64) error {
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 500)]

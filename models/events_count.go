@@ -41,11 +41,26 @@ func eventCopySQL(table string) string {
 	hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = ` + table + `.event_id)`
 }
 
+// copyEventFields copies the status, start, end and hidden flag of the
+// events that cond (on alias e of events) selects onto their rows of
+// table (one of eventCopyTables). MySQL gets a join: MariaDB ran the
+// correlated subqueries of eventCopySQL over every row of the table (48 ms
+// of a series edit at 10,000 events).
+func (s *Store) copyEventFields(ctx context.Context, table, cond string, args ...any) error {
+	q := "UPDATE " + table + " SET " + eventCopySQL(table) + " WHERE event_id IN (SELECT e.id FROM events e WHERE " + cond + ")"
+	if s.dialect == MySQL {
+		q = "UPDATE " + table + " x JOIN events e ON e.id = x.event_id SET x.status = e.status, x.start_at = e.start_at, " +
+			"x.end_at = e.end_at, x.hidden = e.hide_from_listings WHERE " + cond
+	}
+	_, err := s.db.ExecContext(ctx, q, args...)
+	return err
+}
+
 // syncEventTerms copies event id's status, start, end and hidden flag onto
 // its category and tag links and its category ancestry (a statement each).
 func (s *Store) syncEventTerms(ctx context.Context, id int64) error {
 	for _, t := range eventCopyTables {
-		if _, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+" WHERE event_id = ?", id); err != nil {
+		if err := s.copyEventFields(ctx, t, "e.id = ?", id); err != nil {
 			return fmt.Errorf("models: copy event %d onto its terms: %w", id, mapErr(err))
 		}
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -75,7 +74,7 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 			Back:    d.I18n.T(lang, "admin.error.back", nil),
 		}
 		if u := c.OriginalURL(); status == fiber.StatusServiceUnavailable && (c.Method() == fiber.MethodGet || c.Method() == fiber.MethodHead) &&
-			strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") && !strings.HasPrefix(u, "/\\") {
+			safeRedirect(u) {
 			// A page asked for again may be served once the server is less
 			// busy (a form sent is not: going back keeps what was typed).
 			view.Retry, view.RetryURL = d.I18n.T(lang, "admin.error.retry", nil), u
