@@ -180,6 +180,8 @@ func toAPIError(err error) *Error {
 		switch {
 		case fb.Code == http.StatusRequestEntityTooLarge:
 			return NewError(fb.Code, "rest_payload_too_large", "error.rest_payload_too_large")
+		case fb.Code == http.StatusUnsupportedMediaType:
+			return NewError(fb.Code, "rest_unsupported_media_type", "error.rest_unsupported_media_type")
 		case fb.Code == http.StatusNotFound || fb.Code == http.StatusMethodNotAllowed || fb.Code == http.StatusNotImplemented:
 			return ErrNoRoute()
 		case fb.Code == http.StatusServiceUnavailable:

@@ -55,6 +55,8 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 			msgID = "admin.error.method_not_allowed"
 		case status == fiber.StatusRequestEntityTooLarge:
 			msgID = "admin.error.too_large"
+		case status == fiber.StatusUnsupportedMediaType:
+			msgID = "admin.error.compressed"
 		case status == fiber.StatusServiceUnavailable:
 			titleID = "admin.error.busy.title"
 		case status >= 500:

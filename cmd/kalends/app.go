@@ -72,7 +72,8 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	}
 	proxyConfig(&fcfg, cfg.TrustedProxies)
 	app := fiber.New(fcfg)
-	app.Use(clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
+	// refuseEncodedBodies first: nothing may read a compressed body.
+	app.Use(refuseEncodedBodies(logger), clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)
@@ -230,10 +231,15 @@ func recoverPanics(l *slog.Logger) fiber.Handler {
 // securityHeaders is set on every response: no content-type guessing, no
 // framing by other sites, no admin or API URLs leaked as referrers.
 func securityHeaders(c *fiber.Ctx) error {
+	setSecurityHeaders(c)
+	return c.Next()
+}
+
+// setSecurityHeaders sets the headers of securityHeaders.
+func setSecurityHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderXFrameOptions, "DENY")
 	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
-	return c.Next()
 }
 
 // bodyLimit refuses a body over api.BodyLimit with 413 (each surface in its
