@@ -73,7 +73,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	proxyConfig(&fcfg, cfg.TrustedProxies)
 	app := fiber.New(fcfg)
 	// refuseEncodedBodies first: nothing may read a compressed body.
-	app.Use(refuseEncodedBodies(logger), clientAddress(cfg.TrustedNets), requestID(), accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
+	app.Use(refuseEncodedBodies(logger), clientAddress(cfg.TrustedNets), requestID(), cachingHeaders, accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)

@@ -30,6 +30,7 @@ func refuseEncodedBodies(l *slog.Logger) fiber.Handler {
 			_ = c.SendStatus(fiber.StatusUnsupportedMediaType)
 		}
 		c.Set(fiber.HeaderAcceptEncoding, "identity")
+		setCaching(c)
 		l.Info("http request",
 			"method", c.Method(),
 			"path", c.Path(),
