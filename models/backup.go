@@ -42,6 +42,11 @@ func (db *DB) BackupSQLite(ctx context.Context, path string) error {
 	if err := CheckSQLiteFile(ctx, name); err != nil {
 		return err
 	}
+	// CreateTemp made it 0600 and SQLite wrote into it; said outright,
+	// since the copy holds password hashes.
+	if err := os.Chmod(name, PrivateFileMode); err != nil {
+		return fmt.Errorf("models: backup: %w", err)
+	}
 	if err := os.Rename(name, path); err != nil {
 		return fmt.Errorf("models: backup: %w", err)
 	}

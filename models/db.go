@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -122,8 +120,10 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("models: open: empty SQLite path")
 	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+	// Memory databases and URIs are SQLite's own business; a file is
+	// created owner-only (it holds password hashes).
+	if path != ":memory:" && !strings.HasPrefix(path, "file:") {
+		if err := ensurePrivateDB(path); err != nil {
 			return nil, fmt.Errorf("models: open sqlite: %w", err)
 		}
 	}

@@ -142,7 +142,7 @@ func mediaDir(root string, id int64) string { return filepath.Join(root, strconv
 
 func writeMediaFile(root string, m *Media, size string, data []byte) error {
 	dir := mediaDir(root, m.ID)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := MkdirPrivate(dir); err != nil {
 		return fmt.Errorf("models: media dir: %w", err)
 	}
 	tmp, err := os.CreateTemp(dir, ".upload-*")

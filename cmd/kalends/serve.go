@@ -37,6 +37,7 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	if err := bootstrapAdmin(ctx, db, cfg, logger); err != nil {
 		return err
 	}
+	warnLooseDatabase(cfg, logger)
 	site := siteOf(cfg)
 	db.UseSite(site)
 	app, err := newApp(db, site, cfg, logger)
@@ -83,6 +84,37 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	}
 	logger.Info("kalends: stopped")
 	return nil
+}
+
+// warnLooseDatabase warns when the SQLite database (which holds password
+// hashes) or its -wal and -shm can be read by other users of the machine,
+// naming the files and the chmod that fixes it. Kalends creates them
+// owner-only; an older Kalends or a copy made by hand may not have.
+func warnLooseDatabase(cfg *Config, logger *slog.Logger) {
+	path, ok := strings.CutPrefix(cfg.DB, "sqlite:")
+	if !ok {
+		return
+	}
+	if loose := models.ReadableByOthers(path); len(loose) > 0 {
+		quoted := make([]string, len(loose))
+		for i, f := range loose {
+			quoted[i] = shellQuote(f)
+		}
+		logger.Warn("kalends: the database can be read by other users of this machine; it holds password hashes",
+			"files", strings.Join(loose, " "), "fix", "chmod 600 "+strings.Join(quoted, " "))
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and -._/ (so the fix can be pasted as it is).
+func shellQuote(s string) string {
+	plain := strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '.' || r == '_' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+	}) < 0
+	if plain && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // openMigrated opens the database and applies pending migrations.

@@ -93,7 +93,9 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 		_, err = stdout.Write(body)
 		return err
 	}
-	return os.WriteFile(cmd.to, body, 0o644) //nolint:gosec // G306: an export is meant to be read.
+	// Owner-only like every file Kalends writes: the operator decides who
+	// else may read it.
+	return models.WritePrivate(cmd.to, body)
 }
 
 // runImport reads an iCalendar file and writes its events as one user, in
