@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -32,7 +33,11 @@ func (h *handler) loginForm(c *fiber.Ctx) error {
 // renderLogin renders the sign-in form with status, an alert message id
 // (or ""), the login typed and where to go next.
 func (h *handler) renderLogin(c *fiber.Ctx, status int, errID, login, back string) error {
-	v := loginView{Layout: h.layoutFor(c, "admin.login.title"), Login: login, RedirectTo: back, CSRF: h.loginCSRF(c)}
+	v := loginView{Layout: h.layoutFor(c, "admin.login.title"), Login: login, RedirectTo: back, CSRF: h.loginCSRF(c),
+		Action: loginPath}
+	if l := i18n.Normalize(c.Query("lang")); l != "" {
+		v.Action += "?lang=" + l
+	}
 	if errID != "" {
 		v.Error = v.Layout.T(errID)
 	}
@@ -92,7 +97,7 @@ func (h *handler) login(c *fiber.Ctx) error {
 		return err
 	}
 	c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
-	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Path: loginPath, MaxAge: -1, Expires: time.Unix(0, 0),
+	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Path: "/admin/", MaxAge: -1, Expires: time.Unix(0, 0),
 		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteStrictMode})
 	h.setFlash(c, "signed_in")
 	return c.Redirect(orDashboard(back), fiber.StatusSeeOther)

@@ -43,12 +43,20 @@ func sameToken(a, b string) bool {
 
 // checkCSRF refuses (403) a state-changing request of a signed-in user
 // whose token is missing or wrong, before any handler runs. The sign-in
-// form checks its own token (checkLoginCSRF).
+// form checks its own token (checkLoginCSRF), and so does the language
+// switcher of a signed-out browser.
 func (h *handler) checkCSRF(c *fiber.Ctx) error {
 	if safeMethod(c.Method()) || c.Path() == loginPath {
 		return c.Next()
 	}
 	sess := sessionOf(c)
+	if sess == nil && c.Path() == languagePath {
+		// The sign-in page's switcher: its double-submit token.
+		if !h.checkLoginCSRF(c) {
+			return fiber.ErrForbidden
+		}
+		return c.Next()
+	}
 	if sess == nil || !sameToken(sentCSRF(c), sess.CSRFToken) {
 		return fiber.ErrForbidden
 	}
@@ -70,10 +78,17 @@ func (h *handler) loginCSRF(c *fiber.Ctx) string {
 	if t := c.Cookies(loginCSRFName); t != "" && len(t) <= loginCSRFLimit {
 		return t
 	}
+	// One token per request: the page's switcher and its form share it.
+	if t, ok := c.Locals(loginCSRFName).(string); ok {
+		return t
+	}
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	t := base64.RawURLEncoding.EncodeToString(b[:])
-	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Value: t, Path: loginPath, HTTPOnly: true,
+	c.Locals(loginCSRFName, t)
+	// Sent to every admin path: the sign-in page's language switcher posts
+	// it to languagePath.
+	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Value: t, Path: "/admin/", HTTPOnly: true,
 		Secure: h.secure(), SameSite: fiber.CookieSameSiteStrictMode})
 	return t
 }

@@ -54,8 +54,8 @@ func TestImportPage(t *testing.T) {
 		account(t, db, "ed", models.RoleEditor)
 		account(t, db, "sub", models.RoleSubscriber)
 		b := newBrowser(t, app)
-		b.signIn("ed", "password-ed")
-		_, page := b.get("/admin/import?lang=ja")
+		b.chooseLanguage("ja", b.signIn("ed", "password-ed"))
+		_, page := b.get("/admin/import")
 		if !strings.Contains(page, `data-testid="import-form"`) || !strings.Contains(page, "イベントの取り込み") {
 			t.Fatalf("import page:\n%.2000s", page)
 		}

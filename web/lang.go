@@ -9,7 +9,7 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// langCookie remembers the language picked with ?lang=.
+// langCookie remembers the language chosen in the switcher.
 const langCookie = "kalends_lang"
 
 // pickLang returns the admin language of a request (SPEC §10): ?lang=,
@@ -38,22 +38,58 @@ func (h *handler) pickLang(c *fiber.Ctx) string {
 	return def
 }
 
-// language picks the language of an admin request and remembers a ?lang=
-// choice: in the cookie, and in the profile of a signed-in user whose
-// saved language differs (through the same operation as the profile page).
+// language picks the language of an admin request. It stores nothing: a
+// ?lang= shows that one page in that language (SPEC §10); the switcher
+// posts to switchLanguage, which remembers the choice.
 func (h *handler) language(c *fiber.Ctx) error {
-	lang := h.pickLang(c)
-	c.Locals(localLang, lang)
-	if i18n.Normalize(c.Query("lang")) == lang {
-		c.Cookie(&fiber.Cookie{Name: langCookie, Value: lang, Path: "/admin/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
-			HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
-		if u := userOf(c); u != nil && i18n.Normalize(u.Locale) != lang {
-			saved, err := h.d.DB.UpdateUser(c.UserContext(), u, u.ID, models.UserUpdate{Locale: &lang})
-			if err != nil {
-				return err
-			}
-			c.Locals(localUser, saved)
+	c.Locals(localLang, h.pickLang(c))
+	return c.Next()
+}
+
+// languagePath is where the language switcher posts (CSRF-checked: the
+// session's token when signed in, the sign-in form's otherwise).
+const languagePath = "/admin/language"
+
+// switchLanguage remembers the language chosen in the switcher: in the
+// cookie always (the sign-in page included), and in the profile of a
+// signed-in user whose saved language differs (through the same operation
+// as the profile page). It then goes back to the page the switcher was
+// on (back, a path of this site), without its ?lang=.
+func (h *handler) switchLanguage(c *fiber.Ctx) error {
+	lang := i18n.Normalize(c.FormValue("lang"))
+	if lang == "" {
+		return fiber.ErrBadRequest
+	}
+	c.Cookie(&fiber.Cookie{Name: langCookie, Value: lang, Path: "/admin/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteLaxMode})
+	if u := userOf(c); u != nil && i18n.Normalize(u.Locale) != lang {
+		if _, err := h.d.DB.UpdateUser(c.UserContext(), u, u.ID, models.UserUpdate{Locale: &lang}); err != nil {
+			return err
 		}
 	}
-	return c.Next()
+	back := c.FormValue("back")
+	if !safeRedirect(back) {
+		back = dashboardPath
+		if userOf(c) == nil {
+			back = loginPath
+		}
+	}
+	return c.Redirect(back, fiber.StatusSeeOther)
+}
+
+// pageWithoutLang is the current page's path and query without lang, for
+// the switcher to come back to: a form's page (a POST) comes back to its
+// path.
+func pageWithoutLang(c *fiber.Ctx) string {
+	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		return c.Path()
+	}
+	args := fiber.AcquireArgs()
+	defer fiber.ReleaseArgs(args)
+	c.Request().URI().QueryArgs().CopyTo(args)
+	args.Del("lang")
+	if args.Len() == 0 {
+		return c.Path()
+	}
+	return c.Path() + "?" + args.String()
 }

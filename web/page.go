@@ -54,7 +54,8 @@ type navItem struct {
 	Ready, Current  bool
 }
 
-// langLink is one choice of the language switcher.
+// langLink is one language of a page: a choice of the admin's switcher
+// (a button of its form), or a public page's alternate (Href).
 type langLink struct {
 	Code, Tag, Name, Href string
 	Current               bool
@@ -88,7 +89,11 @@ type layoutView struct {
 	Nav       []navItem
 	Langs     []langLink
 	LangName  string
-	Flash     string // a localized flash message, "" for none
+	// LangCSRF and LangBack are the switcher's form: its token (the
+	// session's, or the sign-in form's when signed out) and the page to
+	// come back to.
+	LangCSRF, LangBack string
+	Flash              string // a localized flash message, "" for none
 }
 
 // layoutFor builds the frame of a page for the request c, titled with the
@@ -102,17 +107,30 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 		CSSURL: assets.URL("css/admin.css"), JSURL: assets.URL("js/admin.js"), HTMXURL: assets.URL("vendor/htmx.min.js"),
 		LangName: languageNames[lang],
 	}
+	// Outside /admin/ (an error page of another path) a signed-out browser
+	// does not send the sign-in form's cookie, and a new one would replace
+	// the cookie of a sign-in page open elsewhere: there the switcher is
+	// made of ?lang= links, which show that page and store nothing.
+	signedOutElsewhere := !strings.HasPrefix(c.Path(), "/admin/") && (userOf(c) == nil || sessionOf(c) == nil)
 	for _, code := range i18n.Codes {
-		v.Langs = append(v.Langs, langLink{Code: code, Tag: i18n.Tag(code).String(), Name: languageNames[code],
-			Href: withLang(c, code), Current: code == lang})
+		l := langLink{Code: code, Tag: i18n.Tag(code).String(), Name: languageNames[code], Current: code == lang}
+		if signedOutElsewhere {
+			l.Href = withLang(c, code)
+		}
+		v.Langs = append(v.Langs, l)
 	}
+	v.LangBack = pageWithoutLang(c)
 	if id, data := h.takeFlash(c); id != "" {
 		v.Flash = h.d.I18n.T(lang, id, data)
 	}
 	u, sess := userOf(c), sessionOf(c)
 	if u == nil || sess == nil {
+		if !signedOutElsewhere {
+			v.LangCSRF = h.loginCSRF(c)
+		}
 		return v
 	}
+	v.LangCSRF = sess.CSRFToken
 	v.User, v.RoleName = u, t(roleMessage[u.Role])
 	v.CSRF, v.Nonce = sess.CSRFToken, sess.Nonce
 	hx, _ := json.Marshal(map[string]string{csrfHeader: sess.CSRFToken})

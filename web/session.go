@@ -92,7 +92,7 @@ func (h *handler) loadSession(c *fiber.Ctx) error {
 // GET; after a form post there is no page to come back to). htmx requests
 // are told with HX-Redirect, which makes the browser load the page.
 func (h *handler) requireUser(c *fiber.Ctx) error {
-	if userOf(c) != nil || c.Path() == loginPath {
+	if userOf(c) != nil || c.Path() == loginPath || c.Path() == languagePath {
 		return c.Next()
 	}
 	target := loginPath

@@ -113,7 +113,7 @@ func TestUsersPages(t *testing.T) {
 	// An editor: 403 with the refusal in their language.
 	e := newBrowser(t, app)
 	e.signIn("ed", "password-ed")
-	for _, target := range []string{usersPath + "?lang=ja", "/admin/users/new", userPath(root.ID, "/edit")} {
+	for _, target := range []string{usersPath + "?lang=ja", "/admin/users/new?lang=ja", userPath(root.ID, "/edit?lang=ja")} {
 		resp, page := e.get(target)
 		if resp.StatusCode != http.StatusForbidden || !strings.Contains(page, bundle.T("ja", "error.rest_forbidden.user", nil)) {
 			t.Errorf("editor %s: %d\n%.1500s", target, resp.StatusCode, page)

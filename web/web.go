@@ -79,6 +79,7 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Get("/login", h.loginForm)
 	admin.Post("/login", h.login)
 	admin.Post("/logout", h.logout)
+	admin.Post(strings.TrimPrefix(languagePath, "/admin"), h.switchLanguage)
 	admin.Get("/", h.dashboard)
 	admin.Get("/events", h.eventsList)
 	admin.Get("/events/new", h.eventNew)

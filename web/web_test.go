@@ -236,6 +236,16 @@ func (b *browser) signIn(login, password string) string {
 	return csrfOf(b.t, page)
 }
 
+// chooseLanguage picks code in the language switcher (csrf is the
+// session's token), as a click on its button does.
+func (b *browser) chooseLanguage(code, csrf string) {
+	b.t.Helper()
+	resp, body := b.send(http.MethodPost, languagePath, url.Values{"lang": {code}, "_csrf": {csrf}, "back": {dashboardPath}})
+	if resp.StatusCode != http.StatusSeeOther {
+		b.t.Fatalf("choose %s: %d\n%.1500s", code, resp.StatusCode, body)
+	}
+}
+
 // account creates a user with password "password-<login>".
 func account(t *testing.T, db *models.DB, login string, role models.Role) *models.User {
 	t.Helper()
@@ -502,8 +512,13 @@ func TestSignInIsRateLimited(t *testing.T) {
 		b := newBrowser(t, app)
 		_, page := b.get(loginPath + "?lang=ja")
 		token := csrfOf(t, page)
+		// The form posts where the page was shown in Japanese, so its
+		// answers speak Japanese too (?lang= stores nothing).
+		if !strings.Contains(page, `action="/admin/login?lang=ja"`) {
+			t.Fatalf("the sign-in form does not keep ?lang=ja:\n%.2000s", page)
+		}
 		post := func(login, password string) (*reply, string) {
-			return b.send("POST", loginPath, url.Values{"login": {login}, "password": {password}, "_csrf": {token}})
+			return b.send("POST", loginPath+"?lang=ja", url.Values{"login": {login}, "password": {password}, "_csrf": {token}})
 		}
 		for i := 0; i < models.DefaultLimits().SignInPerLogin; i++ {
 			if resp, _ := post("ann", "wrong"); resp.StatusCode != 401 {
@@ -540,8 +555,8 @@ func htmlLang(page string) string {
 }
 
 // SPEC §10: lang parameter > the user's saved language > cookie >
-// Accept-Language > site default; ?lang= is remembered in the cookie and
-// the profile.
+// Accept-Language > site default; the switcher's post is remembered in the
+// cookie and the profile.
 func TestLanguageOrder(t *testing.T) {
 	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
@@ -575,26 +590,31 @@ func TestLanguageOrder(t *testing.T) {
 		}
 
 		// Signed in: the saved language wins over the cookie and the
-		// browser; ?lang= wins over it and is saved.
+		// browser; ?lang= wins over it for that page; the switcher saves.
 		b = newBrowser(t, app)
-		b.signIn("ann", "password-ann")
+		csrf := b.signIn("ann", "password-ann")
 		b.cookies[langCookie] = &http.Cookie{Name: langCookie, Value: "ja"}
 		b.header.Set("Accept-Language", "zh-CN")
 		if _, page := b.get(dashboardPath); htmlLang(page) != "ko" || !strings.Contains(page, "대시보드") {
 			t.Errorf("saved language: %q", htmlLang(page))
 		}
-		resp, page := b.get(dashboardPath + "?lang=zh-hans")
-		if htmlLang(page) != "zh-Hans" || !strings.Contains(page, "仪表盘") {
+		if _, page := b.get(dashboardPath + "?lang=zh-hans"); htmlLang(page) != "zh-Hans" || !strings.Contains(page, "仪表盘") {
 			t.Errorf("?lang=zh-hans: %q", htmlLang(page))
 		}
-		if c := resp.Header.Get("Set-Cookie"); !strings.Contains(strings.Join(resp.Header.Values("Set-Cookie"), "\n"), langCookie+"=zh-hans") {
-			t.Errorf("?lang= not remembered in the cookie: %q", c)
+		resp, _ := b.send(http.MethodPost, languagePath, url.Values{"lang": {"zh-hans"}, "_csrf": {csrf},
+			"back": {"/admin/events?status=draft"}})
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/events?status=draft" {
+			t.Errorf("switcher: %d to %q, want 303 back to the page", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if !strings.Contains(strings.Join(resp.Header.Values("Set-Cookie"), "\n"), langCookie+"=zh-hans") {
+			t.Errorf("switcher's choice not remembered in the cookie: %q", resp.Header.Values("Set-Cookie"))
 		}
 		if u, _ := db.GetUserByLogin(ctx, "ann"); u.Locale != "zh-hans" {
-			t.Errorf("?lang= not saved in the profile: %q", u.Locale)
+			t.Errorf("switcher's choice not saved in the profile: %q", u.Locale)
 		}
 		delete(b.cookies, langCookie)
-		if _, page := b.get(dashboardPath); htmlLang(page) != "zh-Hans" {
+		_, page := b.get(dashboardPath)
+		if htmlLang(page) != "zh-Hans" {
 			t.Errorf("saved choice not used: %q", htmlLang(page))
 		}
 		// The switcher offers every language, each named in itself.
@@ -602,6 +622,66 @@ func TestLanguageOrder(t *testing.T) {
 			if !strings.Contains(page, name) {
 				t.Errorf("switcher lacks %s", name)
 			}
+		}
+	})
+}
+
+// TestLanguageQueryStoresNothing (issue 28, smaller finding 5: GET
+// /admin/…?lang=xx stored a setting, so another site could change it with
+// a link or an image): ?lang= shows one page in that language and sets
+// neither the cookie nor the profile; the switcher is a post that needs
+// the CSRF token (the session's, or the sign-in form's when signed out)
+// and comes back to a page of this site only.
+func TestLanguageQueryStoresNothing(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		app := newApp(t, db)
+		account(t, db, "ann", models.RoleEditor)
+		b := newBrowser(t, app)
+		csrf := b.signIn("ann", "password-ann")
+		for _, p := range []string{dashboardPath + "?lang=ja", "/admin/events?lang=ko", loginPath + "?lang=zh-hans"} {
+			resp, page := b.get(p)
+			if strings.Contains(strings.Join(resp.Header.Values("Set-Cookie"), "\n"), langCookie) {
+				t.Errorf("GET %s set the language cookie: %q", p, resp.Header.Values("Set-Cookie"))
+			}
+			if p != loginPath+"?lang=zh-hans" && htmlLang(page) == "en" {
+				t.Errorf("GET %s: the page is not in the language asked", p)
+			}
+		}
+		if u, _ := db.GetUserByLogin(ctx, "ann"); u.Locale != "" && u.Locale != "en" {
+			t.Errorf("a GET saved %q in the profile", u.Locale)
+		}
+		// A post from another site: no token, or the wrong one.
+		for _, form := range []url.Values{{"lang": {"ja"}}, {"lang": {"ja"}, "_csrf": {"forged"}}} {
+			if resp, _ := b.send(http.MethodPost, languagePath, form); resp.StatusCode != http.StatusForbidden {
+				t.Errorf("switcher without the token: %d, want 403", resp.StatusCode)
+			}
+		}
+		if u, _ := db.GetUserByLogin(ctx, "ann"); u.Locale != "" && u.Locale != "en" {
+			t.Errorf("a refused post saved %q", u.Locale)
+		}
+		// An unknown language is refused; a foreign page to go back to is not.
+		if resp, _ := b.send(http.MethodPost, languagePath, url.Values{"lang": {"fr"}, "_csrf": {csrf}}); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("unknown language: %d, want 400", resp.StatusCode)
+		}
+		resp, _ := b.send(http.MethodPost, languagePath, url.Values{"lang": {"ja"}, "_csrf": {csrf}, "back": {"//evil.example/"}})
+		if resp.Header.Get("Location") != dashboardPath {
+			t.Errorf("foreign back: went to %q", resp.Header.Get("Location"))
+		}
+		// Signed out: the sign-in page's switcher uses its own token and
+		// sets the cookie only.
+		out := newBrowser(t, app)
+		_, page := out.get(loginPath)
+		if resp, _ := out.send(http.MethodPost, languagePath, url.Values{"lang": {"ko"}}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("signed-out switcher without the token: %d, want 403", resp.StatusCode)
+		}
+		resp, _ = out.send(http.MethodPost, languagePath, url.Values{"lang": {"ko"}, "_csrf": {csrfOf(t, page)}, "back": {loginPath}})
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != loginPath {
+			t.Errorf("signed-out switcher: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if _, page := out.get(loginPath); htmlLang(page) != "ko" {
+			t.Errorf("sign-in page after choosing Korean: %q", htmlLang(page))
 		}
 	})
 }

@@ -266,7 +266,7 @@ func (l *Locales) check(lang, text string) []string {
 	return out
 }
 
-// Walk visits start in lang (with ?lang=, which the admin remembers), then
+// Walk visits start in lang (chosen with the switcher: see VisitIn), then
 // every page reachable from it through same-origin links under /admin/,
 // one page of each shape (numbers in the path and query values do not make
 // a new page; language switches and sign-out are not followed), at most

@@ -151,17 +151,30 @@ func (p *Page) Visit(path string) int {
 	return int(res.Status)
 }
 
-// VisitIn loads path with ?lang=lang, the admin's way of choosing (and
-// remembering) a language.
+// VisitIn loads path in lang, chosen as a reader chooses it: with the
+// language switcher of the page (a form post the admin remembers: in the
+// profile when signed in, in a cookie otherwise), which comes back to the
+// page. It returns the status of that last load. A page without the
+// switcher is loaded with ?lang=, which shows it in lang and stores nothing.
 func (p *Page) VisitIn(lang, path string) int {
 	p.t.Helper()
-	return p.Visit(WithLang(path, lang))
+	status := p.Visit(path)
+	if strings.EqualFold(p.Lang(), lang) {
+		return status
+	}
+	return p.SetLanguage(lang)
 }
 
-// SetLanguage reloads the current page with ?lang=lang.
+// SetLanguage chooses lang in the current page's language switcher (see
+// VisitIn) and returns the status of the page it comes back to.
 func (p *Page) SetLanguage(lang string) int {
 	p.t.Helper()
-	return p.Visit(WithLang(p.URL(), lang))
+	button := `[data-testid="language-form"] [data-testid="lang-` + strings.ToLower(lang) + `"]`
+	if p.Count(button) == 0 {
+		return p.Visit(WithLang(p.URL(), lang))
+	}
+	p.Click(`[data-testid="language-switcher"] summary`)
+	return p.ClickAndWait(button)
 }
 
 // WithLang sets the lang query parameter of a path or URL.
