@@ -91,9 +91,6 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	if err := s.resolveEventFilter(ctx, &f); err != nil {
 		return nil, err
 	}
-	if err := s.extendForWindow(ctx, f); err != nil {
-		return nil, err
-	}
 	f.visibility = ListVisibility(u)
 	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
 	if f.PerPage <= 0 {

@@ -667,30 +667,6 @@ func (s *Store) deleteSeriesRows(ctx context.Context, id int64) error {
 	return err
 }
 
-// maxWindowExtension bounds how far past the horizon a list can make
-// series materialize.
-const maxWindowExtension = 10 * 365 * 24 * time.Hour
-
-// extendForWindow materializes the occurrences a list asks for past the
-// horizon (a window ending later than it): one query when none is needed.
-func (s *Store) extendForWindow(ctx context.Context, f EventFilter) error {
-	var end *time.Time
-	for _, t := range []*time.Time{f.EndMax, f.StartsBefore, f.EndsBefore} {
-		if t != nil && (end == nil || t.After(*end)) {
-			end = t
-		}
-	}
-	if end == nil || !end.After(s.site.Horizon()) {
-		return nil
-	}
-	until := *end
-	if limit := s.site.Now().Add(maxWindowExtension); until.After(limit) {
-		until = limit
-	}
-	_, err := s.ExtendSeries(ctx, until)
-	return err
-}
-
 // loadSeriesRules sets SeriesRule on every occurrence of events: the
 // series rows' own, the others' read in one query.
 func (s *Store) loadSeriesRules(ctx context.Context, events []*Event) error {

@@ -182,15 +182,6 @@ func TestSeriesHorizonBoundsUnendingRules(t *testing.T) {
 			t.Fatalf("%d occurrences, want 109", len(all))
 		}
 		last := all[len(all)-1].StartAt
-		// A list past the horizon materializes what it asks for.
-		from, to := time.Date(2029, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2029, 7, 1, 0, 0, 0, 0, time.UTC)
-		p, err := db.ListEvents(ctx, admin, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 50})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Items) != 4 { // Mondays of June 2029: 4, 11, 18, 25
-			t.Errorf("June 2029: %d occurrences (last materialized before %s)", len(p.Items), last)
-		}
 		// The background job extends to a new horizon; run twice, it adds nothing.
 		if n, err := db.ExtendSeries(ctx, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil || n != 1 {
 			t.Fatalf("extend: %d, %v", n, err)
@@ -200,7 +191,64 @@ func TestSeriesHorizonBoundsUnendingRules(t *testing.T) {
 			t.Fatalf("extend again: %d, %v", n, err)
 		}
 		if after := len(seriesEvents(t, db, admin, e.ID)); after != before || before != 157 {
-			t.Errorf("occurrences %d then %d, want 157", before, after)
+			t.Errorf("occurrences %d then %d, want 157 (the last one before was %s)", before, after, last)
+		}
+	})
+}
+
+// TestListPastTheHorizonWritesNothing (issue 28, smaller finding 6: admin
+// list GETs past the series horizon wrote occurrences): a list asking for
+// dates past --series-horizon-days shows what is materialized and nothing
+// more, and writes nothing; the background job extends the series, and the
+// same list then shows the occurrences.
+func TestListPastTheHorizonWritesNothing(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		in := baseInput("朝会", "2027-01-04 09:00:00", "2027-01-04 09:15:00")
+		in.Recurrence = ptr("FREQ=WEEKLY")
+		e, err := db.CreateEvent(ctx, admin, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := func() int64 {
+			n, err := db.IDB().NewSelect().TableExpr("events").Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := stored()
+		from, to := time.Date(2029, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2029, 7, 1, 0, 0, 0, 0, time.UTC)
+		for _, u := range []*models.User{admin, nil} {
+			for _, f := range []models.EventFilter{
+				{StartMin: &from, EndMax: &to, PerPage: 50},
+				{StartsBefore: &to, EndsAfter: &from, PerPage: 50},
+				{StartMin: &from, EndMax: &to, PerPage: 50, Recurrence: models.RecurrenceSeries},
+			} {
+				p, err := db.ListEvents(ctx, u, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Items) != 0 {
+					t.Errorf("June 2029, past the horizon: %d occurrences listed, want what is materialized (none)", len(p.Items))
+				}
+			}
+		}
+		if after := stored(); after != before {
+			t.Fatalf("lists wrote %d events", after-before)
+		}
+		if _, err := db.ExtendSeries(ctx, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.ListEvents(ctx, admin, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != 4 || p.Items[0].SeriesID == nil || *p.Items[0].SeriesID != e.ID { // Mondays of June 2029: 4, 11, 18, 25
+			t.Errorf("June 2029 after the job: %d occurrences, want 4 of series %d", len(p.Items), e.ID)
 		}
 	})
 }

@@ -25,7 +25,7 @@ import (
 
 // bombSize is what each test body inflates to: far more than any request
 // of the test allocates when the body stays compressed.
-const bombSize = 64 << 20
+const bombSize = 32 << 20
 
 // encodings are the compressed bodies the tests send: each names the
 // Content-Encoding header lines and compresses a body as they say.
@@ -57,106 +57,107 @@ func allocated() uint64 {
 // Content-Encoding but identity is answered 415 with Accept-Encoding:
 // identity before anything decodes it, on the JSON API (the caller's
 // language), the multipart upload, an admin form and the sign-in form.
-// Each body inflates to 64 MiB; the process allocates a few hundred
+// Each body inflates to 32 MiB; the process allocates a few hundred
 // kilobytes per request and no temporary file appears. Not parallel: it
-// sets TMPDIR and reads the process's allocation counter.
+// sets TMPDIR and reads the process's allocation counter. On SQLite only:
+// the refusal comes before any database work (the sign-in that gives the
+// admin form its session is the store's, tested on both dialects).
 func TestCompressedBodiesAreRefusedBeforeDecoding(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
-		app := testApp(t, db, io.Discard)
-		if _, err := db.CreateUser(context.Background(), models.Console, models.NewUser{Login: "ed", Password: "password-ed",
-			Role: models.RoleEditor}); err != nil {
-			t.Fatal(err)
-		}
-		cookies, csrf := signInForTest(t, app, "ed", "password-ed")
-		bundle, err := i18n.New(slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
+	db := modelstest.Open(t, models.SQLite)
+	app := testApp(t, db, io.Discard)
+	if _, err := db.CreateUser(context.Background(), models.Console, models.NewUser{Login: "ed", Password: "password-ed",
+		Role: models.RoleEditor}); err != nil {
+		t.Fatal(err)
+	}
+	cookies, csrf := signInForTest(t, app, "ed", "password-ed")
+	bundle, err := i18n.New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
 
-		filler := bytes.Repeat([]byte("a"), bombSize)
-		var upload bytes.Buffer
-		mw := multipart.NewWriter(&upload)
-		fw, _ := mw.CreateFormFile("file", "bomb.png")
-		_, _ = fw.Write(filler)
-		_ = mw.Close()
-		targets := []struct {
-			name, path, contentType string
-			body                    []byte
-			cookies                 bool
-			api                     bool
-		}{
-			{"API create", "/cal/events/v1/events?ml_language=ja", "application/json",
-				append(append([]byte(`{"title":"`), filler...), `","start_date":"2031-01-01","end_date":"2031-01-02"}`...), false, true},
-			{"API upload", "/ko/cal/events/v1/media", mw.FormDataContentType(), upload.Bytes(), false, true},
-			{"admin form", "/admin/events", "application/x-www-form-urlencoded",
-				append([]byte("_csrf="+url.QueryEscape(csrf)+"&title="), filler...), true, false},
-			{"sign-in form", "/admin/login", "application/x-www-form-urlencoded",
-				append([]byte("login=ed&password="), filler...), false, false},
-		}
-		for _, tg := range targets {
-			for _, enc := range encodings {
-				body := enc.encode(tg.body)
-				if len(body) > 1<<20 {
-					t.Fatalf("%s, %s: the compressed test body is %d bytes, over the body limit", tg.name, enc.name, len(body))
-				}
-				req := httptest.NewRequest("POST", tg.path, bytes.NewReader(body))
-				req.Header.Set("Content-Type", tg.contentType)
-				req.Header["Content-Encoding"] = enc.header
-				if tg.cookies {
-					for k, v := range cookies {
-						req.AddCookie(&http.Cookie{Name: k, Value: v})
-					}
-				}
-				entries := tempEntries(tmp)
-				before := allocated()
-				res, text := do(t, app, req)
-				grew := allocated() - before
-				where := tg.name + ", " + enc.name
-				if res.StatusCode != http.StatusUnsupportedMediaType {
-					t.Errorf("%s: status %d, want 415: %.300s", where, res.StatusCode, text)
-				}
-				if got := res.Header.Get("Accept-Encoding"); got != "identity" {
-					t.Errorf("%s: Accept-Encoding %q, want identity", where, got)
-				}
-				if grew > 8<<20 {
-					t.Errorf("%s: the process allocated %d MiB for a %d-byte body: something decoded it", where, grew>>20, len(body))
-				}
-				for name := range tempEntries(tmp) {
-					if !entries[name] {
-						t.Errorf("%s: a temporary file appeared: %s", where, name)
-						_ = os.RemoveAll(filepath.Join(tmp, name))
-					}
-				}
-				if tg.api {
-					var e struct {
-						Code    string `json:"code"`
-						Message string `json:"message"`
-						Data    struct {
-							Status int `json:"status"`
-						} `json:"data"`
-					}
-					if err := json.Unmarshal([]byte(text), &e); err != nil || e.Code != "rest_unsupported_media_type" || e.Data.Status != 415 {
-						t.Errorf("%s: body %.300s, want rest_unsupported_media_type", where, text)
-					}
-					lang := map[bool]string{true: "ja", false: "ko"}[strings.Contains(tg.path, "ml_language=ja")]
-					if want := bundle.T(lang, "error.rest_unsupported_media_type", nil); res.Header.Get("Content-Language") != lang || e.Message != want {
-						t.Errorf("%s: message %q in %q, want the caller's language %s", where, e.Message, res.Header.Get("Content-Language"), lang)
-					}
-				} else if !strings.Contains(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(text, "415") {
-					t.Errorf("%s: want the error page, got %s: %.300s", where, res.Header.Get("Content-Type"), text)
+	filler := bytes.Repeat([]byte("a"), bombSize)
+	var upload bytes.Buffer
+	mw := multipart.NewWriter(&upload)
+	fw, _ := mw.CreateFormFile("file", "bomb.png")
+	_, _ = fw.Write(filler)
+	_ = mw.Close()
+	targets := []struct {
+		name, path, contentType string
+		body                    []byte
+		cookies                 bool
+		api                     bool
+	}{
+		{"API create", "/cal/events/v1/events?ml_language=ja", "application/json",
+			append(append([]byte(`{"title":"`), filler...), `","start_date":"2031-01-01","end_date":"2031-01-02"}`...), false, true},
+		{"API upload", "/ko/cal/events/v1/media", mw.FormDataContentType(), upload.Bytes(), false, true},
+		{"admin form", "/admin/events", "application/x-www-form-urlencoded",
+			append([]byte("_csrf="+url.QueryEscape(csrf)+"&title="), filler...), true, false},
+		{"sign-in form", "/admin/login", "application/x-www-form-urlencoded",
+			append([]byte("login=ed&password="), filler...), false, false},
+	}
+	for _, tg := range targets {
+		for _, enc := range encodings {
+			body := enc.encode(tg.body)
+			if len(body) > 1<<20 {
+				t.Fatalf("%s, %s: the compressed test body is %d bytes, over the body limit", tg.name, enc.name, len(body))
+			}
+			req := httptest.NewRequest("POST", tg.path, bytes.NewReader(body))
+			req.Header.Set("Content-Type", tg.contentType)
+			req.Header["Content-Encoding"] = enc.header
+			if tg.cookies {
+				for k, v := range cookies {
+					req.AddCookie(&http.Cookie{Name: k, Value: v})
 				}
 			}
+			entries := tempEntries(tmp)
+			before := allocated()
+			res, text := do(t, app, req)
+			grew := allocated() - before
+			where := tg.name + ", " + enc.name
+			if res.StatusCode != http.StatusUnsupportedMediaType {
+				t.Errorf("%s: status %d, want 415: %.300s", where, res.StatusCode, text)
+			}
+			if got := res.Header.Get("Accept-Encoding"); got != "identity" {
+				t.Errorf("%s: Accept-Encoding %q, want identity", where, got)
+			}
+			if grew > 8<<20 {
+				t.Errorf("%s: the process allocated %d MiB for a %d-byte body: something decoded it", where, grew>>20, len(body))
+			}
+			for name := range tempEntries(tmp) {
+				if !entries[name] {
+					t.Errorf("%s: a temporary file appeared: %s", where, name)
+					_ = os.RemoveAll(filepath.Join(tmp, name))
+				}
+			}
+			if tg.api {
+				var e struct {
+					Code    string `json:"code"`
+					Message string `json:"message"`
+					Data    struct {
+						Status int `json:"status"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(text), &e); err != nil || e.Code != "rest_unsupported_media_type" || e.Data.Status != 415 {
+					t.Errorf("%s: body %.300s, want rest_unsupported_media_type", where, text)
+				}
+				lang := map[bool]string{true: "ja", false: "ko"}[strings.Contains(tg.path, "ml_language=ja")]
+				if want := bundle.T(lang, "error.rest_unsupported_media_type", nil); res.Header.Get("Content-Language") != lang || e.Message != want {
+					t.Errorf("%s: message %q in %q, want the caller's language %s", where, e.Message, res.Header.Get("Content-Language"), lang)
+				}
+			} else if !strings.Contains(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(text, "415") {
+				t.Errorf("%s: want the error page, got %s: %.300s", where, res.Header.Get("Content-Type"), text)
+			}
 		}
-		// The same requests uncompressed still work (identity is fine).
-		req := httptest.NewRequest("POST", "/cal/events/v1/events", strings.NewReader(`{"title":"x","start_date":"2031-01-01","end_date":"2031-01-02"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Content-Encoding", "identity")
-		if res, text := do(t, app, req); res.StatusCode != http.StatusUnauthorized {
-			t.Errorf("identity body: %d %.200s, want the anonymous write's 401", res.StatusCode, text)
-		}
-	})
+	}
+	// The same requests uncompressed still work (identity is fine).
+	req := httptest.NewRequest("POST", "/cal/events/v1/events", strings.NewReader(`{"title":"x","start_date":"2031-01-01","end_date":"2031-01-02"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Encoding", "identity")
+	if res, text := do(t, app, req); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("identity body: %d %.200s, want the anonymous write's 401", res.StatusCode, text)
+	}
 }
 
 // tempEntries lists the names in dir (the test's TMPDIR, which also holds
