@@ -85,7 +85,7 @@ func (s *Store) RecentEvents(ctx context.Context, u *User, lang string, limit in
 	if err != nil {
 		return nil, fmt.Errorf("models: recent events of user %d: %w", u.ID, mapErr(err))
 	}
-	if err := s.completeEvents(ctx, events, lang); err != nil {
+	if err := s.completeEvents(ctx, u, events, lang); err != nil {
 		return nil, err
 	}
 	return events, nil

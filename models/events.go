@@ -427,7 +427,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 	}
 	var id int64
 	err = s.RunInTx(ctx, func(tx *Store) error {
-		if err := tx.checkEventRefs(ctx, &in); err != nil {
+		if err := tx.checkEventRefs(ctx, u, &in); err != nil {
 			return err
 		}
 		var err error
@@ -469,7 +469,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 	if err != nil {
 		return nil, err
 	}
-	return s.readEvent(ctx, id, in.Lang)
+	return s.readEvent(ctx, u, id, in.Lang)
 }
 
 // UpdateEvent changes only the fields of in that were sent (SPEC §9) on the
@@ -491,7 +491,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	if err := s.resolveImage(ctx, in.ImageURL); err != nil {
 		return nil, err
 	}
-	if err := s.checkEventRefs(ctx, &in); err != nil {
+	if err := s.checkEventRefs(ctx, u, &in); err != nil {
 		return nil, err
 	}
 	if ev, done, err := s.updateScoped(ctx, u, ref, in); done {
@@ -578,7 +578,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 	if err != nil {
 		return nil, err
 	}
-	return s.readEvent(ctx, id, in.Lang)
+	return s.readEvent(ctx, u, id, in.Lang)
 }
 
 // lockEvent reads event id for a change, locking its row until the
@@ -609,15 +609,16 @@ func (s *Store) rawEvent(ctx context.Context, id int64, forUpdate bool) (*Event,
 	return found[0], nil
 }
 
-// readEvent returns event id whole, read in lang: text fields in lang
-// (falling back field by field to the source text), translation languages,
-// venues, organizers, categories and tags. It checks no permission.
-func (s *Store) readEvent(ctx context.Context, id int64, lang string) (*Event, error) {
+// readEvent returns event id whole for reader, read in lang: text fields
+// in lang (falling back field by field to the source text), translation
+// languages, the venues and organizers reader may read, categories and
+// tags. It checks no permission on the event itself.
+func (s *Store) readEvent(ctx context.Context, reader *User, id int64, lang string) (*Event, error) {
 	e, err := s.rawEvent(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.completeEvents(ctx, []*Event{e}, lang); err != nil {
+	if err := s.completeEvents(ctx, reader, []*Event{e}, lang); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -636,7 +637,7 @@ func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*E
 	}
 	// By id, the event is read at once; only when there is none does the
 	// id's kind matter (a venue's id is a WrongKindError, not a 404).
-	e, err := s.readEvent(ctx, id, lang)
+	e, err := s.readEvent(ctx, u, id, lang)
 	if errors.Is(err, ErrNotFound) && ref.ID != 0 {
 		if _, rerr := s.resolvePost(ctx, KindEvent, ref); rerr != nil {
 			return nil, rerr
@@ -689,7 +690,7 @@ func (s *Store) TrashEvent(ctx context.Context, u *User, ref Ref, lang string) (
 	if err != nil {
 		return nil, err
 	}
-	return s.readEvent(ctx, id, lang)
+	return s.readEvent(ctx, u, id, lang)
 }
 
 // DeleteEvent deletes the event named by ref for good (editors and up),
@@ -700,7 +701,7 @@ func (s *Store) DeleteEvent(ctx context.Context, u *User, ref Ref, lang string) 
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.readEvent(ctx, id, lang)
+	e, err := s.readEvent(ctx, u, id, lang)
 	if err != nil {
 		return nil, err
 	}

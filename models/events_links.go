@@ -59,17 +59,18 @@ func (s *Store) lockTerms(ctx context.Context, id int64, ids []int64) error {
 }
 
 // checkEventRefs checks, before anything is written, the ids an event
-// input names that must already exist: its author, venues and organizers.
-// Every unknown one is reported, not just the first (as the API's argument
-// validation always did). Inline venues and organizers and the categories
-// and tags are checked as they are written.
-func (s *Store) checkEventRefs(ctx context.Context, in *EventInput) error {
+// input by u names that must already exist: its author, and the venues and
+// organizers, which u must also be allowed to read (an unreadable one is
+// answered as an unknown one). Every unknown one is reported, not just the
+// first (as the API's argument validation always did). Inline venues and
+// organizers and the categories and tags are checked as they are written.
+func (s *Store) checkEventRefs(ctx context.Context, u *User, in *EventInput) error {
 	errs := []error{s.checkAuthor(ctx, KindEvent, in.AuthorID)}
 	if in.Venues != nil {
-		errs = append(errs, s.postsExist(ctx, KindVenue, "venue", venues.unknownReason, refIDs(*in.Venues)))
+		errs = append(errs, s.postsReadable(ctx, u, KindVenue, "venue", venues.unknownReason, refIDs(*in.Venues)))
 	}
 	if in.Organizers != nil {
-		errs = append(errs, s.postsExist(ctx, KindOrganizer, "organizer", organizers.unknownReason, refIDs(*in.Organizers)))
+		errs = append(errs, s.postsReadable(ctx, u, KindOrganizer, "organizer", organizers.unknownReason, refIDs(*in.Organizers)))
 	}
 	return joinInvalid(errs...)
 }
@@ -169,8 +170,10 @@ func (s *Store) writeEventTerms(ctx context.Context, u *User, id int64, in Event
 
 // linkIDs resolves an event's venue or organizer references to ids, in
 // order: references to existing records are taken as they are (their
-// existence is checked first, by checkEventRefs), inline ones are created by u through the kind's own create operation (so they
-// follow the same rules, duplicate detection included).
+// existence and u's permission to read them are checked first, by
+// checkEventRefs), inline ones are created by u through the kind's own
+// create operation (so they follow the same rules, duplicate detection
+// included: it finds only records u may see).
 func linkIDs[T any, In any](ctx context.Context, s *Store, k *linkedKind[T, In], u *User,
 	refs []LinkRef[In], lang string) ([]int64, error) {
 	var ids []int64
@@ -194,20 +197,21 @@ func linkIDs[T any, In any](ctx context.Context, s *Store, k *linkedKind[T, In],
 // kindTables maps post-like kinds to their tables.
 var kindTables = map[Kind]string{KindEvent: "events", KindVenue: "venues", KindOrganizer: "organizers"}
 
-// existingIDs reports which of ids are stored records of kind k (event,
-// venue or organizer), in one query.
-func (s *Store) existingIDs(ctx context.Context, k Kind, ids []int64) (map[int64]bool, error) {
+// readableIDs reports which of ids are stored records of kind k (event,
+// venue or organizer) that u may read by id, in one query.
+func (s *Store) readableIDs(ctx context.Context, u *User, k Kind, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	table, ok := kindTables[k]
 	if !ok || len(ids) == 0 {
 		return out, nil
 	}
-	var found []int64
-	if err := s.db.NewSelect().TableExpr(table).Column("id").Where("id IN (?)", bun.List(uniqueIDs(ids))).Scan(ctx, &found); err != nil {
+	var found []Post
+	err := s.db.NewSelect().TableExpr(table).Column("id", "author_id", "status").Where("id IN (?)", bun.List(uniqueIDs(ids))).Scan(ctx, &found)
+	if err != nil {
 		return nil, fmt.Errorf("models: check %s ids: %w", k, mapErr(err))
 	}
-	for _, id := range found {
-		out[id] = true
+	for i := range found {
+		out[found[i].ID] = Can(u, ActRead, found[i].subject(k))
 	}
 	return out, nil
 }
@@ -278,12 +282,15 @@ func (s *Store) loadEventLinks(ctx context.Context, eventIDs []int64) (*eventLin
 	return l, nil
 }
 
-// completeEvents makes events whole, read in lang: their translations laid
-// over the text fields, their translation languages, and their venues,
-// organizers, categories and tags (each read in lang). It costs the same
-// number of queries for one event as for a page: the overlay, the links,
-// then venues, organizers and terms in batch.
-func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string) error {
+// completeEvents makes events whole for reader (nil: an anonymous one),
+// read in lang: their translations laid over the text fields, their
+// translation languages, and their venues, organizers, categories and tags
+// (each read in lang). A linked venue or organizer reader may not read
+// (Can) is left out: the link stays, and shows to those who may read it.
+// It costs the same number of queries for one event as for a page: the
+// overlay, the links, then venues, organizers and terms in batch (the
+// permission is decided on the loaded records, with no query).
+func (s *Store) completeEvents(ctx context.Context, reader *User, events []*Event, lang string) error {
 	if len(events) == 0 {
 		return nil
 	}
@@ -306,6 +313,8 @@ func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string
 	if err != nil {
 		return err
 	}
+	readable(reader, venues, vs)
+	readable(reader, organizers, os)
 	terms, err := s.termsByIDs(ctx, allIDs(links.terms), lang)
 	if err != nil {
 		return err
@@ -325,6 +334,15 @@ func (s *Store) completeEvents(ctx context.Context, events []*Event, lang string
 		sortTermsByName(e.Tags)
 	}
 	return s.loadSeriesRules(ctx, events)
+}
+
+// readable drops from m the records of kind k that reader may not read.
+func readable[T, In any](reader *User, k *linkedKind[T, In], m map[int64]*T) {
+	for id, rec := range m {
+		if !Can(reader, ActRead, k.post(rec).subject(k.spec.kind)) {
+			delete(m, id)
+		}
+	}
 }
 
 // pick returns the records of m with the given ids, in that order,

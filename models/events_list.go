@@ -53,11 +53,17 @@ type EventFilter struct {
 	// distance comes first whatever Order says.
 	Order string
 	Desc  bool
+	// PublicLinks shows the events' venues and organizers, and takes the
+	// venue and organizer filters, as an anonymous reader may read them,
+	// whoever lists: kalends export lists as the console (hidden events
+	// too) but writes the public calendar.
+	PublicLinks bool
 
 	// Resolved by ListEvents: the categories asked (each standing for its
-	// subcategories too) and the tags.
+	// subcategories too) and the tags; who the events are shown to.
 	categoryIDs, tagIDs []int64
 	visibility          Visibility
+	reader              *User
 }
 
 // Sort keys of EventFilter.Order.
@@ -82,11 +88,18 @@ type Page[T any] struct {
 // fixed number of queries whatever PerPage is. Events hidden from listings
 // are left out. Order: distance (with Near), start, publication date, id.
 // A status filter other than publish needs a contributor or more; the
-// venue, organizer, category, tag and parent filters must name records.
+// venue, organizer, category, tag and parent filters must name records
+// (venues and organizers that u may read). The events show the venues and
+// organizers u may read, and only those count for the geography filter
+// and order.
 func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[Event], error) {
 	statuses, err := statusFilter(u, "status", "reason.events.status_not_allowed", f.Statuses)
 	if err != nil {
 		return nil, err
+	}
+	f.reader = u
+	if f.PublicLinks {
+		f.reader = nil
 	}
 	if err := s.resolveEventFilter(ctx, &f); err != nil {
 		return nil, err
@@ -104,8 +117,9 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	s.applyEventFilter(q, f, false)
 	if f.Near != nil {
 		expr, args := distanceExpr(*f.Near)
+		cond, cargs := readCondition("g", f.reader)
 		q = q.OrderExpr("(SELECT MIN("+expr+") FROM event_venues gv JOIN venues g ON g.id = gv.venue_id "+
-			"WHERE gv.event_id = event.id AND g.geo_lat IS NOT NULL AND g.geo_lng IS NOT NULL) ASC", args...)
+			"WHERE gv.event_id = event.id AND g.geo_lat IS NOT NULL AND g.geo_lng IS NOT NULL AND "+cond+") ASC", append(args, cargs...)...)
 	}
 	dir := "ASC"
 	if f.Desc {
@@ -152,7 +166,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		}
 		total = int64(n)
 	}
-	if err := s.completeEvents(ctx, events, f.Lang); err != nil {
+	if err := s.completeEvents(ctx, f.reader, events, f.Lang); err != nil {
 		return nil, err
 	}
 	if events == nil {
@@ -179,8 +193,10 @@ func statusFilter(u *User, field, reason string, asked []string) ([]string, erro
 }
 
 // resolveEventFilter turns the filter's references into ids: categories
-// and tags by id or slug, and checks that venues, organizers and the parent
-// exist, each failure naming its argument (all of them, not just the first).
+// and tags by id or slug, and checks that the parent exists and that the
+// venues and organizers exist and f's reader may read them (one they may
+// not is answered as an unknown one), each failure naming its argument
+// (all of them, not just the first).
 func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 	var errs []error
 	for _, t := range []struct {
@@ -198,8 +214,8 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 		errs = append(errs, err)
 		*t.dst = ids
 	}
-	errs = append(errs, s.postsExist(ctx, KindVenue, "venue", "reason.events.unknown_venue", f.VenueIDs),
-		s.postsExist(ctx, KindOrganizer, "organizer", "reason.events.unknown_organizer", f.OrganizerIDs))
+	errs = append(errs, s.postsReadable(ctx, f.reader, KindVenue, "venue", venues.unknownReason, f.VenueIDs),
+		s.postsReadable(ctx, f.reader, KindOrganizer, "organizer", organizers.unknownReason, f.OrganizerIDs))
 	if f.ParentID != nil {
 		ok, err := s.isEvent(ctx, *f.ParentID)
 		if err == nil && !ok {
@@ -261,12 +277,15 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.featured = ?", *f.Featured)
 	}
 	if f.Geoloc != nil || f.Near != nil {
+		// Only venues the reader may read count: a hidden venue's
+		// coordinates must not admit (or keep out) its events.
+		cond, args := readCondition("h", f.reader)
 		has := "EXISTS (SELECT 1 FROM event_venues hv JOIN venues h ON h.id = hv.venue_id " +
-			"WHERE hv.event_id = event.id AND h.geo_lat IS NOT NULL AND h.geo_lng IS NOT NULL)"
+			"WHERE hv.event_id = event.id AND h.geo_lat IS NOT NULL AND h.geo_lng IS NOT NULL AND " + cond + ")"
 		if f.Geoloc != nil && !*f.Geoloc && f.Near == nil {
 			has = "NOT " + has
 		}
-		q.Where(has)
+		q.Where(has, args...)
 	}
 	if len(f.Include) > 0 {
 		q.Where("event.id IN (?)", bun.List(f.Include))

@@ -30,7 +30,7 @@ func (l Linked[T, In]) ByIDs(ctx context.Context, ids []int64, lang string) (map
 func InList(ids []int64) (string, []any) { return inList(ids) }
 
 func (s *Store) ReadEvent(ctx context.Context, id int64, lang string) (*Event, error) {
-	return s.readEvent(ctx, id, lang)
+	return s.readEvent(ctx, Console, id, lang)
 }
 
 // Prepared is the number of statements the store keeps prepared.
@@ -54,4 +54,14 @@ func (db *DB) PreparedFiling() bool {
 	db.prep.mu.Lock()
 	defer db.prep.mu.Unlock()
 	return db.prep.stmts[fmt.Sprintf(fileSomeSQL, in)] != nil && db.prep.stmts["DELETE FROM event_category_ancestors WHERE event_id IN ("+in+")"] != nil
+}
+
+// ReadableIDs lists the ids of the venues or organizers the read rule in
+// SQL lets u read.
+func (s *Store) ReadableIDs(ctx context.Context, u *User, k Kind) ([]int64, error) {
+	alias := map[Kind]string{KindVenue: "venue", KindOrganizer: "organizer"}[k]
+	cond, args := readCondition(alias, u)
+	var ids []int64
+	err := s.db.NewSelect().TableExpr(kindTables[k]+" AS "+alias).Column(alias+".id").Where(cond, args...).Scan(ctx, &ids)
+	return ids, err
 }

@@ -93,15 +93,18 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 	return ref.ID, nil
 }
 
-// postsExist checks ids in field of an input: each must name a record of
-// kind k, else the field is invalid with reason (data {ID}).
-func (s *Store) postsExist(ctx context.Context, k Kind, field, reason string, ids []int64) error {
-	have, err := s.existingIDs(ctx, k, ids)
+// postsReadable checks ids in field of an input: each must name a record
+// of kind k that u may read by id (Can), else the field is invalid with
+// reason (data {ID}), the first such id in the input's order. A record u
+// may not read gets the very answer of an id that names nothing, so the
+// check is no oracle for hidden records (SPEC §9).
+func (s *Store) postsReadable(ctx context.Context, u *User, k Kind, field, reason string, ids []int64) error {
+	ok, err := s.readableIDs(ctx, u, k, ids)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
-		if !have[id] {
+		if !ok[id] {
 			return Invalid(field, reason, map[string]any{"ID": id})
 		}
 	}

@@ -523,7 +523,7 @@ func (s *Store) EventAtRevision(ctx context.Context, u *User, ref Ref, revID int
 	var e *Event
 	rev, err := s.AtRevision(ctx, u, KindEvent, ref, revID, func(tx *Store, id int64) error {
 		var err error
-		e, err = tx.readEvent(ctx, id, lang)
+		e, err = tx.readEvent(ctx, u, id, lang)
 		return err
 	})
 	return e, rev, err
@@ -536,7 +536,7 @@ func (s *Store) RestoreEventRevision(ctx context.Context, u *User, ref Ref, revI
 	if err != nil {
 		return nil, err
 	}
-	return s.readEvent(ctx, id, lang)
+	return s.readEvent(ctx, u, id, lang)
 }
 
 // AtRevision is the record ref as revision revID left it, read in lang.

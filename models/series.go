@@ -548,9 +548,9 @@ func (s *Store) updateFromOccurrence(ctx context.Context, u *User, occ *Event, i
 		if _, err := tx.UpdateEvent(ctx, u, ByID(series.ID), in2); err != nil {
 			return err
 		}
-		out, err = tx.readEvent(ctx, occ.ID, in.Lang)
+		out, err = tx.readEvent(ctx, u, occ.ID, in.Lang)
 		if errors.Is(err, ErrNotFound) { // the new rule has no such occurrence
-			out, err = tx.readEvent(ctx, series.ID, in.Lang)
+			out, err = tx.readEvent(ctx, u, series.ID, in.Lang)
 		}
 		return err
 	})
@@ -631,7 +631,7 @@ func (s *Store) splitSeries(ctx context.Context, u *User, occ *Event, in EventIn
 		if _, err := tx.UpdateEvent(ctx, u, ByID(o.ID), in2); err != nil {
 			return err
 		}
-		out, err = tx.readEvent(ctx, o.ID, in.Lang)
+		out, err = tx.readEvent(ctx, u, o.ID, in.Lang)
 		return err
 	})
 	return out, err
@@ -739,7 +739,7 @@ func (s *Store) SeriesViews(ctx context.Context, u *User, events []*Event, lang 
 	if err != nil {
 		return nil, fmt.Errorf("models: series of a feed: %w", mapErr(err))
 	}
-	if err := s.completeEvents(ctx, rows, lang); err != nil {
+	if err := s.completeEvents(ctx, u, rows, lang); err != nil {
 		return nil, err
 	}
 	visible := func(e *Event) bool { return e.Status != StatusTrash && Can(u, ActRead, e.subject(KindEvent)) }
@@ -805,7 +805,7 @@ func (s *Store) TrashScoped(ctx context.Context, u *User, ref Ref, scope, lang s
 		if _, err := s.TrashEvent(ctx, u, ByID(*cur.SeriesID), lang); err != nil {
 			return nil, err
 		}
-		return s.readEvent(ctx, id, lang)
+		return s.readEvent(ctx, u, id, lang)
 	}
 	err = s.RunInTx(ctx, func(tx *Store) error {
 		series, err := tx.rawEvent(ctx, *cur.SeriesID, true)
@@ -843,7 +843,7 @@ func (s *Store) TrashScoped(ctx context.Context, u *User, ref Ref, scope, lang s
 	if err != nil {
 		return nil, err
 	}
-	return s.readEvent(ctx, id, lang)
+	return s.readEvent(ctx, u, id, lang)
 }
 
 // detachIfOutside makes occurrence o, just restored from the trash, a

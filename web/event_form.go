@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -435,11 +436,29 @@ func (h *handler) eventSave(c *fiber.Ctx) error {
 		return render(c, fiber.StatusConflict, eventFormPage(v))
 	}
 	f.Repeat.Keep = stored.Repeat.text(stored.StartDate) == f.Repeat.text(f.StartDate)
-	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), f.input("")); err != nil {
+	in := f.input("")
+	// Links the form sends as it showed them are not sent: the form shows
+	// only what this user may read (and one venue), so sending them would
+	// unlink the records it could not show. Changed, they replace all.
+	if f.Venue == stored.Venue && f.NewVenue == "" {
+		in.Venues = nil
+	}
+	if sameSet(f.Organizers, stored.Organizers) && f.NewOrganizer == "" {
+		in.Organizers = nil
+	}
+	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), in); err != nil {
 		return h.eventFormFailed(c, "admin.events.edit", f, id, err, lang)
 	}
 	h.setFlash(c, "event_saved")
 	return h.redirect(c, eventPath(id, "/edit"))
+}
+
+// sameSet reports whether a and b hold the same values, in any order.
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
 
 // changedFields names the fields whose stored value differs from what the

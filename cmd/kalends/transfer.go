@@ -58,8 +58,10 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 	lang := i18n.OrSource(site.Language())
 	var events []*models.Event
 	for page := 1; ; page++ {
+		// As the console (events hidden from listings too), but with the
+		// venues and organizers anyone may read: it is the public calendar.
 		p, err := db.ListEvents(ctx, models.Console, models.EventFilter{Page: page, PerPage: 500, Lang: lang,
-			Statuses: []string{models.StatusPublish}, IncludeHidden: true})
+			Statuses: []string{models.StatusPublish}, IncludeHidden: true, PublicLinks: true})
 		if err != nil {
 			return err
 		}
