@@ -30,6 +30,7 @@ func signInUser(t *testing.T, db *models.DB, login string) *models.User {
 // identifier's failures from its address and takes its own attempt back
 // from the others; a window is fixed from its first failure.
 func TestSignInAttemptsCountPerLoginAndAddress(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		clock := useTestClock(db)
@@ -98,10 +99,11 @@ func TestSignInAttemptsCountPerLoginAndAddress(t *testing.T) {
 	})
 }
 
-// Right passwords are never counted: 30 sign-ins in a row from one
-// address (more than its limit) all succeed, and so do 30 application
+// Right passwords are never counted: 21 sign-ins in a row from one
+// address (more than its limit) all succeed, and so do 21 application
 // password uses.
 func TestSuccessfulSignInsAreNotCounted(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		useTestClock(db)
@@ -114,7 +116,7 @@ func TestSuccessfulSignInsAreNotCounted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range 30 {
+		for i := range models.DefaultLimits().SignInPerAddress + 1 {
 			if _, err := db.SignInWithPassword(ctx, models.PasswordTry{Identifier: "anna", Password: "password-anna", IP: "192.0.2.9"}); err != nil {
 				t.Fatalf("sign-in %d: %v", i+1, err)
 			}
@@ -124,15 +126,16 @@ func TestSuccessfulSignInsAreNotCounted(t *testing.T) {
 		}
 		l, a, acc, err := db.FormAttempts(ctx, "anna", "192.0.2.9")
 		if err != nil || l != 0 || a != 0 || acc != 0 {
-			t.Errorf("form counters after 30 good sign-ins: %d, %d, %d, %v", l, a, acc, err)
+			t.Errorf("form counters after 21 good sign-ins: %d, %d, %d, %v", l, a, acc, err)
 		}
 		if n, err := db.APIAttempts(ctx, "192.0.2.9"); err != nil || n != 0 {
-			t.Errorf("API counter after 30 good uses: %d, %v", n, err)
+			t.Errorf("API counter after 21 good uses: %d, %v", n, err)
 		}
 	})
 }
 
 func TestSignInAttemptsAreExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		useTestClock(db)

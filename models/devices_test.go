@@ -16,6 +16,7 @@ import (
 // it expires, is replaced by the browser's next one, or the account's
 // password is set. An account keeps its 50 newest devices.
 func TestDeviceCookieIsTrustedOnlyForItsAccount(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		clock := useTestClock(db)

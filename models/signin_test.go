@@ -59,6 +59,7 @@ func parallel(n int, try func(i int) error) *outcomes {
 // one address get exactly 5 answers "wrong" and 15 refusals; 40 parallel
 // wrong application passwords from one address exactly 20 "wrong".
 func TestParallelSignInsCannotSlipPastTheLimit(t *testing.T) {
+	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		useTestClock(db)
@@ -108,6 +109,7 @@ func TestParallelSignInsCannotSlipPastTheLimit(t *testing.T) {
 // they came, so an IPv6 client rotated through its /64. Every address
 // counter now keys IPv6 by its /64, IPv4-mapped IPv6 as IPv4.
 func TestIPv6ClientsAreCountedByTheirSlash64(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"192.0.2.7":                         "192.0.2.7",
 		"::ffff:192.0.2.7":                  "192.0.2.7",
