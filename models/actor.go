@@ -52,34 +52,3 @@ func (s *Store) Actor(ctx context.Context, c Credentials) (*User, error) {
 	}
 	return u, nil
 }
-
-// appPasswordActor authenticates Basic credentials under the sign-in
-// limits: a login or an address that failed too often is refused (a
-// *RateLimitError) before any password is checked, a failure is counted,
-// and a success clears its login's counter when there was one.
-func (s *Store) appPasswordActor(ctx context.Context, c Credentials) (*User, error) {
-	lim := s.site.limits()
-	perLogin, perAddress, err := s.SignInAttempts(ctx, c.Login, c.IP)
-	if err != nil {
-		return nil, err
-	}
-	if perLogin >= lim.SignInPerLogin || perAddress >= lim.SignInPerAddress {
-		return nil, &RateLimitError{RetryAfter: lim.SignInWindow, Reason: "error.too_many_sign_ins"}
-	}
-	u, err := s.AuthenticateAppPassword(ctx, NormalizeLogin(c.Login), c.AppPassword, c.IP)
-	if errors.Is(err, ErrBadCredentials) {
-		if err := s.NoteFailedSignIn(ctx, c.Login, c.IP); err != nil {
-			return nil, err
-		}
-		return nil, ErrBadCredentials
-	}
-	if err != nil {
-		return nil, err
-	}
-	if perLogin > 0 {
-		if err := s.ClearSignInAttempts(ctx, c.Login); err != nil {
-			return nil, err
-		}
-	}
-	return u, nil
-}

@@ -17,23 +17,33 @@ import (
 // password hash, whether or not such a user exists, and every failure is
 // ErrBadCredentials.
 func (s *Store) CheckSignIn(ctx context.Context, id, password string) (*User, error) {
-	login := NormalizeLogin(id)
-	var users []User
-	if login != "" {
-		err := s.db.NewSelect().Model(&users).
-			WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("login = ?", login).WhereOr("(email <> '' AND LOWER(email) = ?)", login)
-			}).
-			OrderExpr("CASE WHEN login = ? THEN 0 ELSE 1 END, id", login).Limit(1).Scan(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("models: sign in: %w", mapErr(err))
-		}
-	}
-	var u *User
-	if len(users) == 1 {
-		u = &users[0]
+	u, err := s.signInUser(ctx, NormalizeLogin(id))
+	if err != nil {
+		return nil, err
 	}
 	return verifySignIn(u, password)
+}
+
+// signInUser is the user a sign-in identifier (normalised) names: the one
+// whose login it is, else the one whose e-mail address it is; nil when
+// none. One query whether or not there is one.
+func (s *Store) signInUser(ctx context.Context, login string) (*User, error) {
+	if login == "" {
+		return nil, nil
+	}
+	var users []User
+	err := s.db.NewSelect().Model(&users).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("login = ?", login).WhereOr("(email <> '' AND LOWER(email) = ?)", login)
+		}).
+		OrderExpr("CASE WHEN login = ? THEN 0 ELSE 1 END, id", login).Limit(1).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("models: sign in: %w", mapErr(err))
+	}
+	if len(users) == 0 {
+		return nil, nil
+	}
+	return &users[0], nil
 }
 
 // PostCounts holds, for each kind of post-like record, how many records

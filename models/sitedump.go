@@ -38,8 +38,8 @@ import (
 // directory writes them there on import.
 //
 // Left out are what belongs to one running instance, not to the site:
-// sessions (everyone signs in again), sign-in attempts, leases and the
-// cache generation, and the migration bookkeeping.
+// sessions (everyone signs in again), sign-in counters and device cookies,
+// leases and the cache generation, and the migration bookkeeping.
 const (
 	SiteExportFormat  = "kalends-site"
 	SiteExportVersion = 1
@@ -57,7 +57,7 @@ var dumpOrder = []string{
 // dumpSkip are the tables that are not part of a site, or are derived
 // from it (LoadSite rebuilds them).
 var dumpSkip = map[string]bool{
-	"sessions": true, "signin_attempts": true, "leases": true, "cache_generation": true,
+	"sessions": true, "signin_attempts": true, "signin_devices": true, "leases": true, "cache_generation": true,
 	"bun_migrations": true, "bun_migration_locks": true, "event_category_ancestors": true,
 }
 

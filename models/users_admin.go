@@ -182,7 +182,8 @@ func (s *Store) UpdateUser(ctx context.Context, actor *User, id int64, in UserUp
 }
 
 // SetPassword sets the account password of user id (the user themself or
-// an administrator) and signs that user out everywhere.
+// an administrator) and signs that user out everywhere; their device
+// cookies are trusted no more either.
 func (s *Store) SetPassword(ctx context.Context, actor *User, id int64, password string) error {
 	if err := mayManageUser(actor, id); err != nil {
 		return err
@@ -201,6 +202,9 @@ func (s *Store) SetPassword(ctx context.Context, actor *User, id int64, password
 			Set("updated_at = ?", tx.site.Now()).Where("id = ?", id).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("models: set password of user %d: %w", id, mapErr(err))
+		}
+		if err := tx.forgetDevices(ctx, id); err != nil {
+			return err
 		}
 		return tx.EndUserSessions(ctx, id)
 	})

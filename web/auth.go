@@ -11,11 +11,12 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// Sign-in limits (SPEC §10) are the site's (models.Limits): after too many
-// failed attempts on one login or from one address within the window,
-// further attempts are refused with 429 until the window is over. The
-// counters live in the database, so every instance counts the same
-// attempts, and application passwords on the API count alike.
+// Sign-in limits (SPEC §10) are the site's (models.Limits), counted and
+// decided by models.SignInWithPassword: failures per typed identifier from
+// one address, per address, and per typed identifier from all addresses
+// (which a browser with a device cookie of the account passes). Past one,
+// 429 with Retry-After and words that say neither which limit it was nor
+// whether the login exists.
 const maxLoginInput = 320 // longer than any login or e-mail address
 
 // loginForm shows the sign-in form; a signed-in user goes straight on.
@@ -45,11 +46,11 @@ func (h *handler) renderLogin(c *fiber.Ctx, status int, errID, login, back strin
 }
 
 // login checks the sign-in form. Every refusal reads the same whether or
-// not the login exists, and costs the same (models.CheckSignIn hashes a
-// dummy password for unknown logins). Success ends the session the browser
-// had, starts a new one (so a session token planted before sign-in is
-// worth nothing after), and goes to redirect_to when it is a path of this
-// site.
+// not the login exists, and costs the same (models.SignInWithPassword
+// hashes a dummy password for unknown logins). Success ends the session the
+// browser had, starts a new one (so a session token planted before sign-in
+// is worth nothing after), gives the browser a new device cookie of the
+// account, and goes to redirect_to when it is a path of this site.
 func (h *handler) login(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	login := strings.TrimSpace(c.FormValue("login"))
@@ -66,25 +67,16 @@ func (h *handler) login(c *fiber.Ctx) error {
 		// nothing is checked; a new form with a new token is shown.
 		return h.renderLogin(c, fiber.StatusForbidden, "admin.login.expired", login, back)
 	}
-	ip := c.IP()
+	device := c.Cookies(models.DeviceCookie)
+	u, err := h.d.DB.SignInWithPassword(ctx, models.PasswordTry{Identifier: login, Password: password, IP: c.IP(), Device: device})
 	var limited *models.RateLimitError
-	if err := h.d.DB.CheckSignInLimit(ctx, login, ip); errors.As(err, &limited) {
+	switch {
+	case errors.As(err, &limited):
 		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
 		return h.renderLogin(c, fiber.StatusTooManyRequests, "admin.login.too_many", login, back)
-	} else if err != nil {
-		return err
-	}
-	u, err := h.d.DB.CheckSignIn(ctx, login, password)
-	if errors.Is(err, models.ErrBadCredentials) {
-		if err := h.d.DB.NoteFailedSignIn(ctx, login, ip); err != nil {
-			return err
-		}
+	case errors.Is(err, models.ErrBadCredentials):
 		return h.renderLogin(c, fiber.StatusUnauthorized, "admin.login.failed", login, back)
-	}
-	if err != nil {
-		return err
-	}
-	if err := h.d.DB.ClearSignInAttempts(ctx, login); err != nil {
+	case err != nil:
 		return err
 	}
 	if old := c.Cookies(models.SessionCookie); old != "" {
@@ -97,10 +89,27 @@ func (h *handler) login(c *fiber.Ctx) error {
 		return err
 	}
 	c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
+	if err := h.trustDevice(c, u.ID, device); err != nil {
+		return err
+	}
 	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Path: "/admin/", MaxAge: -1, Expires: time.Unix(0, 0),
 		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteStrictMode})
 	h.setFlash(c, "signed_in")
 	return c.Redirect(orDashboard(back), fiber.StatusSeeOther)
+}
+
+// trustDevice gives the browser a new device cookie of userID in place of
+// previous (see models.TrustDevice). Only the admin's forms read it, so its
+// path is the admin's; scripts never see it (HttpOnly); Strict, as only
+// this site's own forms need it.
+func (h *handler) trustDevice(c *fiber.Ctx, userID int64, previous string) error {
+	token, err := h.d.DB.TrustDevice(c.UserContext(), userID, previous)
+	if err != nil {
+		return err
+	}
+	c.Cookie(&fiber.Cookie{Name: models.DeviceCookie, Value: token, Path: "/admin", MaxAge: int(models.DeviceLifetime.Seconds()),
+		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteStrictMode})
+	return nil
 }
 
 // logout ends the session (the CSRF check ran before) and goes to the

@@ -73,29 +73,25 @@ func (h *handler) saveProfile(c *fiber.Ctx) error {
 }
 
 // changePassword changes one's account password: the current one, then
-// the new one twice. Wrong current passwords count as failed sign-ins (the
-// same limit applies, so a left-open session cannot be used to guess the
-// password). Setting it ends every session of the user; this browser gets
-// a new one.
+// the new one twice. The current one is checked as the sign-in form checks
+// a password, under the same limits (a left-open session cannot be used to
+// guess it). Setting it ends every session of the user and forgets their
+// device cookies; this browser gets a new session and device cookie.
 func (h *handler) changePassword(c *fiber.Ctx) error {
 	ctx, u := c.UserContext(), userOf(c)
 	lang := h.pickLang(c)
 	current, password, confirm := c.FormValue("current_password"), c.FormValue("password"), c.FormValue("password_confirm")
+	device := c.Cookies(models.DeviceCookie)
+	_, err := h.d.DB.SignInWithPassword(ctx, models.PasswordTry{Identifier: u.Login, Password: current, IP: c.IP(), Device: device, Account: u.ID})
 	var limited *models.RateLimitError
-	if err := h.d.DB.CheckSignInLimit(ctx, u.Login, c.IP()); errors.As(err, &limited) {
+	switch {
+	case errors.As(err, &limited):
 		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
 		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.login.too_many", nil), nil)
-	} else if err != nil {
-		return err
-	}
-	if _, err := h.d.DB.CheckPassword(ctx, u.Login, current); err != nil {
-		if !errors.Is(err, models.ErrBadCredentials) {
-			return err
-		}
-		if err := h.d.DB.NoteFailedSignIn(ctx, u.Login, c.IP()); err != nil {
-			return err
-		}
+	case errors.Is(err, models.ErrBadCredentials):
 		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.profile.password.wrong_current", nil), nil)
+	case err != nil:
+		return err
 	}
 	if password != confirm {
 		return h.profileAgain(c, h.fieldError(lang, "password_confirm", "admin.profile.password.mismatch", nil), nil)
@@ -108,6 +104,9 @@ func (h *handler) changePassword(c *fiber.Ctx) error {
 		return h.profileAgain(c, fe, nil)
 	}
 	if err := h.startSession(c, u.ID); err != nil {
+		return err
+	}
+	if err := h.trustDevice(c, u.ID, device); err != nil {
 		return err
 	}
 	h.setFlash(c, "password_changed")

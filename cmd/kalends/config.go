@@ -180,10 +180,12 @@ var options = []option{
 		}},
 	{name: "signin-window", def: "15m", usage: "how long failed sign-ins (admin form and API application passwords) are counted",
 		set: durationOption(func(c *Config, d time.Duration) { c.Limits.SignInWindow = d })},
-	{name: "signin-max-per-login", def: "5", usage: "failed sign-ins on one login within --signin-window before further attempts get 429",
+	{name: "signin-max-per-login", def: "5", usage: "failed sign-ins on one login or e-mail address, as typed, from one address within --signin-window before further attempts get 429",
 		set: intOption(func(c *Config, n int) { c.Limits.SignInPerLogin = n })},
-	{name: "signin-max-per-address", def: "20", usage: "failed sign-ins from one address within --signin-window before further attempts get 429",
+	{name: "signin-max-per-address", def: "20", usage: "failed sign-ins from one address (an IPv6 /64) within --signin-window before further attempts get 429 (the sign-in form and application passwords counted apart)",
 		set: intOption(func(c *Config, n int) { c.Limits.SignInPerAddress = n })},
+	{name: "signin-max-per-account", def: "100", usage: "failed sign-ins on one login or e-mail address, as typed, from all addresses within --signin-window before browsers without a device cookie of the account get 429",
+		set: intOption(func(c *Config, n int) { c.Limits.SignInPerAccount = n })},
 	{name: "write-limit", def: "120", usage: "writes (API POST, PUT, PATCH, DELETE and admin form posts) one user may make in a minute (0: no limit)",
 		set: intOption(func(c *Config, n int) { c.Limits.WritesPerMinute = n })},
 	{name: "read-timeout", def: "60s", usage: "longest time to read one request, headers and body (a client that trickles them is cut off)",
@@ -385,6 +387,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.SignInPerLogin < 1 || c.Limits.SignInPerAddress < 1 {
 		bad("--signin-max-per-login and --signin-max-per-address must be at least 1")
+	}
+	if c.Limits.SignInPerAccount < 1 {
+		bad("--signin-max-per-account must be at least 1, not %d", c.Limits.SignInPerAccount)
 	}
 	if c.SeriesHorizonDays < 1 || c.SeriesHorizonDays > 3660 {
 		bad("--series-horizon-days must be from 1 to 3660, not %d", c.SeriesHorizonDays)

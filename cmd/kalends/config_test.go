@@ -161,6 +161,7 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"stray argument", []string{"migrate", "now"}, nil, `unexpected argument "now"`},
 		{"sign-in window under a second", []string{"--signin-window", "10ms"}, nil, "--signin-window must be from 1s to 24h"},
 		{"no failed sign-in allowed", []string{"--signin-max-per-login", "0"}, nil, "--signin-max-per-login and --signin-max-per-address must be at least 1"},
+		{"no account-wide sign-in limit", nil, map[string]string{"KALENDS_SIGNIN_MAX_PER_ACCOUNT": "0"}, "--signin-max-per-account must be at least 1, not 0"},
 		{"negative write limit", []string{"--write-limit", "-5"}, nil, "--write-limit must be 0 (no limit) or more"},
 		{"write limit not a number", nil, map[string]string{"KALENDS_WRITE_LIMIT": "lots"}, "env KALENDS_WRITE_LIMIT"},
 		{"read timeout of a day", []string{"--read-timeout", "24h"}, nil, "--read-timeout must be from 100ms to 1h"},
