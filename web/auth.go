@@ -87,11 +87,9 @@ func (h *handler) login(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	token, _, err := h.d.DB.CreateSession(ctx, u.ID, sessionTTL)
-	if err != nil {
+	if err := h.startSession(c, u.ID); err != nil {
 		return err
 	}
-	c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
 	c.Cookie(&fiber.Cookie{Name: loginCSRFName, Path: loginPath, MaxAge: -1, Expires: time.Unix(0, 0),
 		HTTPOnly: true, Secure: h.secure(), SameSite: fiber.CookieSameSiteStrictMode})
 	h.setFlash(c, "signed_in")
