@@ -1,8 +1,12 @@
 package web
 
 import (
+	"context"
+	"io"
+	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -16,16 +20,56 @@ const (
 	endSessionPath        = profilePath + "/sessions/end"
 	endOtherSessionsPath  = profilePath + "/sessions/end-others"
 	storedSessionIDLength = 64 // hex SHA-256, see models.Session
+	// maxUnbrokenAddress is the longest address shown on one line (an
+	// IPv4 address is at most 15 characters).
+	maxUnbrokenAddress = 20
 )
 
 // sessionRow is one session in the profile's table.
 type sessionRow struct {
-	ID                    string // the stored id, posted to end it
-	Browser, Address      string // readable summary, client address
-	SignedIn, SignedInISO string
-	LastSeen, LastSeenISO string
-	Current               bool // the session of this request
-	EndLabel              string
+	ID               string // the stored id, posted to end it
+	Browser, Address string // readable summary, client address
+	SignedIn         when
+	LastSeen         when // the current session: Date says "now"
+	Current          bool // the session of this request
+	EndLabel         string
+}
+
+// when is a time on the list: its date and time of day, written apart so
+// that a narrow column wraps between them, and its ISO form.
+type when struct {
+	Date, Time, Full, ISO string
+}
+
+// whenOf writes t in the site's zone and the page's language: the date
+// without its weekday (the table is narrow; Full has it, for a tooltip).
+func (h *handler) whenOf(lang string, t time.Time) when {
+	local := t.In(h.d.Site.Zone())
+	return when{Date: formatShortDate(lang, local), Time: formatTime(lang, local), Full: formatDateTime(lang, local),
+		ISO: t.UTC().Format(time.RFC3339)}
+}
+
+// addressText writes an address; a long one (an IPv6 address in full)
+// gets a line-break opportunity (<wbr>) after each colon, and none
+// elsewhere.
+func addressText(addr string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		parts := []string{addr}
+		if len(addr) > maxUnbrokenAddress {
+			parts = strings.SplitAfter(addr, ":")
+		}
+		for i, part := range parts {
+			if i > 0 {
+				if _, err := io.WriteString(w, "<wbr>"); err != nil {
+					return err
+				}
+			}
+			if _, err := io.WriteString(w, templ.EscapeString(part)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // sessionsView is the sessions section of the profile.
@@ -45,11 +89,9 @@ func (h *handler) sessions(c *fiber.Ctx, lay layoutView) (sessionsView, error) {
 	}
 	v := sessionsView{Intro: lay.TD("admin.profile.sessions.intro", map[string]any{
 		"Idle": durationText(lay, sessionTTL), "Max": durationText(lay, h.d.Site.SessionLifetime())})}
-	zone := h.d.Site.Zone()
 	for _, s := range list {
 		r := sessionRow{ID: s.ID, Browser: browserSummary(lay, s.UserAgent), Address: s.IP,
-			SignedIn: formatDateTime(lay.Lang, s.CreatedAt.In(zone)), SignedInISO: s.CreatedAt.UTC().Format(time.RFC3339),
-			LastSeen: formatDateTime(lay.Lang, s.SeenAt().In(zone)), LastSeenISO: s.SeenAt().UTC().Format(time.RFC3339),
+			SignedIn: h.whenOf(lay.Lang, s.CreatedAt), LastSeen: h.whenOf(lay.Lang, s.SeenAt()),
 			Current: cur != nil && s.ID == cur.ID}
 		if r.Address == "" {
 			r.Address = lay.T("admin.profile.sessions.unknown_address")
@@ -58,7 +100,7 @@ func (h *handler) sessions(c *fiber.Ctx, lay layoutView) (sessionsView, error) {
 		if r.Current {
 			// Used right now: its recorded time lags by up to
 			// models.SessionSeenResolution.
-			r.LastSeen = lay.T("admin.profile.sessions.now")
+			r.LastSeen = when{Date: lay.T("admin.profile.sessions.now")}
 			action = lay.T("admin.layout.sign_out")
 		}
 		r.EndLabel = lay.TD("admin.profile.sessions.end_label", map[string]any{"Action": action, "Browser": r.Browser, "Address": r.Address})

@@ -80,11 +80,17 @@ func product(ua string) string {
 		return ""
 	}
 	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+		if !isNameRune(r) {
 			return ""
 		}
 	}
 	return name
+}
+
+// isNameRune reports whether r may be part of a product name: an ASCII
+// letter or digit, or one of - _ .
+func isNameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
 }
 
 // browserSummary is the short, translated name of a User-Agent on the
