@@ -234,6 +234,14 @@ type Session struct {
 	UserID    int64     `bun:"user_id,notnull"`
 	CSRFToken string    `bun:"csrf_token,notnull"`
 	Nonce     string    `bun:"nonce,notnull"`
-	CreatedAt time.Time `bun:"created_at,notnull"`
+	CreatedAt time.Time `bun:"created_at,notnull"` // the sign-in
 	ExpiresAt time.Time `bun:"expires_at,notnull"`
+	// UserAgent is the browser's User-Agent at sign-in, cut to
+	// maxUserAgent characters; IP the client's address when last seen.
+	UserAgent string `bun:"user_agent,notnull"`
+	IP        string `bun:"ip,notnull"`
+	// LastSeenAt is when the session was last used, to within
+	// SessionSeenResolution (zero for a row written before it was kept:
+	// see SeenAt).
+	LastSeenAt time.Time `bun:"last_seen_at,nullzero"`
 }

@@ -95,11 +95,11 @@ func TestSessionsAreStoredHashedAndExpire(t *testing.T) {
 		// Sliding: touched after 50 minutes, the session outlives its
 		// first hour; an expired one is not revived.
 		clock.Advance(50 * time.Minute)
-		if err := db.TouchSession(ctx, sess.ID, time.Hour); err != nil {
-			t.Fatal(err)
+		if wrote, err := db.TouchSession(ctx, sess, time.Hour, "192.0.2.1"); err != nil || !wrote {
+			t.Fatalf("touch: %v, wrote %v", err, wrote)
 		}
-		if err := db.TouchSession(ctx, sess.ID, time.Hour); err != nil {
-			t.Errorf("a second touch in the same second: %v", err)
+		if wrote, err := db.TouchSession(ctx, sess, time.Hour, "192.0.2.1"); err != nil || wrote {
+			t.Errorf("a second touch in the same second: %v, wrote %v (want no write)", err, wrote)
 		}
 		clock.Advance(40 * time.Minute) // 90 minutes after sign-in
 		if _, _, err := db.SessionByToken(ctx, token); err != nil {
@@ -108,8 +108,8 @@ func TestSessionsAreStoredHashedAndExpire(t *testing.T) {
 		if _, _, err := db.SessionByToken(ctx, token2); !errors.Is(err, models.ErrNoSession) {
 			t.Errorf("untouched session after 90 minutes: %v, want ErrNoSession", err)
 		}
-		if err := db.TouchSession(ctx, sess2.ID, time.Hour); !errors.Is(err, models.ErrNoSession) {
-			t.Errorf("touching an expired session: %v, want ErrNoSession", err)
+		if wrote, err := db.TouchSession(ctx, sess2, time.Hour, "192.0.2.1"); err != nil || wrote {
+			t.Errorf("touching an expired session: %v, wrote %v; want no write", err, wrote)
 		}
 		clock.Advance(20 * time.Minute) // exactly at the slid expiry
 		if _, _, err := db.SessionByToken(ctx, token); !errors.Is(err, models.ErrNoSession) {

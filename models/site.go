@@ -33,6 +33,21 @@ type Site struct {
 	// SeriesHorizon is how far ahead of now the occurrences of recurring
 	// events are materialized; 0 means DefaultSeriesHorizon.
 	SeriesHorizon time.Duration
+	// SessionMaxAge is how long a session lasts after sign-in however
+	// much it is used; 0 means DefaultSessionMaxAge.
+	SessionMaxAge time.Duration
+}
+
+// DefaultSessionMaxAge is the absolute lifetime of a session of a site that
+// sets none: 30 days after sign-in, the user signs in again.
+const DefaultSessionMaxAge = 30 * 24 * time.Hour
+
+// SessionLifetime is the site's SessionMaxAge, or the default.
+func (s *Site) SessionLifetime() time.Duration {
+	if s == nil || s.SessionMaxAge <= 0 {
+		return DefaultSessionMaxAge
+	}
+	return s.SessionMaxAge
 }
 
 // Horizon is the end of the materialized occurrences of series: now plus

@@ -84,11 +84,9 @@ func (h *handler) login(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	token, _, err := h.d.DB.CreateSession(ctx, u.ID, sessionTTL)
-	if err != nil {
+	if err := h.startSession(c, u.ID); err != nil {
 		return err
 	}
-	c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
 	if err := h.trustDevice(c, u.ID, device); err != nil {
 		return err
 	}

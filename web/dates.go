@@ -61,6 +61,19 @@ func formatTime(lang string, t time.Time) string {
 	return fmt.Sprintf("%d:%02d %s", h12, mi, half)
 }
 
+// formatShortDate writes the date of t in lang without its weekday, for
+// narrow columns: "Dec 7, 2026", "2026年12月7日", "2026. 12. 7.".
+func formatShortDate(lang string, t time.Time) string {
+	y, m, d := t.Year(), int(t.Month()), t.Day()
+	switch lang {
+	case "zh-hans", "ja":
+		return fmt.Sprintf("%d年%d月%d日", y, m, d)
+	case "ko":
+		return fmt.Sprintf("%d. %d. %d.", y, m, d)
+	}
+	return fmt.Sprintf("%s %d, %d", enMonths[m-1], d, y)
+}
+
 // formatDateTime writes date and time of t in lang, joined as the
 // language does.
 func formatDateTime(lang string, t time.Time) string {

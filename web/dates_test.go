@@ -33,3 +33,12 @@ func TestDatesInEachLanguagesOwnForm(t *testing.T) {
 		}
 	}
 }
+
+func TestShortDatesLeaveTheWeekdayOut(t *testing.T) {
+	at := time.Date(2026, 12, 7, 19, 0, 0, 0, time.UTC)
+	for lang, want := range map[string]string{"en": "Dec 7, 2026", "zh-hans": "2026年12月7日", "ja": "2026年12月7日", "ko": "2026. 12. 7."} {
+		if got := formatShortDate(lang, at); got != want {
+			t.Errorf("%s short date %q, want %q", lang, got, want)
+		}
+	}
+}

@@ -45,6 +45,8 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"profile_saved":        "admin.flash.profile_saved",
 	"password_changed":     "admin.flash.password_changed",
 	"app_password_revoked": "admin.flash.app_password_revoked",
+	"session_ended":        "admin.flash.session_ended",
+	"other_sessions_ended": "admin.flash.other_sessions_ended",
 
 	"category_created": "admin.flash.category_created",
 	"category_saved":   "admin.flash.category_saved",

@@ -28,6 +28,9 @@ func (h *handler) profileView(c *fiber.Ctx, fe formErrors) (profileView, error) 
 		return v, err
 	}
 	v.AppPasswords = aps
+	if v.Sessions, err = h.sessions(c, lay); err != nil {
+		return v, err
+	}
 	return v, nil
 }
 

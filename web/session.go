@@ -11,13 +11,12 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// Sessions last sessionTTL from their last use (sliding); the expiry is
-// moved forward at most once per sessionTouchEvery, so a busy editor does
-// not cost a write per page.
-const (
-	sessionTTL        = 7 * 24 * time.Hour
-	sessionTouchEvery = time.Hour
-)
+// Sessions last sessionTTL from their last use (sliding), and never longer
+// than the site's SessionLifetime after sign-in (models enforces both). The
+// use is recorded, and the expiry moved, at most once per
+// models.SessionSeenResolution, so a busy editor does not cost a write per
+// page.
+const sessionTTL = 7 * 24 * time.Hour
 
 // Keys of the request's Locals.
 const (
@@ -57,8 +56,16 @@ func (h *handler) sessionCookie(token string, maxAge int) *fiber.Cookie {
 	return ck
 }
 
+// cookieAge is the Max-Age of sess's cookie: until its expiry, which
+// models keeps within the session's lifetime, so the cookie never outlives
+// the session.
+func (h *handler) cookieAge(sess *models.Session) int {
+	return max(1, int(sess.ExpiresAt.Sub(h.d.Site.Now())/time.Second))
+}
+
 // loadSession puts the user of a live session cookie into the request and
-// slides the session's expiry. A cookie that names no live session is
+// records its use (last seen, address, sliding expiry: the one write a
+// GET may cause). A cookie that names no live session is
 // dropped. A database that does not answer is an error (500), never
 // "signed out".
 func (h *handler) loadSession(c *fiber.Ctx) error {
@@ -75,12 +82,10 @@ func (h *handler) loadSession(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	now := h.d.Site.Now()
-	if sess.ExpiresAt.Sub(now) < sessionTTL-sessionTouchEvery {
-		if err := h.d.DB.TouchSession(ctx, sess.ID, sessionTTL); err != nil && !errors.Is(err, models.ErrNoSession) {
-			return err
-		}
-		c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
+	if wrote, err := h.d.DB.TouchSession(ctx, sess, sessionTTL, c.IP()); err != nil {
+		return err
+	} else if wrote {
+		c.Cookie(h.sessionCookie(token, h.cookieAge(sess)))
 	}
 	c.Locals(localUser, u)
 	c.Locals(localSession, sess)

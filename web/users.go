@@ -270,12 +270,14 @@ func (h *handler) deleteUser(c *fiber.Ctx) error {
 }
 
 // startSession ends nothing and starts a new session for userID on this
-// browser (after a password change ended every session of the user).
+// browser (at sign-in, and after a password change ended every session of
+// the user), recording the browser and its address for the profile's list.
 func (h *handler) startSession(c *fiber.Ctx, userID int64) error {
-	token, _, err := h.d.DB.CreateSession(c.UserContext(), userID, sessionTTL)
+	token, sess, err := h.d.DB.StartSession(c.UserContext(), userID, sessionTTL,
+		models.SessionClient{UserAgent: c.Get(fiber.HeaderUserAgent), IP: c.IP()})
 	if err != nil {
 		return err
 	}
-	c.Cookie(h.sessionCookie(token, int(sessionTTL.Seconds())))
+	c.Cookie(h.sessionCookie(token, h.cookieAge(sess)))
 	return nil
 }

@@ -118,6 +118,8 @@ func Mount(app *fiber.App, d *Deps) {
 	admin.Post("/profile/password", h.changePassword)
 	admin.Post("/profile/app-passwords", h.createProfileAppPassword)
 	admin.Post("/profile/app-passwords/:id/revoke", h.revokeProfileAppPassword)
+	admin.Post("/profile/sessions/end", h.endSession)
+	admin.Post("/profile/sessions/end-others", h.endOtherSessions)
 	// Event categories and tags: the same routes for both, the handlers
 	// told which taxonomy (bulk before :id, which would take it).
 	for _, k := range []*termKind{categoriesKind, tagsKind} {

@@ -116,6 +116,7 @@ func siteOf(cfg *Config) *models.Site {
 		Limits:           limitsOf(cfg),
 		RevisionsKeep:    revisionsKeepOf(cfg),
 		SeriesHorizon:    time.Duration(cfg.SeriesHorizonDays) * 24 * time.Hour,
+		SessionMaxAge:    cfg.SessionMaxAge,
 	}
 }
 

@@ -76,6 +76,9 @@ type Config struct {
 	// SeriesHorizonDays is how many days ahead the occurrences of
 	// recurring events are materialized (0: the default).
 	SeriesHorizonDays int
+	// SessionMaxAge is how long an admin session lasts after sign-in,
+	// however much it is used (0: the default).
+	SessionMaxAge time.Duration
 }
 
 // option is one row of the option table: every option is a flag, an
@@ -194,6 +197,8 @@ var options = []option{
 		set: durationOption(func(c *Config, d time.Duration) { c.WriteTimeout = d })},
 	{name: "idle-timeout", def: "120s", usage: "longest time a kept-alive connection may wait for its next request",
 		set: durationOption(func(c *Config, d time.Duration) { c.IdleTimeout = d })},
+	{name: "session-max-age", def: "30d", usage: "how long an admin session lasts after sign-in however much it is used: days (30d) or a duration (12h), 1m to 400d; sessions also end after 7 days without use, so below 7d it is every session's fixed life",
+		set: daysOption(func(c *Config, d time.Duration) { c.SessionMaxAge = d })},
 	{name: "revisions-keep", def: "25", usage: "revisions kept per event, venue and organizer, the oldest dropped first (0 keeps none)",
 		set: intOption(func(c *Config, n int) { c.RevisionsKeep = n })},
 	{name: "series-horizon-days", def: "761", usage: "days ahead of today the occurrences of recurring events are kept in the database (lists past it add them on demand)",
@@ -224,6 +229,36 @@ func intOption(set func(*Config, int)) func(*Config, string) error {
 		set(c, n)
 		return nil
 	}
+}
+
+// daysOption is the setter of an option that takes a number of days
+// ("30d") or a duration ("12h").
+func daysOption(set func(*Config, time.Duration)) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		v = strings.TrimSpace(v)
+		if n, ok := strings.CutSuffix(v, "d"); ok {
+			days, err := strconv.Atoi(n)
+			if err != nil || days < 0 || days > 100000 {
+				return fmt.Errorf("not a number of days such as 30d: %q", v)
+			}
+			set(c, time.Duration(days)*24*time.Hour)
+			return nil
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("not a number of days such as 30d, or a duration such as 12h: %q", v)
+		}
+		set(c, d)
+		return nil
+	}
+}
+
+// days writes d as daysOption reads it: whole days as "30d".
+func days(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"
+	}
+	return d.String()
 }
 
 // splitList splits a comma list, dropping blanks.
@@ -407,6 +442,12 @@ func (c *Config) Validate() error {
 		if t.d < 100*time.Millisecond || t.d > time.Hour {
 			bad("--%s must be from 100ms to 1h, not %s", t.name, t.d)
 		}
+	}
+	// Browsers keep a cookie 400 days at most (RFC 6265bis); a lifetime
+	// below the 7 days without use is allowed and is then the whole life
+	// of a session, however much it is used.
+	if c.SessionMaxAge < time.Minute || c.SessionMaxAge > 400*24*time.Hour {
+		bad("--session-max-age must be from 1m to 400d, not %s", days(c.SessionMaxAge))
 	}
 	if c.PublishInterval < 0 || (c.PublishInterval > 0 && c.PublishInterval < time.Second) {
 		bad("--publish-interval must be 0 (off) or at least 1s, not %s", c.PublishInterval)

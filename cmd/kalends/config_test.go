@@ -46,7 +46,8 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
 				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, MaxWait: 3 * time.Second, PublishInterval: time.Minute,
 				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20, Limits: models.DefaultLimits(),
-				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, RevisionsKeep: 25, SeriesHorizonDays: 761}
+				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, RevisionsKeep: 25, SeriesHorizonDays: 761,
+				SessionMaxAge: 30 * 24 * time.Hour}
 			got := *c.cfg
 			got.Location = nil
 			if !reflect.DeepEqual(got, want) {
@@ -78,6 +79,18 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 			func(t *testing.T, c *command) {
 				if c.cfg.Addr != "127.0.0.1:7000" || c.cfg.MaxPerPage != 20 {
 					t.Errorf("config = %+v", c.cfg)
+				}
+			}},
+		{"session lifetime in days or as a duration", []string{"--session-max-age", "36h"}, nil,
+			func(t *testing.T, c *command) {
+				if c.cfg.SessionMaxAge != 36*time.Hour || siteOf(c.cfg).SessionLifetime() != 36*time.Hour {
+					t.Errorf("session max age %v", c.cfg.SessionMaxAge)
+				}
+			}},
+		{"session lifetime from the environment", nil, map[string]string{"KALENDS_SESSION_MAX_AGE": " 90d "},
+			func(t *testing.T, c *command) {
+				if c.cfg.SessionMaxAge != 90*24*time.Hour {
+					t.Errorf("session max age %v", c.cfg.SessionMaxAge)
 				}
 			}},
 		{"explicit base URL loses its trailing slash", []string{"--base-url", "https://cal.example.org/site/"}, nil,
@@ -167,6 +180,11 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"read timeout of a day", []string{"--read-timeout", "24h"}, nil, "--read-timeout must be from 100ms to 1h"},
 		{"idle timeout not a duration", []string{"--idle-timeout", "forever"}, nil, "--idle-timeout"},
 		{"negative revisions", []string{"--revisions-keep", "-1"}, nil, "--revisions-keep must be from 0 to 10000"},
+		{"session lifetime of zero", []string{"--session-max-age", "0d"}, nil, "--session-max-age must be from 1m to 400d, not 0s"},
+		{"negative session lifetime", nil, map[string]string{"KALENDS_SESSION_MAX_AGE": "-2h"}, "--session-max-age must be from 1m to 400d, not -2h0m0s"},
+		{"session lifetime past browsers' cookies", []string{"--session-max-age", "401d"}, nil, "not 401d"},
+		{"session lifetime not a duration", []string{"--session-max-age", "a month"}, nil, "--session-max-age (from flag --session-max-age): not a number of days"},
+		{"session lifetime of negative days", []string{"--session-max-age", "-3d"}, nil, "not a number of days such as 30d"},
 		{"all problems at once", []string{"--log-format", "xml", "--max-per-page", "-1"}, nil, "--max-per-page must be at least 1, not -1\n--log-format"},
 	}
 	for _, tt := range tests {

@@ -180,6 +180,7 @@ func TestScreenshots(t *testing.T) {
 	ed := srv.User(t, models.RoleEditor)
 	admin := srv.User(t, models.RoleAdministrator)
 	seed(t, srv, ed)
+	seedSessions(t, srv, admin) // the profile lists them
 	for _, lang := range langs {
 		for _, sc := range scr {
 			for _, scheme := range schemes {
