@@ -142,6 +142,13 @@ func toAPIError(err error) *Error {
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &fe):
+		if fe.Reason == models.RefusalUsesNotEditable {
+			// WordPress's code for a delete the caller may not make; data
+			// counts the records in the way.
+			e := NewError(http.StatusForbidden, "rest_cannot_delete", fe.MessageID())
+			e.MsgData = fe.Data
+			return e.With("records", fe.Data["Count"])
+		}
 		if code, ok := refusalCodes[fe.Reason][fe.Kind]; ok {
 			status := http.StatusForbidden
 			if fe.Reason == models.RefusalInTrash {

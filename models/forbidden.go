@@ -36,6 +36,9 @@ const (
 	// RefusalInTrash: the record is already in the trash (to delete it, do
 	// so for good).
 	RefusalInTrash Refusal = "in_trash"
+	// RefusalUsesNotEditable: an image is deleted "with unlink" while
+	// records the caller may not edit show it (Data: Count).
+	RefusalUsesNotEditable Refusal = "uses_not_editable"
 )
 
 // ForbiddenError is an operation's refusal: which kind of record, why, and
@@ -45,6 +48,8 @@ type ForbiddenError struct {
 	Kind     Kind
 	Reason   Refusal
 	SignedIn bool
+	// Data fills the placeholders of the message (nil for most).
+	Data map[string]any
 }
 
 func (e *ForbiddenError) Error() string {
@@ -81,6 +86,7 @@ var refusalMessages = map[refusalKey]string{
 	{RefusalInTrash, KindEvent}:           "error.event-is-in-trash",
 	{RefusalInTrash, KindVenue}:           "error.venue-is-in-trash",
 	{RefusalInTrash, KindOrganizer}:       "error.organizer-is-in-trash",
+	{RefusalUsesNotEditable, KindMedia}:   "media.error.uses_not_editable",
 }
 
 // refuse builds the refusal of u.

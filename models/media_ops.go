@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -173,8 +172,11 @@ func (s *Store) translateMedia(ctx context.Context, list []Media, lang string) e
 }
 
 // DeleteMedia deletes an image and its files. An image some record shows is
-// refused (media.error.in_use, listing the records) unless unlink is set:
-// then those records lose their image first, in the same transaction.
+// refused (media.error.in_use, with how many) unless unlink is set: then
+// each of those records loses the image first, through its own update (a
+// revision, modified and modified_by), in the same transaction. That needs
+// edit permission on every one of them, checked before anything changes:
+// a refusal (RefusalUsesNotEditable) counts the records in the way.
 func (s *Store) DeleteMedia(ctx context.Context, actor *User, id int64, unlink bool) error {
 	if !MayUploadMedia(actor) {
 		return refuse(actor, KindMedia, RefusalNotAllowed)
@@ -187,18 +189,20 @@ func (s *Store) DeleteMedia(ctx context.Context, actor *User, id int64, unlink b
 		if !MayChangeMedia(actor, m) {
 			return refuse(actor, KindMedia, RefusalNotAllowed)
 		}
-		uses, err := tx.MediaUses(ctx, id)
+		uses, err := tx.MediaUses(ctx, actor, id)
 		if err != nil {
 			return err
 		}
-		if len(uses) > 0 && !unlink {
-			return Invalid("id", "media.error.in_use", map[string]any{"Count": len(uses)})
+		if n := uses.Total(); n > 0 && !unlink {
+			return Invalid("id", "media.error.in_use", map[string]any{"Count": n})
 		}
-		prefix := "/media/" + strconv.FormatInt(id, 10) + "/%"
-		for _, table := range []string{"events", "venues", "organizers"} {
-			if _, err := tx.db.NewUpdate().TableExpr(table).Set("image_url = ''").Where("image_url LIKE ?", prefix).Exec(ctx); err != nil {
-				return mapErr(err)
-			}
+		if uses.NotEditable > 0 {
+			fe := refuse(actor, KindMedia, RefusalUsesNotEditable)
+			fe.Data = map[string]any{"Count": uses.NotEditable}
+			return fe
+		}
+		if err := tx.unlinkMedia(ctx, actor, id); err != nil {
+			return err
 		}
 		if _, err := tx.db.NewDelete().TableExpr("media_files").Where("media_id = ?", id).Exec(ctx); err != nil {
 			return mapErr(err)

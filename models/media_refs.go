@@ -73,34 +73,3 @@ func (s *Store) resolveImage(ctx context.Context, v *string) error {
 	*v = m.Path("full")
 	return nil
 }
-
-// MediaUse is a record whose image is a given library image.
-type MediaUse struct {
-	Kind  Kind
-	ID    int64
-	Title string
-}
-
-// MediaUses lists the events, venues and organizers that show image id.
-func (s *Store) MediaUses(ctx context.Context, id int64) ([]MediaUse, error) {
-	prefix := "/media/" + strconv.FormatInt(id, 10) + "/%"
-	var out []MediaUse
-	for _, t := range []struct {
-		kind         Kind
-		table, title string
-	}{{KindEvent, "events", "title"}, {KindVenue, "venues", "venue"}, {KindOrganizer, "organizers", "organizer"}} {
-		var rows []struct {
-			ID    int64  `bun:"id"`
-			Title string `bun:"title"`
-		}
-		err := s.db.NewSelect().TableExpr(t.table).ColumnExpr("id").ColumnExpr(t.title+" AS title").
-			Where("image_url LIKE ?", prefix).OrderExpr("id").Scan(ctx, &rows)
-		if err != nil {
-			return nil, mapErr(err)
-		}
-		for _, r := range rows {
-			out = append(out, MediaUse{t.kind, r.ID, r.Title})
-		}
-	}
-	return out, nil
-}

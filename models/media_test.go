@@ -160,8 +160,8 @@ func TestMediaAsImageAndDelete(t *testing.T) {
 		if !errors.As(err, &ve) || ve.Field("image") == nil || ve.Field("image").Reason != "media.error.unknown_image" {
 			t.Fatalf("unknown id: %v", err)
 		}
-		uses, err := db.MediaUses(ctx, m.ID)
-		if err != nil || len(uses) != 2 {
+		uses, err := db.MediaUses(ctx, ed, m.ID)
+		if err != nil || len(uses.Shown) != 2 || uses.Hidden != 0 {
 			t.Fatalf("uses = %v %+v", err, uses)
 		}
 		list, n, err := db.ListMedia(ctx, ed, models.MediaQuery{Search: "HALL"})

@@ -38,9 +38,10 @@ type mediaEditView struct {
 	Layout layoutView
 	CSRF   string
 	Media  *models.Media
-	Uses   []models.MediaUse
-	Error  string
-	Saved  bool
+	// Uses names the records the user may read and counts the others.
+	Uses  models.MediaUsage
+	Error string
+	Saved bool
 	// The texts are edited one language at a time: Lang (the site's
 	// language edits the image's own texts, another its translation, whose
 	// empty fields show the image's own text as placeholder).
@@ -115,26 +116,31 @@ func (h *handler) mediaUpload(c *fiber.Ctx) error {
 	}
 	_, err = h.d.DB.CreateMedia(c.UserContext(), userOf(c), models.MediaUpload{FileName: fh.Filename,
 		AltText: c.FormValue("alt_text"), Title: c.FormValue("title"), Data: data})
-	if msg, ok := h.mediaError(lang, err); ok {
-		return h.renderMediaList(c, fiber.StatusUnprocessableEntity, msg)
+	if msg, status, ok := h.mediaError(lang, err); ok {
+		return h.renderMediaList(c, status, msg)
 	} else if err != nil {
 		return err
 	}
 	return c.Redirect(mediaPath+"?uploaded=1", fiber.StatusSeeOther)
 }
 
-// mediaError localizes a refusal or an invalid field; ok is false for
-// other errors (passed on).
-func (h *handler) mediaError(lang string, err error) (string, bool) {
+// mediaError localizes a refusal or an invalid field with the status the
+// page is answered with: 403 for a refusal, 409 for an image still in use,
+// 422 for an invalid field; ok is false for other errors (passed on).
+func (h *handler) mediaError(lang string, err error) (msg string, status int, ok bool) {
 	var fe *models.ForbiddenError
 	var ve *models.ValidationError
 	switch {
 	case errors.As(err, &fe):
-		return h.d.I18n.T(lang, fe.MessageID(), nil), true
+		return h.d.I18n.T(lang, fe.MessageID(), fe.Data), fiber.StatusForbidden, true
 	case errors.As(err, &ve) && len(ve.Fields) > 0:
-		return h.d.I18n.T(lang, ve.Fields[0].Reason, ve.Fields[0].Data), true
+		status = fiber.StatusUnprocessableEntity
+		if ve.Fields[0].Reason == "media.error.in_use" {
+			status = fiber.StatusConflict
+		}
+		return h.d.I18n.T(lang, ve.Fields[0].Reason, ve.Fields[0].Data), status, true
 	}
-	return "", false
+	return "", 0, false
 }
 
 func (h *handler) mediaByID(c *fiber.Ctx) (*models.Media, error) {
@@ -163,7 +169,7 @@ func (h *handler) mediaEdit(c *fiber.Ctx) error {
 }
 
 func (h *handler) renderMediaEdit(c *fiber.Ctx, status int, m *models.Media, errMsg string, saved bool) error {
-	uses, err := h.d.DB.MediaUses(c.UserContext(), m.ID)
+	uses, err := h.d.DB.MediaUses(c.UserContext(), userOf(c), m.ID)
 	if err != nil {
 		return err
 	}
@@ -212,8 +218,8 @@ func (h *handler) mediaSave(c *fiber.Ctx) error {
 		in.Lang = lang // a translation
 	}
 	_, err = h.d.DB.UpdateMedia(c.UserContext(), userOf(c), m.ID, in)
-	if msg, ok := h.mediaError(h.pickLang(c), err); ok {
-		return h.renderMediaEdit(c, fiber.StatusUnprocessableEntity, m, msg, false)
+	if msg, status, ok := h.mediaError(h.pickLang(c), err); ok {
+		return h.renderMediaEdit(c, status, m, msg, false)
 	} else if err != nil {
 		return err
 	}
@@ -228,23 +234,29 @@ func (h *handler) mediaDelete(c *fiber.Ctx) error {
 		return err
 	}
 	err = h.d.DB.DeleteMedia(c.UserContext(), userOf(c), m.ID, c.FormValue("unlink") == "1")
-	if msg, ok := h.mediaError(h.pickLang(c), err); ok {
-		return h.renderMediaEdit(c, fiber.StatusConflict, m, msg, false)
+	if msg, status, ok := h.mediaError(h.pickLang(c), err); ok {
+		return h.renderMediaEdit(c, status, m, msg, false)
 	} else if err != nil {
 		return err
 	}
 	return c.Redirect(mediaPath, fiber.StatusSeeOther)
 }
 
-// useHref is the admin page of a record that shows an image.
+// useHref is the admin page of a record that shows an image: its edit
+// form, or for a record in the trash (which is restored before it is
+// edited) the trash of its list.
 func useHref(u models.MediaUse) string {
+	kind := "events"
 	switch u.Kind {
 	case models.KindVenue:
-		return fmt.Sprintf("/admin/venues/%d/edit", u.ID)
+		kind = "venues"
 	case models.KindOrganizer:
-		return fmt.Sprintf("/admin/organizers/%d/edit", u.ID)
+		kind = "organizers"
 	}
-	return fmt.Sprintf("/admin/events/%d/edit", u.ID)
+	if u.Status == models.StatusTrash {
+		return "/admin/" + kind + "?status=trash"
+	}
+	return fmt.Sprintf("/admin/%s/%d/edit", kind, u.ID)
 }
 
 // urlQuery escapes a query value.

@@ -306,6 +306,18 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 			check(name+"/media/update others'", editor, status == http.StatusOK, fmt.Sprint(status, body))
 			status, body = matrixCall(t, app, auth, caller, "DELETE", item, "")
 			check(name+"/media/delete others'", editor, status == http.StatusOK, fmt.Sprint(status, body))
+			// Deleting one's own image "with unlink" while another user's
+			// event shows it edits that event: editors only (issue 28).
+			if mayUpload {
+				var own struct{ ID int64 }
+				_ = json.Unmarshal(mb, &own)
+				title, start, end, image := "uses "+name, "2031-04-01 10:00:00", "2031-04-01 11:00:00", fmt.Sprint(own.ID)
+				if _, err := db.CreateEvent(ctx, users["author2"], models.EventInput{Title: &title, StartDate: &start, EndDate: &end, ImageURL: &image}); err != nil {
+					t.Fatal(err)
+				}
+				status, body = matrixCall(t, app, auth, caller, "DELETE", fmt.Sprintf("/cal/events/v1/media/%d?unlink=true", own.ID), "")
+				check(name+"/media/delete own with unlink, used by others'", editor, status == http.StatusOK, fmt.Sprint(status, body))
+			}
 		}
 		// Terms (SPEC §6: authors manage categories, editors also tags;
 		// everyone reads them): create, read, update, delete.
