@@ -46,6 +46,12 @@ func (h *handler) profile(c *fiber.Ctx) error {
 // profileAgain renders the profile again (422) with fe; keep shows the
 // input that failed.
 func (h *handler) profileAgain(c *fiber.Ctx, fe formErrors, keep func(*profileView)) error {
+	return h.profileWith(c, fiber.StatusUnprocessableEntity, fe, keep)
+}
+
+// profileWith renders the profile page with status (the errors of a form
+// that was refused, or 429 past the sign-in limits).
+func (h *handler) profileWith(c *fiber.Ctx, status int, fe formErrors, keep func(*profileView)) error {
 	v, err := h.profileView(c, fe)
 	if err != nil {
 		return err
@@ -53,7 +59,7 @@ func (h *handler) profileAgain(c *fiber.Ctx, fe formErrors, keep func(*profileVi
 	if keep != nil {
 		keep(&v)
 	}
-	return render(c, fiber.StatusUnprocessableEntity, profilePage(v))
+	return render(c, status, profilePage(v))
 }
 
 // saveProfile saves one's display name, e-mail address and language.
@@ -90,7 +96,7 @@ func (h *handler) changePassword(c *fiber.Ctx) error {
 	switch {
 	case errors.As(err, &limited):
 		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
-		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.login.too_many", nil), nil)
+		return h.profileWith(c, fiber.StatusTooManyRequests, h.fieldError(lang, "current_password", "admin.login.too_many", nil), nil)
 	case errors.Is(err, models.ErrBadCredentials):
 		return h.profileAgain(c, h.fieldError(lang, "current_password", "admin.profile.password.wrong_current", nil), nil)
 	case err != nil:

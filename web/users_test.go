@@ -178,3 +178,31 @@ func TestProfile(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// The profile's password change asks for the current password under the
+// sign-in limits: past --signin-max-per-login wrong ones from one address
+// it answers 429 with Retry-After, the message beside the field, and the
+// password is not changed even when the right one comes next.
+func TestPasswordChangeIsRateLimited(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		app := newApp(t, db)
+		account(t, db, "amy", models.RoleAuthor)
+		b := newBrowser(t, app)
+		token := b.signIn("amy", "password-amy")
+		pw := url.Values{"_csrf": {token}, "current_password": {"wrong"}, "password": {"new-password-1"}, "password_confirm": {"new-password-1"}}
+		for i := range models.DefaultLimits().SignInPerLogin {
+			if resp, _ := b.send(http.MethodPost, profilePath+"/password", pw); resp.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("wrong current password %d: %d, want 422", i+1, resp.StatusCode)
+			}
+		}
+		pw.Set("current_password", "password-amy")
+		resp, page := b.send(http.MethodPost, profilePath+"/password", pw)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(page, `id="current_password-error"`) {
+			t.Errorf("past the limit: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+		if _, err := db.CheckSignIn(context.Background(), "amy", "new-password-1"); err == nil {
+			t.Error("the password was changed past the limit")
+		}
+	})
+}

@@ -55,10 +55,9 @@ func TestSignedInAnswersAreNotStoredAndAnonymousOnesVary(t *testing.T) {
 		pages := []string{"/cal/events/v1/events", event, "/cal/events/v1/", "/events/", "/event/" + e.Slug + "/",
 			"/events.ics", "/sitemap.xml"}
 		type creds struct {
-			name           string
-			auth, nonce    string
-			session        string
-			onlyAPI, admin bool
+			name        string
+			auth, nonce string
+			session     string
 		}
 		for _, cr := range []creds{
 			{name: "Basic", auth: "Basic " + basic("ed", pw)},

@@ -77,11 +77,13 @@ func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
 	}
 	// A backup and both exports; the ics export goes over a readable file.
 	backups := filepath.Join(root, "backups")
-	if err := os.Mkdir(backups, 0o755); err != nil {
+	if err := os.Mkdir(backups, 0o755); err != nil { //nolint:gosec // G301: readable on purpose: the backup inside must not be
+
 		t.Fatal(err)
 	}
 	ics := filepath.Join(root, "site.ics")
-	if err := os.WriteFile(ics, []byte("old"), 0o644); err != nil {
+	if err := os.WriteFile(ics, []byte("old"), 0o644); err != nil { //nolint:gosec // G306: readable on purpose: the export over it must not be
+
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
@@ -109,7 +111,8 @@ func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
 	if code := srv.wait(t, 20*time.Second); code != 0 {
 		t.Fatalf("server exited %d", code)
 	}
-	if err := os.Chmod(dbPath, 0o644); err != nil {
+	if err := os.Chmod(dbPath, 0o644); err != nil { //nolint:gosec // G302: readable on purpose, to be warned about
+
 		t.Fatal(err)
 	}
 	srv = startServer(t, dsn, "--publish-interval", "0")

@@ -108,9 +108,10 @@ func warnLooseDatabase(cfg *Config, logger *slog.Logger) {
 // shellQuote quotes s for a POSIX shell when it holds anything but
 // letters, digits and -._/ (so the fix can be pasted as it is).
 func shellQuote(s string) string {
-	plain := strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '.' || r == '_' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
-	}) < 0
+	safe := func(r rune) bool {
+		return r == '-' || r == '.' || r == '_' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127
+	}
+	plain := strings.IndexFunc(s, func(r rune) bool { return !safe(r) }) < 0
 	if plain && s != "" {
 		return s
 	}
