@@ -357,7 +357,7 @@ func TestProfileListsAndEndsSessions(t *testing.T) {
 		if want := int((48 * time.Hour).Seconds()); firefox.signInAge != want {
 			t.Errorf("with a 2-day lifetime the cookie lives %d s, want %d", firefox.signInAge, want)
 		}
-		if _, page = firefox.send("GET", "/admin/profile", nil); !strings.Contains(page, "2日で終了します") {
+		if _, page = firefox.send("GET", "/admin/profile?lang=ja", nil); !strings.Contains(page, "2日で終了します") {
 			t.Errorf("the intro does not follow the lifetime")
 		}
 	})

@@ -8447,7 +8447,7 @@ type DeleteMediaParams struct {
 	// Force Images have no trash: they are always deleted for good; accepted as on every deletion.
 	Force *bool `form:"force,omitempty" json:"force,omitempty"`
 
-	// Unlink When the image is in use, remove it from those events, venues and organizers and delete it; otherwise the deletion is refused.
+	// Unlink When the image is in use, remove it from those events, venues and organizers (each as an update of it, which keeps a revision) and delete it; otherwise the deletion is refused. You must be allowed to edit every one of them: else nothing changes and the answer is 403 rest_cannot_delete, with how many are in the way in data.records.
 	Unlink *bool `form:"unlink,omitempty" json:"unlink,omitempty"`
 
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.

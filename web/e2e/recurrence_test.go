@@ -53,7 +53,7 @@ func occurrenceOn(t *testing.T, srv *browsertest.Server, a browsertest.Account, 
 // saving; then edits one occurrence and the following ones, chosen in the
 // form; the list marks the series.
 func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
-	srv := browsertest.StartServer(t)
+	srv := browsertest.StartServer(t, seriesFarAhead...)
 	ed := srv.User(t, models.RoleEditor)
 	p := srv.Page(t)
 	p.SignIn(ed)
@@ -133,7 +133,7 @@ func TestRecurrenceEditorPreviewsAndScopesEdits(t *testing.T) {
 // cancel puts it back; "all" moves the whole series by as much, and the
 // calendar shows every occurrence moved.
 func TestCalendarDragOfAnOccurrenceAsksTheScope(t *testing.T) {
-	srv := browsertest.StartServer(t)
+	srv := browsertest.StartServer(t, seriesFarAhead...)
 	ed := srv.User(t, models.RoleEditor)
 	id := srv.CreateEvent(t, ed, map[string]any{"title": "Standup", "start_date": "2030-02-04 09:00:00", "end_date": "2030-02-04 09:15:00",
 		"recurrence": "FREQ=WEEKLY;COUNT=3"})
@@ -185,3 +185,8 @@ func TestCalendarDragOfAnOccurrenceAsksTheScope(t *testing.T) {
 		t.Errorf("the moved part: %v", got)
 	}
 }
+
+// seriesFarAhead keeps occurrences ten years ahead: the series of these
+// tests lie in 2030, past the default horizon, and only the scheduled job
+// or a write materializes occurrences (a GET never does).
+var seriesFarAhead = []string{"--series-horizon-days", "3660"}
