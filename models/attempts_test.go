@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -142,18 +141,9 @@ func TestSignInAttemptsAreExactUnderConcurrency(t *testing.T) {
 		const n = 24
 		counts := make([]int, n)
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				counts[i], errs[i] = db.CountAttempt(ctx, "form-address", "203.0.113.9", time.Hour)
-			}()
-		}
-		close(start)
-		wg.Wait()
+		modelstest.AtOnce(n, func(i int) {
+			counts[i], errs[i] = db.CountAttempt(ctx, "form-address", "203.0.113.9", time.Hour)
+		})
 		for i, err := range errs {
 			if err != nil {
 				t.Fatalf("goroutine %d: %v", i, err)

@@ -38,18 +38,7 @@ func (o *outcomes) add(err error) {
 // parallel runs n calls of try at once and tallies their answers.
 func parallel(n int, try func(i int) error) *outcomes {
 	o := &outcomes{}
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			o.add(try(i))
-		}()
-	}
-	close(start)
-	wg.Wait()
+	modelstest.AtOnce(n, func(i int) { o.add(try(i)) })
 	return o
 }
 

@@ -22,8 +22,11 @@ import (
 // created owner-only (0600 files, 0700 directories), an export written
 // over an existing readable file included; a server started on a database
 // others can read warns, naming the files and the chmod that fixes it.
-// Not parallel: the umask is the process's (and the binary's it starts).
+// The umask is the process's (and the binaries' it starts): while this
+// test runs, the others running beside it create their files under it too,
+// with the modes they ask for.
 func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
+	t.Parallel()
 	old := syscall.Umask(0)
 	t.Cleanup(func() { syscall.Umask(old) })
 	root := t.TempDir()

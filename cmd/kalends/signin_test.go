@@ -223,21 +223,12 @@ func TestParallelSignInsCannotSlipPastTheLimit(t *testing.T) {
 		tally := func(n int, try func(i int) int) map[int]int {
 			var mu sync.Mutex
 			got := map[int]int{}
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					<-start
-					status := try(i)
-					mu.Lock()
-					got[status]++
-					mu.Unlock()
-				}()
-			}
-			close(start)
-			wg.Wait()
+			modelstest.AtOnce(n, func(i int) {
+				status := try(i)
+				mu.Lock()
+				got[status]++
+				mu.Unlock()
+			})
 			return got
 		}
 		form := newVisitor(t, app, "203.0.113.7")

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -192,4 +193,22 @@ func allowed(b bool) string {
 		return "allowed"
 	}
 	return "refused"
+}
+
+// AtOnce runs fn(0) … fn(n-1) in n goroutines released together, the way
+// tests race concurrent callers against one another, and returns when all
+// have returned.
+func AtOnce(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			fn(i)
+		}()
+	}
+	close(start)
+	wg.Wait()
 }
