@@ -1,9 +1,11 @@
 package web
 
 import (
+	"net/url"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
@@ -78,18 +80,28 @@ func (h *handler) switchLanguage(c *fiber.Ctx) error {
 }
 
 // pageWithoutLang is the current page's path and query without lang, for
-// the switcher to come back to: a form's page (a POST) comes back to its
-// path.
+// the switcher to come back to. A page that answers a form (a POST, whose
+// path may take no GET) comes back to the page the form was on, when the
+// browser says it (Referer, of this site), else to the dashboard.
 func pageWithoutLang(c *fiber.Ctx) string {
+	u := c.Request().URI()
 	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
-		return c.Path()
+		ref, err := url.Parse(c.Get(fiber.HeaderReferer))
+		if err != nil || ref.Host != c.Hostname() || !safeRedirect(ref.RequestURI()) {
+			return dashboardPath
+		}
+		u = fasthttp.AcquireURI()
+		defer fasthttp.ReleaseURI(u)
+		if err := u.Parse(nil, []byte(ref.RequestURI())); err != nil {
+			return dashboardPath
+		}
 	}
 	args := fiber.AcquireArgs()
 	defer fiber.ReleaseArgs(args)
-	c.Request().URI().QueryArgs().CopyTo(args)
+	u.QueryArgs().CopyTo(args)
 	args.Del("lang")
 	if args.Len() == 0 {
-		return c.Path()
+		return string(u.PathOriginal())
 	}
-	return c.Path() + "?" + args.String()
+	return string(u.PathOriginal()) + "?" + args.String()
 }

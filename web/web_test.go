@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -790,4 +791,28 @@ func TestDashboardShowsWhatTheUserMaySee(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The switcher of a page that answers a form post (a 422 re-render, whose
+// path takes no GET) comes back to the page the form was on, or to the
+// dashboard when the browser does not say which.
+func TestLanguageSwitcherOnAFormAnswerGoesBackToTheForm(t *testing.T) {
+	t.Parallel()
+	db := modelstest.Open(t, models.SQLite)
+	app := newApp(t, db)
+	account(t, db, "ann", models.RoleEditor)
+	b := newBrowser(t, app)
+	csrf := b.signIn("ann", "password-ann")
+	backRE := regexp.MustCompile(`name="back" value="([^"]*)"`)
+	for _, tt := range []struct{ referer, want string }{
+		{"http://example.com/admin/events/new?lang=ja&x=1", "/admin/events/new?x=1"},
+		{"", dashboardPath},
+		{"https://elsewhere.example/admin/events/new", dashboardPath},
+	} {
+		resp, page := b.send(http.MethodPost, "/admin/events", url.Values{"_csrf": {csrf}, "title": {""}}, "Referer", tt.referer)
+		m := backRE.FindStringSubmatch(page)
+		if resp.StatusCode != http.StatusUnprocessableEntity || m == nil || html.UnescapeString(m[1]) != tt.want {
+			t.Errorf("referer %q: %d, switcher goes back to %v, want %q", tt.referer, resp.StatusCode, m, tt.want)
+		}
+	}
 }
