@@ -116,6 +116,12 @@ func (h *handler) logout(c *fiber.Ctx) error {
 	if err := h.d.DB.EndSession(c.UserContext(), c.Cookies(models.SessionCookie)); err != nil {
 		return err
 	}
+	return h.signedOut(c)
+}
+
+// signedOut drops the session cookie of a session just ended and goes to
+// the sign-in form, saying so.
+func (h *handler) signedOut(c *fiber.Ctx) error {
 	c.Cookie(h.sessionCookie("", 0))
 	h.setFlash(c, "signed_out")
 	return c.Redirect(loginPath, fiber.StatusSeeOther)

@@ -27,7 +27,7 @@ func ErrorHandler(d *Deps) fiber.ErrorHandler {
 		case errors.As(err, &forbidden):
 			// The API's refusal, in the user's language; a record the
 			// user may not read is as absent as in the API (404).
-			status, refusal = fiber.StatusForbidden, forbidden.MessageID()
+			status, refusal, data = fiber.StatusForbidden, forbidden.MessageID(), forbidden.Data
 			if forbidden.Reason == models.RefusalNotAccessible || forbidden.Reason == models.RefusalNoLongerAvailable {
 				status, refusal = fiber.StatusNotFound, ""
 			}

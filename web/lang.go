@@ -96,10 +96,24 @@ func pageWithoutLang(c *fiber.Ctx) string {
 			return dashboardPath
 		}
 	}
+	return uriWithLang(u, "")
+}
+
+// withLang is the current page's URL with lang set to code (other query
+// parameters kept): the switcher's links where it cannot post.
+func withLang(c *fiber.Ctx, code string) string { return uriWithLang(c.Request().URI(), code) }
+
+// uriWithLang is the path and query of u with lang set to code, or without
+// lang when code is "".
+func uriWithLang(u *fasthttp.URI, code string) string {
 	args := fiber.AcquireArgs()
 	defer fiber.ReleaseArgs(args)
 	u.QueryArgs().CopyTo(args)
-	args.Del("lang")
+	if code == "" {
+		args.Del("lang")
+	} else {
+		args.Set("lang", code)
+	}
 	if args.Len() == 0 {
 		return string(u.PathOriginal())
 	}

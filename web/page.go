@@ -153,13 +153,3 @@ var roleMessage = map[models.Role]string{
 	models.RoleEditor:        "admin.role.editor",
 	models.RoleAdministrator: "admin.role.administrator",
 }
-
-// withLang is the current page's URL with lang set to code (other query
-// parameters kept).
-func withLang(c *fiber.Ctx, code string) string {
-	args := fiber.AcquireArgs()
-	defer fiber.ReleaseArgs(args)
-	c.Request().URI().QueryArgs().CopyTo(args)
-	args.Set("lang", code)
-	return c.Path() + "?" + args.String()
-}

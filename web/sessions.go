@@ -140,9 +140,7 @@ func (h *handler) endSession(c *fiber.Ctx) error {
 		return err
 	}
 	if cur := sessionOf(c); cur != nil && cur.ID == id {
-		c.Cookie(h.sessionCookie("", 0))
-		h.setFlash(c, "signed_out")
-		return c.Redirect(loginPath, fiber.StatusSeeOther)
+		return h.signedOut(c)
 	}
 	h.setFlash(c, "session_ended")
 	return c.Redirect(profilePath+"#sessions", fiber.StatusSeeOther)

@@ -201,7 +201,7 @@ var options = []option{
 		set: daysOption(func(c *Config, d time.Duration) { c.SessionMaxAge = d })},
 	{name: "revisions-keep", def: "25", usage: "revisions kept per event, venue and organizer, the oldest dropped first (0 keeps none)",
 		set: intOption(func(c *Config, n int) { c.RevisionsKeep = n })},
-	{name: "series-horizon-days", def: "761", usage: "days ahead of today the occurrences of recurring events are kept in the database (lists past it add them on demand)",
+	{name: "series-horizon-days", def: "761", usage: "days ahead of today the occurrences of recurring events are kept in the database, by the scheduled job (a list past it shows what is there)",
 		set: intOption(func(c *Config, n int) { c.SeriesHorizonDays = n })},
 	{name: "trusted-proxies", usage: "comma list of proxy addresses or CIDRs whose X-Forwarded-For names the client",
 		set: func(c *Config, v string) error { c.TrustedProxies = splitList(v); return nil }},
