@@ -156,3 +156,33 @@ func TestIPv6ClientsAreCountedByTheirSlash64(t *testing.T) {
 		}
 	})
 }
+
+// A login typed in decomposed form (NFD: "s" + U+0327 for ş, as some
+// keyboards and pastes give it) names the same account as the composed one,
+// and the sign-in limits count both forms as one identifier: switching
+// forms does not double an attacker's tries.
+func TestDecomposedLoginsAreOneIdentifier(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		useTestClock(db)
+		lim := models.DefaultLimits()
+		composed, decomposed := "ayşe", "ays\u0327e"
+		signInUser(t, db, composed)
+		if _, err := db.SignInWithPassword(ctx, models.PasswordTry{Identifier: "  AYS\u0327E ", Password: "password-" + composed, IP: "198.51.100.9"}); err != nil {
+			t.Fatalf("the decomposed login: %v, want signed in", err)
+		}
+		for i := range lim.SignInPerLogin {
+			id := []string{composed, decomposed}[i%2]
+			if _, err := db.SignInWithPassword(ctx, models.PasswordTry{Identifier: id, Password: "wrong", IP: "198.51.100.7"}); !errors.Is(err, models.ErrBadCredentials) {
+				t.Fatalf("failure %d (%+q): %v", i+1, id, err)
+			}
+		}
+		var limited *models.RateLimitError
+		for _, id := range []string{composed, decomposed} {
+			if _, err := db.SignInWithPassword(ctx, models.PasswordTry{Identifier: id, Password: "password-" + composed, IP: "198.51.100.7"}); !errors.As(err, &limited) {
+				t.Errorf("%+q after %d failures in both forms: %v, want a refusal", id, lim.SignInPerLogin, err)
+			}
+		}
+	})
+}

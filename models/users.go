@@ -15,6 +15,7 @@ import (
 
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/argon2"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ErrBadCredentials means the login or password is wrong (never says which).
@@ -31,9 +32,12 @@ type NewUser struct {
 	Locale      string
 }
 
-// NormalizeLogin is the stored form of a login: trimmed and lower-case, so
-// uniqueness does not depend on the database collation.
-func NormalizeLogin(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// NormalizeLogin is the stored form of a login: trimmed, lower-case and in
+// Unicode NFC, so uniqueness does not depend on the database collation, a
+// login typed in decomposed form (ayşe as s + U+0327, as some keyboards
+// and pastes give it) names the same account, and the sign-in limits count
+// both forms as one identifier.
+func NormalizeLogin(s string) string { return norm.NFC.String(strings.ToLower(strings.TrimSpace(s))) }
 
 // CreateUser creates an account with an argon2id password hash. Only
 // administrators (and Console) create users. Every field is checked; a
