@@ -37,10 +37,14 @@ type LinkedFilter struct {
 }
 
 // SearchWords splits a search string into the words a list must all find:
-// on white space and commas (so "france, ile de" is three words), keeping
-// everything else, so e-mail addresses, URLs and phone numbers stay whole.
+// on white space, control characters (no one searches for them, and bun
+// refuses a string holding NUL) and commas (so "france, ile de" is three
+// words), keeping everything else, so e-mail addresses, URLs and phone
+// numbers stay whole.
 func SearchWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '，' || r == '、' })
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == ',' || r == '，' || r == '、'
+	})
 }
 
 // linkedSpec describes the tables of a linked kind.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -102,7 +103,7 @@ func NameKey(name string) string { return strings.ToLower(name) }
 // or longer than 255 characters.
 func CleanTermName(name string) (string, error) {
 	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 255 || !utf8.ValidString(name) {
+	if name == "" || utf8.RuneCountInString(name) > 255 || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
 		return "", fmt.Errorf("%w: %q", ErrBadTermName, name)
 	}
 	return name, nil

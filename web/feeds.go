@@ -115,7 +115,11 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 
 // eventFeed is /event/<slug>.ics.
 func (h *handler) eventFeed(c *fiber.Ctx, lang string) error {
-	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(c.Params("slug")), lang)
+	slug, ok := slugParam(c)
+	if !ok {
+		return h.feedError(c, lang, http.StatusNotFound, "slug")
+	}
+	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(slug), lang)
 	if hidden(err) || err == nil && e.Status != models.StatusPublish {
 		return h.feedError(c, lang, http.StatusNotFound, "slug")
 	}

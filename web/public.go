@@ -229,7 +229,7 @@ func hidden(err error) bool {
 	var fe *models.ForbiddenError
 	var ve *models.ValidationError
 	return errors.Is(err, models.ErrNotFound) || errors.As(err, &fe) || errors.As(err, &ve) ||
-		errors.Is(err, models.ErrForbidden)
+		errors.Is(err, models.ErrForbidden) || errors.Is(err, models.ErrBadTermName)
 }
 
 // onPublicPage reports whether a record in status has a public page for

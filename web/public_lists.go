@@ -112,7 +112,11 @@ func orHidden(err error) error {
 // publicLinked is /venue/<slug>/ and /organizer/<slug>/.
 func (h *handler) publicLinked(k linkedPage) func(*fiber.Ctx, string) error {
 	return func(c *fiber.Ctx, lang string) error {
-		v, f, err := k.get(h, c, c.Params("slug"), lang)
+		slug, ok := slugParam(c)
+		if !ok {
+			return h.notFound(c, lang)
+		}
+		v, f, err := k.get(h, c, slug, lang)
 		if hidden(err) {
 			return h.notFound(c, lang)
 		}
@@ -138,7 +142,11 @@ func (h *handler) listError(c *fiber.Ctx, lang string, err error) error {
 // publicTerm is /events/category/<slug>/ and /tag/<slug>/.
 func (h *handler) publicTerm(taxonomy string) func(*fiber.Ctx, string) error {
 	return func(c *fiber.Ctx, lang string) error {
-		p, err := h.d.DB.ListTerms(c.UserContext(), actor(c), models.TermFilter{Taxonomy: taxonomy, Slug: c.Params("slug"), PerPage: 1, Lang: lang})
+		slug, ok := slugParam(c)
+		if !ok {
+			return h.notFound(c, lang)
+		}
+		p, err := h.d.DB.ListTerms(c.UserContext(), actor(c), models.TermFilter{Taxonomy: taxonomy, Slug: slug, PerPage: 1, Lang: lang})
 		if err == nil && len(p.Items) == 0 {
 			err = models.ErrNotFound
 		}

@@ -125,7 +125,11 @@ func itemList(name, pageURL string, cards []eventCard) ordered.Obj {
 
 // publicEvent is /event/<slug>/.
 func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
-	e, err := h.d.DB.GetEvent(c.UserContext(), actor(c), models.BySlug(c.Params("slug")), lang)
+	slug, ok := slugParam(c)
+	if !ok {
+		return h.notFound(c, lang)
+	}
+	e, err := h.d.DB.GetEvent(c.UserContext(), actor(c), models.BySlug(slug), lang)
 	if hidden(err) || err == nil && !onPublicPage(e.Status) {
 		return h.notFound(c, lang)
 	}
