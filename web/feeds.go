@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -120,6 +121,11 @@ func (h *handler) eventFeed(c *fiber.Ctx, lang string) error {
 		return h.feedError(c, lang, http.StatusNotFound, "slug")
 	}
 	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(slug), lang)
+	if errors.Is(err, models.ErrNotFound) {
+		if moved, err := h.movedSlug(c, lang, models.KindEvent, slug, ".ics"); moved || err != nil {
+			return err
+		}
+	}
 	if hidden(err) || err == nil && e.Status != models.StatusPublish {
 		return h.feedError(c, lang, http.StatusNotFound, "slug")
 	}

@@ -56,12 +56,12 @@ var errBadPage = fiber.NewError(fiber.StatusNotFound, "no such page")
 
 // linkedPage reads a venue or an organizer by slug for a public page.
 type linkedPage struct {
-	kind string // "venue" or "organizer"
+	kind models.Kind // venue or organizer
 	get  func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error)
 }
 
 var (
-	venueKind = linkedPage{kind: "venue", get: func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error) {
+	venueKind = linkedPage{kind: models.KindVenue, get: func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error) {
 		vn, err := h.d.DB.Venues().Get(c.UserContext(), actor(c), models.BySlug(slug), lang)
 		if err != nil || !onPublicPage(vn.Status) {
 			return nil, models.EventFilter{}, orHidden(err)
@@ -81,7 +81,7 @@ var (
 		return v, models.EventFilter{VenueIDs: []int64{vn.ID}}, v.Frame.withJSONLD(
 			append(ordered.Obj{{K: "@context", V: "http://schema.org"}}, jsonld.Venue(vn, v.Frame.Canonical)...))
 	}}
-	organizerKind = linkedPage{kind: "organizer", get: func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error) {
+	organizerKind = linkedPage{kind: models.KindOrganizer, get: func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error) {
 		o, err := h.d.DB.Organizers().Get(c.UserContext(), actor(c), models.BySlug(slug), lang)
 		if err != nil || !onPublicPage(o.Status) {
 			return nil, models.EventFilter{}, orHidden(err)
@@ -117,6 +117,11 @@ func (h *handler) publicLinked(k linkedPage) func(*fiber.Ctx, string) error {
 			return h.notFound(c, lang)
 		}
 		v, f, err := k.get(h, c, slug, lang)
+		if errors.Is(err, models.ErrNotFound) {
+			if moved, err := h.movedSlug(c, lang, k.kind, slug, "/"); moved || err != nil {
+				return err
+			}
+		}
 		if hidden(err) {
 			return h.notFound(c, lang)
 		}
@@ -148,6 +153,9 @@ func (h *handler) publicTerm(taxonomy string) func(*fiber.Ctx, string) error {
 		}
 		p, err := h.d.DB.ListTerms(c.UserContext(), actor(c), models.TermFilter{Taxonomy: taxonomy, Slug: slug, PerPage: 1, Lang: lang})
 		if err == nil && len(p.Items) == 0 {
+			if moved, err := h.movedSlug(c, lang, models.Kind(taxonomy), slug, "/"); moved || err != nil {
+				return err
+			}
 			err = models.ErrNotFound
 		}
 		if hidden(err) {

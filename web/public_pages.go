@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -130,6 +131,11 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 		return h.notFound(c, lang)
 	}
 	e, err := h.d.DB.GetEvent(c.UserContext(), actor(c), models.BySlug(slug), lang)
+	if errors.Is(err, models.ErrNotFound) {
+		if moved, err := h.movedSlug(c, lang, models.KindEvent, slug, "/"); moved || err != nil {
+			return err
+		}
+	}
 	if hidden(err) || err == nil && !onPublicPage(e.Status) {
 		return h.notFound(c, lang)
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/kalends/kalends/models"
 )
 
 // slugParam is the slug a public or admin route's :slug segment names,
@@ -30,4 +32,72 @@ func decodeSlug(seg string) (string, bool) {
 		return "", false
 	}
 	return norm.NFC.String(s), true
+}
+
+// kindPaths are the public page paths of each kind, before the slug.
+var kindPaths = map[models.Kind]string{models.KindEvent: "/event/", models.KindVenue: "/venue/",
+	models.KindOrganizer: "/organizer/", models.KindCategory: "/events/category/", models.KindTag: "/tag/"}
+
+// movedSlug answers a request for a slug no record of kind k has now but
+// one had before its slug changed (an edit, an import, a restored
+// revision): a 301 to that record's current address in the same language
+// prefix, with the same query, when the caller may see it on a public page
+// (for feeds, when it is published: feeds are read anonymously). ok is
+// false when there is nothing to redirect to; the caller answers 404.
+// suffix is what follows the slug: "/" for pages, ".ics" for an event's
+// calendar.
+func (h *handler) movedSlug(c *fiber.Ctx, lang string, k models.Kind, slug, suffix string) (ok bool, err error) {
+	ctx := c.UserContext()
+	id, err := h.d.DB.OldSlugTarget(ctx, k, slug)
+	if err != nil {
+		return false, ignoreHidden(err)
+	}
+	u := actor(c)
+	if suffix == ".ics" {
+		u = nil
+	}
+	var status, now string
+	switch k {
+	case models.KindEvent:
+		e, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = e.Status, e.Slug
+	case models.KindVenue:
+		v, err := h.d.DB.Venues().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = v.Status, v.Slug
+	case models.KindOrganizer:
+		o, err := h.d.DB.Organizers().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = o.Status, o.Slug
+	default: // categories and tags have no status: every one has a page
+		t, err := h.d.DB.GetTerm(ctx, u, string(k), id, lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = models.StatusPublish, t.Slug
+	}
+	if !onPublicPage(status) || u == nil && status != models.StatusPublish || now == slug {
+		return false, nil
+	}
+	to := h.pagePath(lang, kindPaths[k]+url.PathEscape(now)+suffix)
+	if q := c.Request().URI().QueryString(); len(q) > 0 {
+		to += "?" + string(q)
+	}
+	return true, c.Redirect(to, fiber.StatusMovedPermanently)
+}
+
+// ignoreHidden is nil for an error that means the record cannot be shown
+// (so the caller answers 404), err otherwise.
+func ignoreHidden(err error) error {
+	if hidden(err) {
+		return nil
+	}
+	return err
 }
