@@ -21,6 +21,27 @@ func ExplainTermList(t testing.TB, s *Store, f TermFilter) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return explainQuery(t, s, prefix, q)
+}
+
+// ExplainPublicSpan is the query plan of PublicEventSpan's query, as
+// ExplainTermList gives it.
+func ExplainPublicSpan(t testing.TB, s *Store) string {
+	t.Helper()
+	prefix := "EXPLAIN "
+	if s.dialect == SQLite {
+		prefix = "EXPLAIN QUERY PLAN "
+	}
+	q, err := formatQuery(s, publicSpanSQL, publicSpanArgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return explainQuery(t, s, prefix, q)
+}
+
+// explainQuery runs prefix+q and returns its plan, one line per row.
+func explainQuery(t testing.TB, s *Store, prefix, q string) string {
+	t.Helper()
 	rows, err := s.db.QueryContext(context.Background(), prefix+q)
 	if err != nil {
 		t.Fatalf("explain %s: %v", q, err)

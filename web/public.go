@@ -144,6 +144,29 @@ type publicView struct {
 	JSONLD                             string
 	SiteName, Home                     string
 	Path                               string // the page's path without language prefix
+	// Robots is the page's robots meta ("" for none): noindex on lists
+	// that show no event and on filtered pages, which search engines
+	// should not keep (their links are still followed).
+	Robots string
+}
+
+// noindex is the robots meta of a page search engines should not keep.
+const noindex = "noindex"
+
+// publicFilters are the query arguments that filter a public list (the
+// API's names); page, view and month do not.
+var publicFilters = []string{"search", "categories", "tags", "venue", "organizer"}
+
+// filtered reports whether the request names a filter, even an empty one:
+// such a page is one of countless combinations, none worth indexing.
+func filtered(c *fiber.Ctx) bool {
+	args := c.Request().URI().QueryArgs()
+	for _, name := range publicFilters {
+		if args.Has(name) {
+			return true
+		}
+	}
+	return false
 }
 
 type metaPair struct{ Property, Content string }

@@ -13,7 +13,9 @@ import (
 )
 
 // publicEventsOf fills a record page's list: the upcoming events f selects,
-// page by page (?page=N).
+// page by page (?page=N), up to the last page (a page past it is not
+// there: errBadPage; an empty list has its first page). A page asked with
+// a filter is not for indexing.
 func (h *handler) publicEventsOf(c *fiber.Ctx, lang string, v *recordPageView, f models.EventFilter) error {
 	page, ok := queryInt(c, "page", 1)
 	if !ok {
@@ -26,6 +28,12 @@ func (h *handler) publicEventsOf(c *fiber.Ctx, lang string, v *recordPageView, f
 	}
 	v.Events = h.cards(lang, p.Items)
 	of := (p.Total + publicPerPage - 1) / publicPerPage
+	if page > max(of, 1) {
+		return errBadPage
+	}
+	if filtered(c) {
+		v.Frame.Robots = noindex
+	}
 	v.Pager = publicPager{Page: page, Of: of}
 	base := c.Path()
 	keep := c.Request().URI().QueryArgs()
@@ -42,7 +50,7 @@ func (h *handler) publicEventsOf(c *fiber.Ctx, lang string, v *recordPageView, f
 		}
 		return base + "?" + args.String()
 	}
-	if page > 1 && page <= of+1 {
+	if page > 1 {
 		v.Pager.Prev = at(page - 1)
 	}
 	if page < of {
@@ -176,6 +184,9 @@ func (h *handler) publicTerm(taxonomy string) func(*fiber.Ctx, string) error {
 		if err := h.publicEventsOf(c, lang, &v, f); err != nil {
 			return h.listError(c, lang, err)
 		}
+		if len(v.Events) == 0 { // a category or tag page is its list
+			v.Frame.Robots = noindex
+		}
 		ics := h.pageURL(lang, "/events.ics?"+map[string]string{models.TaxCategory: "categories", models.TaxTag: "tags"}[taxonomy]+"="+url.QueryEscape(t.Slug))
 		v.ICS, v.Webcal = ics, webcalURL(ics)
 		if err := v.Frame.withJSONLD(itemList(t.Name, v.Frame.Canonical, v.Events)); err != nil {
@@ -220,20 +231,22 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 		if err := h.publicEventsOf(c, lang, &v, f); err != nil {
 			return h.listError(c, lang, err)
 		}
+		if len(v.Events) == 0 {
+			v.Frame.Robots = noindex
+		}
 	}
+	// The feed of the same filters (not of the view: each month page
+	// linked a feed address of its own, which the feed ignored).
 	q := c.Request().URI().QueryArgs()
 	args := fiber.AcquireArgs()
 	defer fiber.ReleaseArgs(args)
 	q.CopyTo(args)
 	args.Del("page")
+	args.Del("view")
+	args.Del("month")
 	ics := h.pageURL(lang, "/events.ics")
 	if args.Len() > 0 {
 		ics += "?" + args.String()
-	}
-	args.Del("view")
-	args.Del("month")
-	if args.Len() > 0 {
-		ics = h.pageURL(lang, "/events.ics") + "?" + args.String()
 	}
 	v.ICS, v.Webcal = ics, webcalURL(ics)
 	if month {

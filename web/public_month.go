@@ -62,7 +62,32 @@ func weekdayNames(lang string) (names []string, first time.Weekday) {
 	return names, first
 }
 
-// publicMonth renders the month grid for f (the list's filters).
+// monthIndex numbers the months of t's calendar (year*12 + month-1), so
+// months compare and step as integers whatever the zone's midnights do.
+func monthIndex(t time.Time) int { return t.Year()*12 + int(t.Month()) - 1 }
+
+// monthArg is the month argument (YYYY-MM) of a monthIndex.
+func monthArg(i int) string { return fmt.Sprintf("%04d-%02d", i/12, i%12+1) }
+
+// monthRange is the months the month view pages through (monthIndex, in
+// the site's zone): from the month of the first public event to the later
+// of the series horizon's month and the last public event's month; on a
+// calendar with no public event, the current month alone. Beyond it no
+// page can show a public event (the occurrences of series stop at the
+// horizon), so a crawler following "next month" comes to an end there.
+// The bounds are the public ones whoever asks: one query of two index
+// seeks (models.PublicEventSpan); the response cache keeps the pages.
+func (h *handler) monthRange(c *fiber.Ctx, zone *time.Location, current int) (lo, hi int, err error) {
+	first, last, ok, err := h.d.DB.PublicEventSpan(c.UserContext())
+	if err != nil || !ok {
+		return current, current, err
+	}
+	return monthIndex(first.In(zone)), max(monthIndex(last.In(zone)), monthIndex(h.d.Site.Horizon().In(zone))), nil
+}
+
+// publicMonth renders the month grid for f (the list's filters). A month
+// outside monthRange is not there (404), but for the current month, the
+// view's default, which always answers and leads into the range.
 func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f models.EventFilter) error {
 	zone := h.d.Site.Zone()
 	now := h.d.Site.Now().In(zone)
@@ -74,6 +99,30 @@ func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f mod
 		}
 		start = t
 	}
+	at, current := monthIndex(start), monthIndex(now)
+	lo, hi, err := h.monthRange(c, zone, current)
+	if err != nil {
+		return err
+	}
+	if at != current && (at < lo || at > hi) {
+		return h.notFound(c, lang)
+	}
+	// The neighbours in the range; from a current month outside it, the
+	// range's nearest end.
+	prev, next := -1, -1
+	switch {
+	case at < lo:
+		next = lo
+	case at > hi:
+		prev = hi
+	default:
+		if at > lo {
+			prev = at - 1
+		}
+		if at < hi {
+			next = at + 1
+		}
+	}
 	end := start.AddDate(0, 1, 0)
 	f.EndsAfter, f.StartsBefore, f.PerPage, f.Lang = &start, &end, monthCap, lang
 	p, err := h.d.DB.ListEvents(c.UserContext(), actor(c), f)
@@ -83,7 +132,10 @@ func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f mod
 	names, first := weekdayNames(lang)
 	mv := monthView{Frame: v.Frame, Month: monthTitle(lang, start), Weekdays: names, Truncated: p.Total > len(p.Items),
 		Webcal: v.Webcal, ICS: v.ICS}
-	at := func(month string) string {
+	if len(p.Items) == 0 || filtered(c) {
+		mv.Frame.Robots = noindex
+	}
+	href := func(month string) string {
 		q := url.Values{}
 		c.Request().URI().QueryArgs().VisitAll(func(k, val []byte) { q.Set(string(k), string(val)) })
 		q.Del("page")
@@ -99,7 +151,13 @@ func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f mod
 		}
 		return c.Path() + "?" + q.Encode()
 	}
-	mv.Prev, mv.Next, mv.List = at(start.AddDate(0, -1, 0).Format("2006-01")), at(end.Format("2006-01")), at("")
+	if prev >= 0 {
+		mv.Prev = href(monthArg(prev))
+	}
+	if next >= 0 {
+		mv.Next = href(monthArg(next))
+	}
+	mv.List = href("")
 	// The grid: from the week's first day on or before the 1st to the end
 	// of the week holding the last day.
 	lead := (int(start.Weekday()) - int(first) + 7) % 7
