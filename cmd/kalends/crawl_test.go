@@ -141,7 +141,11 @@ func (c *crawler) add(target, from string) {
 		c.broken = append(c.broken, fmt.Sprintf("%q (from %s): %v", target, from, err))
 		return
 	}
-	if f, err := url.Parse(crawlBase + from); err == nil {
+	base := crawlBase + "/"
+	if strings.HasPrefix(from, "/") {
+		base = crawlBase + from
+	}
+	if f, err := url.Parse(base); err == nil {
 		u = f.ResolveReference(u)
 	}
 	if u.Scheme != "http" || u.Host != "example.test" {
@@ -160,7 +164,7 @@ func (c *crawler) add(target, from string) {
 }
 
 var (
-	robotsRE  = regexp.MustCompile(`(?i)<meta name="robots" content="([^"]*)"`)
+	crawlRobotsRE  = regexp.MustCompile(`(?i)<meta name="robots" content="([^"]*)"`)
 	icsURLRE  = regexp.MustCompile(`(?m)^URL(?:;[^:]*)?:(.*)$`)
 	xmlLinkRE = regexp.MustCompile(`<loc>([^<]*)</loc>|href="([^"]*)"`)
 )
@@ -218,7 +222,7 @@ func (c *crawler) run() {
 // src, except rel="nofollow" ones and all of a page whose robots meta says
 // nofollow; and the URLs of its JSON-LD.
 func (c *crawler) links(addr string, body []byte) {
-	if m := robotsRE.FindSubmatch(body); m != nil && strings.Contains(strings.ToLower(string(m[1])), "nofollow") {
+	if m := crawlRobotsRE.FindSubmatch(body); m != nil && strings.Contains(strings.ToLower(string(m[1])), "nofollow") {
 		return
 	}
 	z := xhtml.NewTokenizer(bytes.NewReader(body))
