@@ -327,6 +327,9 @@ func TestCrawlFindsNoBrokenAddress(t *testing.T) {
 								continue
 							}
 							c.add(u, "API "+l.path+" "+lang)
+							if l.path == "events" && k == "url" { // its "add to calendar" link (nofollow on the page)
+								c.add(strings.TrimSuffix(u, "/")+".ics", "API "+l.path+" "+lang)
+							}
 						}
 					}
 					if lang == "en" || lang == "ja" {
