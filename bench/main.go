@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,10 +43,17 @@ func main() {
 	out := flag.String("out", "bench/results.json", "where to write the results as JSON")
 	baseline := flag.String("baseline", "bench/baseline.json", "results to compare with ('' for none)")
 	soak := flag.Duration("soak", 0, "instead of the endpoints, a soak of mixed load this long (make soak); writes -out bench/soak.json unless -out is given")
+	only := flag.String("only", "", "load only the endpoints whose name matches this regular expression (the static ceiling always runs)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	c := config{sizes: *sizes, dur: *dur, warmup: *warmup, conns: *conns, threads: *threads, out: *out, baseline: *baseline, db: os.Getenv("BENCH_DB")}
 	var err error
+	if *only != "" {
+		if c.only, err = regexp.Compile(*only); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: -only:", err)
+			os.Exit(2)
+		}
+	}
 	if *soak > 0 {
 		if !isFlagSet("out") {
 			c.out = "bench/soak.json"
@@ -65,7 +73,11 @@ type config struct {
 	sizes, out, baseline, db string
 	dur, warmup              time.Duration
 	conns, threads           int
+	only                     *regexp.Regexp // nil: every endpoint
 }
+
+// wants reports whether the run loads the endpoint named name.
+func (c config) wants(name string) bool { return c.only == nil || c.only.MatchString(name) }
 
 // Result is one endpoint's run.
 type Result struct {
@@ -246,18 +258,25 @@ func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Resu
 		return nil
 	}
 	for _, ep := range eps {
+		if !c.wants(ep.name) {
+			continue
+		}
 		if err := run(ep, proc, dbg); err != nil {
 			stop()
 			return nil, err
 		}
 	}
 	stop()
+	cached := endpoint{name: "list of 50 in a window, cached", url: eps[0].url}
+	if !c.wants(cached.name) {
+		return out, nil
+	}
 	cbase, cdbg, cproc, cstop, err := startServer(ctx, bin, db, tmp, fmt.Sprintf("%d-cache", n))
 	if err != nil {
 		return nil, err
 	}
 	defer cstop()
-	cached := endpoint{name: "list of 50 in a window, cached", url: strings.Replace(eps[0].url, base, cbase, 1)}
+	cached.url = strings.Replace(cached.url, base, cbase, 1)
 	if err := run(cached, cproc, cdbg); err != nil {
 		return nil, err
 	}
@@ -392,8 +411,23 @@ func endpoints(base, auth, tmp string, n int) ([]endpoint, []byte, error) {
 	if series != 0 {
 		list = append(list, endpoint{name: "PATCH a series, scope all", url: fmt.Sprintf("%s/events/%d", api, series), script: patchSeries})
 	}
+	// The sitemap (issue 29): the index, and its first child of events (a
+	// full run of 10,000 ids, the largest child there is).
+	index, err := get(base + "/sitemap.xml")
+	if err != nil {
+		return nil, nil, err
+	}
+	child := sitemapChildRE.Find(index)
+	if child == nil {
+		return nil, nil, fmt.Errorf("the sitemap index names no child of events:\n%.500s", index)
+	}
+	list = append(list, endpoint{name: "sitemap index", url: base + "/sitemap.xml"},
+		endpoint{name: "sitemap child of events (10,000 ids)", url: base + "/" + string(child)})
 	return list, body, nil
 }
+
+// sitemapChildRE finds the first child of events in the sitemap index.
+var sitemapChildRE = regexp.MustCompile(`sitemap-events-[0-9]+\.xml`)
 
 func rotateLua(paths []string) string {
 	var b strings.Builder

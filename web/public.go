@@ -109,7 +109,9 @@ func (h *handler) registerPublic(app *fiber.App) {
 		app.Get(pre+"/events/category/:slug", h.loadSession, with(h.publicTerm(models.TaxCategory)))
 		app.Get(pre+"/tag/:slug", h.loadSession, with(h.publicTerm(models.TaxTag)))
 	})
-	app.Get("/sitemap.xml", h.cached(h.sitemap))
+	app.Get("/sitemap.xml", h.cached(h.sitemapIndex))
+	app.Get("/sitemap-:name", h.cached(h.sitemapChild))
+	app.Get("/robots.txt", h.cached(h.robots))
 }
 
 // pageURL is the absolute URL of path in lang: no prefix in the site's

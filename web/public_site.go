@@ -1,13 +1,11 @@
 package web
 
 import (
-	"encoding/xml"
 	"net/url"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -63,119 +61,4 @@ func (h *handler) notFoundOr(c *fiber.Ctx, lang string, err error) error {
 		return h.notFound(c, lang)
 	}
 	return err
-}
-
-// sitemapCap bounds the sitemap at the protocol's limit of URLs per file.
-const sitemapCap = 50_000
-
-type sitemapURL struct {
-	Loc     string        `xml:"loc"`
-	LastMod string        `xml:"lastmod,omitempty"`
-	Alts    []sitemapLink `xml:"xhtml:link"`
-}
-
-type sitemapLink struct {
-	Rel      string `xml:"rel,attr"`
-	Hreflang string `xml:"hreflang,attr"`
-	Href     string `xml:"href,attr"`
-}
-
-type sitemapSet struct {
-	XMLName xml.Name     `xml:"urlset"`
-	NS      string       `xml:"xmlns,attr"`
-	XHTML   string       `xml:"xmlns:xhtml,attr"`
-	URLs    []sitemapURL `xml:"url"`
-}
-
-// sitemap is /sitemap.xml: every public record (published events not
-// hidden from listings, venues, organizers, categories and tags), each with
-// its pages in the other languages, up to sitemapCap URLs.
-func (h *handler) sitemap(c *fiber.Ctx) error {
-	ctx := c.UserContext()
-	set := sitemapSet{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
-	lang := h.siteLang()
-	add := func(path, mod string) {
-		if len(set.URLs) >= sitemapCap {
-			return
-		}
-		u := sitemapURL{Loc: h.pageURL(lang, path), LastMod: mod}
-		for _, code := range i18n.Codes {
-			u.Alts = append(u.Alts, sitemapLink{"alternate", i18n.Tag(code).String(), h.pageURL(code, path)})
-		}
-		set.URLs = append(set.URLs, u)
-	}
-	add("/events/", "")
-	const batch = 1000
-	for page := 1; len(set.URLs) < sitemapCap; page++ {
-		p, err := h.d.DB.ListEvents(ctx, nil, models.EventFilter{Page: page, PerPage: batch, Lang: lang})
-		if err != nil {
-			return err
-		}
-		for _, e := range p.Items {
-			add("/event/"+url.PathEscape(e.Slug)+"/", e.UpdatedAt.UTC().Format("2006-01-02"))
-		}
-		if len(p.Items) < batch {
-			break
-		}
-	}
-	for _, k := range []struct {
-		path string
-		list func(page int) ([]*models.Post, error)
-	}{
-		{"/venue/", func(page int) ([]*models.Post, error) {
-			return posts(h.d.DB.Venues().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang}))(func(v *models.Venue) *models.Post { return &v.Post })
-		}},
-		{"/organizer/", func(page int) ([]*models.Post, error) {
-			return posts(h.d.DB.Organizers().List(ctx, nil, models.LinkedFilter{Page: page, PerPage: batch, Lang: lang}))(func(o *models.Organizer) *models.Post { return &o.Post })
-		}},
-	} {
-		for page := 1; len(set.URLs) < sitemapCap; page++ {
-			posts, err := k.list(page)
-			if err != nil {
-				return err
-			}
-			for _, p := range posts {
-				add(k.path+url.PathEscape(p.Slug)+"/", p.UpdatedAt.UTC().Format("2006-01-02"))
-			}
-			if len(posts) < batch {
-				break
-			}
-		}
-	}
-	for _, tax := range []string{models.TaxCategory, models.TaxTag} {
-		path := map[string]string{models.TaxCategory: "/events/category/", models.TaxTag: "/tag/"}[tax]
-		for page := 1; len(set.URLs) < sitemapCap; page++ {
-			p, err := h.d.DB.ListTerms(ctx, nil, models.TermFilter{Taxonomy: tax, Page: page, PerPage: batch, Lang: lang})
-			if err != nil {
-				return err
-			}
-			for _, t := range p.Items {
-				add(path+url.PathEscape(t.Slug)+"/", "")
-			}
-			if len(p.Items) < batch {
-				break
-			}
-		}
-	}
-	out, err := xml.MarshalIndent(set, "", " ")
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
-	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
-	return c.Send(append([]byte(xml.Header), out...))
-}
-
-// posts turns a page of venues or organizers into their posts.
-func posts[T any](p *models.Page[T], err error) func(post func(*T) *models.Post) ([]*models.Post, error) {
-	return func(post func(*T) *models.Post) ([]*models.Post, error) {
-		if err != nil {
-			return nil, err
-		}
-		out := make([]*models.Post, len(p.Items))
-		for i, v := range p.Items {
-			out[i] = post(v)
-		}
-		return out, nil
-	}
 }

@@ -246,6 +246,10 @@ func (w *walkSite) urls(route string) ([]string, bool) {
 	switch route {
 	case "", "/", "/healthz", "/events", "/events.ics", "/sitemap.xml", "/cal/events/v1":
 		return with(route + "/")
+	case "/robots.txt":
+		return with(route)
+	case "/sitemap-:name":
+		return with("/sitemap-pages-1.xml", "/sitemap-events-1.xml", "/sitemap-tags-1.xml", "/sitemap-events-2.xml")
 	case "/cal/events/v1/*":
 		var out []string
 		for _, p := range []string{"", "doc", "events", "events/" + id(w.event.id), "events/by-slug/" + w.event.slug,

@@ -260,18 +260,31 @@ func TestPublicSiteRootSitemapAndValidators(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.Contains(page, "Concert") {
 			t.Errorf("search: %d", res.StatusCode)
 		}
+		// The sitemap is an index: its children list the pages.
 		res, body := do(t, app, httptest.NewRequest("GET", "/sitemap.xml", nil))
-		var set struct {
-			URLs []struct {
+		var index struct {
+			Sitemaps []struct {
 				Loc string `xml:"loc"`
-			} `xml:"url"`
+			} `xml:"sitemap"`
 		}
-		if err := xml.Unmarshal([]byte(body), &set); err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("sitemap: %d, %v", res.StatusCode, err)
+		if err := xml.Unmarshal([]byte(body), &index); err != nil || res.StatusCode != http.StatusOK || len(index.Sitemaps) == 0 {
+			t.Fatalf("sitemap: %d, %v\n%s", res.StatusCode, err, body)
 		}
 		locs := map[string]bool{}
-		for _, u := range set.URLs {
-			locs[u.Loc] = true
+		for _, sm := range index.Sitemaps {
+			res, child := do(t, app, httptest.NewRequest("GET", strings.TrimPrefix(sm.Loc, "http://example.test"), nil))
+			var set struct {
+				URLs []struct {
+					Loc string `xml:"loc"`
+				} `xml:"url"`
+			}
+			if err := xml.Unmarshal([]byte(child), &set); err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("sitemap %s: %d, %v", sm.Loc, res.StatusCode, err)
+			}
+			for _, u := range set.URLs {
+				locs[u.Loc] = true
+			}
+			body += child
 		}
 		ev, err := db.GetEvent(context.Background(), models.Console, models.ByID(fx.event), "en")
 		if err != nil {

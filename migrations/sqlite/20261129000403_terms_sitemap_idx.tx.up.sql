@@ -1,0 +1,5 @@
+-- The sitemap lists the categories and the tags in children of a run of
+-- ids (models/sitemap.go): each child is one range of this index
+-- (taxonomy, then id), and the sitemap index finds each child that lists
+-- something with one seek.
+CREATE INDEX IF NOT EXISTS terms_sitemap_idx ON terms (taxonomy, id);
