@@ -79,6 +79,7 @@ func (s *Store) UpdateMedia(ctx context.Context, actor *User, id int64, in Media
 	if !MayUploadMedia(actor) {
 		return nil, refuse(actor, KindMedia, RefusalNotAllowed)
 	}
+	nfcFields(&in.Title, &in.AltText)
 	var c fieldChecks
 	c.text("title", in.Title, MaxNameLen)
 	c.text("alt_text", in.AltText, 1000)
