@@ -1,10 +1,12 @@
 package models_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -248,5 +250,199 @@ func TestDecomposedSearchFindsComposedText(t *testing.T) {
 		if err != nil || len(p.Items) != 1 {
 			t.Errorf("venues matching NFD 문화원: %v, %v", p, err)
 		}
+	})
+}
+
+// exec runs raw SQL on db, bypassing the models (as an older Kalends, or a
+// hand edit, would have written).
+func exec(t *testing.T, db *models.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := db.IDB().ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// Issue 29 item 2: the migration composes the rows written before, in
+// batches, tells apart the slugs (and term names) that composing makes
+// equal, the older record keeping its own, and reports each one it
+// changed; a second run changes nothing.
+func TestTextMigrationComposesStoredRows(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		o := models.DefaultSeedOptions(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC))
+		o.Events, o.Venues, o.Organizers, o.Categories, o.Tags, o.AuthorID, o.Translated = 1100, 3, 3, 3, 3, ed.ID, 0.5
+		if _, err := db.Seed(ctx, o, nil); err != nil {
+			t.Fatal(err)
+		}
+		ev := func(title string) *models.Event {
+			t.Helper()
+			e, err := db.CreateEvent(ctx, ed, baseInput(title, "2031-05-01 10:00:00", "2031-05-01 11:00:00"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		// café (composed, oldest) against café and café-2 decomposed.
+		a, b, h := ev("Café"), ev("Bee"), ev("Aitch")
+		exec(t, db, "UPDATE events SET slug = ? WHERE id = ?", nfd("café"), b.ID)
+		exec(t, db, "UPDATE events SET slug = ? WHERE id = ?", nfd("café-2"), h.ID)
+		// 서울, composed, against an older record decomposed (older by its
+		// creation, though its id is higher).
+		d, c := ev("서울"), ev("See")
+		exec(t, db, "UPDATE events SET slug = ?, created_at = ? WHERE id = ?", nfd("서울"), time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), c.ID)
+		// Text, HTML with U+0338 right after a tag, translations.
+		exec(t, db, "UPDATE events SET title = ?, description = ?, excerpt = ? WHERE id = ?", nfd("Café Crème"),
+			"<b>\u0338 onmouseover=alert(1)</b> "+nfd("été"), nfd("Été"), a.ID)
+		exec(t, db, "INSERT INTO event_translations (event_id, lang, title, description, excerpt) VALUES (?, ?, ?, ?, NULL)",
+			a.ID, "ko", nfd("한국 축제"), nfd("<p>서울</p>"))
+		// Every seeded event and translation decomposed: more rows than a
+		// batch, on both keys.
+		exec(t, db, "UPDATE events SET title = ? WHERE id NOT IN (?, ?, ?, ?, ?)", nfd("Fête à Séoul 한국"), a.ID, b.ID, h.ID, c.ID, d.ID)
+		exec(t, db, "UPDATE event_translations SET title = ? WHERE event_id <> ?", nfd("한국의 가을"), a.ID)
+		var seeded int
+		if err := db.IDB().NewRaw("SELECT COUNT(*) FROM event_translations").Scan(ctx, &seeded); err != nil || seeded < 501 {
+			t.Fatalf("%d translations seeded (%v), want more than a batch", seeded, err)
+		}
+
+		v1, _, err := db.Venues().Create(ctx, ed, models.VenueInput{Venue: ptr("Théâtre")}, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v2, _, err := db.Venues().Create(ctx, ed, models.VenueInput{Venue: ptr("Other")}, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, db, "UPDATE venues SET venue = ?, slug = ?, city = ? WHERE id = ?", nfd("Théâtre"), nfd("théâtre"), nfd("Montréal"), v2.ID)
+		org, _, err := db.Organizers().Create(ctx, ed, models.OrganizerInput{Organizer: ptr("Org")}, "ko")
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, db, "UPDATE organizers SET organizer = ?, slug = ? WHERE id = ?", nfd("김 오케스트라"), nfd("김-오케스트라"), org.ID)
+
+		t1, err := db.CreateTerm(ctx, ed, models.TaxCategory, models.TermInput{Name: ptr("Café")}, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t2, err := db.CreateTerm(ctx, ed, models.TaxCategory, models.TermInput{Name: ptr("Other")}, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, db, "UPDATE terms SET name = ?, name_key = ?, slug = ? WHERE id = ?", nfd("Café"), nfd("café"), nfd("café"), t2.ID)
+		t3, err := db.CreateTerm(ctx, ed, models.TaxTag, models.TermInput{Name: ptr("Tag")}, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, db, "UPDATE terms SET name = ?, name_key = ?, slug = ?, description = ? WHERE id = ?", nfd("Café"), nfd("café"), nfd("café"), nfd("<p>Crème</p>"), t3.ID)
+		m, err := db.CreateMedia(ctx, ed, models.MediaUpload{FileName: "x.png", Data: imagetest.PNG(10, 10)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, db, "UPDATE media SET title = ?, alt_text = ? WHERE id = ?", nfd("Défilé"), nfd("한복"), m.ID)
+
+		// The migration runs again, as on a database written before it.
+		exec(t, db, "DELETE FROM bun_migrations WHERE name = ?", "20261129000100")
+		rep, err := db.MigrateAndReport(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rep.Applied, []string{"20261129000100"}) {
+			t.Errorf("applied %q, want the text migration", rep.Applied)
+		}
+		want := []models.TextCollision{
+			{Kind: models.KindCategory, ID: t2.ID, Field: "name", Old: nfd("Café"), New: "Café (2)", KeptBy: t1.ID},
+			{Kind: models.KindEvent, ID: b.ID, Field: "slug", Old: nfd("café"), New: "café-3", KeptBy: a.ID},
+			{Kind: models.KindEvent, ID: d.ID, Field: "slug", Old: "서울", New: "서울-2", KeptBy: c.ID},
+			{Kind: models.KindVenue, ID: v2.ID, Field: "slug", Old: nfd("théâtre"), New: "théâtre-2", KeptBy: v1.ID},
+			{Kind: models.KindCategory, ID: t2.ID, Field: "slug", Old: nfd("café"), New: "café-2", KeptBy: t1.ID},
+		}
+		if !slices.Equal(rep.Collisions, want) {
+			t.Errorf("collisions:\n got %+v\nwant %+v", rep.Collisions, want)
+		}
+
+		slug := func(table string, id int64) string { return stored(t, db, table, "slug", "id = ?", id) }
+		for _, w := range []struct {
+			what, got, want string
+		}{
+			{"a slug", slug("events", a.ID), "café"},
+			{"b slug", slug("events", b.ID), "café-3"},
+			{"h slug", slug("events", h.ID), "café-2"},
+			{"c slug", slug("events", c.ID), "서울"},
+			{"d slug", slug("events", d.ID), "서울-2"},
+			{"a title", stored(t, db, "events", "title", "id = ?", a.ID), "Café Crème"},
+			{"a description", stored(t, db, "events", "description", "id = ?", a.ID), "<b>&#x338; onmouseover=alert(1)</b> été"},
+			{"a excerpt", stored(t, db, "events", "excerpt", "id = ?", a.ID), "Été"},
+			{"a ko title", stored(t, db, "event_translations", "title", "event_id = ? AND lang = ?", a.ID, "ko"), "한국 축제"},
+			{"a ko description", stored(t, db, "event_translations", "description", "event_id = ? AND lang = ?", a.ID, "ko"), "<p>서울</p>"},
+			{"v2 venue", stored(t, db, "venues", "venue", "id = ?", v2.ID), "Théâtre"},
+			{"v2 slug", slug("venues", v2.ID), "théâtre-2"},
+			{"v2 city", stored(t, db, "venues", "city", "id = ?", v2.ID), "Montréal"},
+			{"organizer", stored(t, db, "organizers", "organizer", "id = ?", org.ID), "김 오케스트라"},
+			{"organizer slug", slug("organizers", org.ID), "김-오케스트라"},
+			{"t1 slug", slug("terms", t1.ID), "café"},
+			{"t2 name", stored(t, db, "terms", "name", "id = ?", t2.ID), "Café (2)"},
+			{"t2 key", stored(t, db, "terms", "name_key", "id = ?", t2.ID), "café (2)"},
+			{"t2 slug", slug("terms", t2.ID), "café-2"},
+			{"t3 (a tag) name", stored(t, db, "terms", "name", "id = ?", t3.ID), "Café"},
+			{"t3 slug", slug("terms", t3.ID), "café"},
+			{"t3 description", stored(t, db, "terms", "description", "id = ?", t3.ID), "<p>Crème</p>"},
+			{"media title", stored(t, db, "media", "title", "id = ?", m.ID), "Défilé"},
+			{"media alt", stored(t, db, "media", "alt_text", "id = ?", m.ID), "한복"},
+		} {
+			wantNFC(t, w.what, w.got, w.want)
+		}
+		for _, q := range []struct {
+			table, title string
+		}{{"events", "Fête à Séoul 한국"}, {"event_translations", "한국의 가을"}} {
+			var left int
+			if err := db.IDB().NewRaw("SELECT COUNT(*) FROM "+q.table+" WHERE title = ?", nfd(q.title)).Scan(ctx, &left); err != nil || left != 0 {
+				t.Errorf("%s: %d titles still decomposed (%v)", q.table, left, err)
+			}
+		}
+		// Found by their composed slugs.
+		if got, err := db.GetEvent(ctx, ed, models.BySlug("서울"), ""); err != nil || got.ID != c.ID {
+			t.Errorf("서울 is event %v (%v), want %d", got, err, c.ID)
+		}
+
+		again, err := db.NormalizeText(ctx)
+		if err != nil || len(again) != 0 {
+			t.Errorf("a second run: %+v, %v; want nothing to do", again, err)
+		}
+	})
+}
+
+// Issue 29 item 2: a site export holding decomposed text (from an older
+// Kalends, or edited by hand) loads composed, with the slugs it makes
+// equal told apart and reported.
+func TestSiteLoadComposesText(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, src *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, src, "ed", models.RoleEditor)
+		a, err := src.CreateEvent(ctx, ed, baseInput("Café", "2031-05-01 10:00:00", "2031-05-01 11:00:00"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := src.CreateEvent(ctx, ed, baseInput("Bee", "2031-05-02 10:00:00", "2031-05-02 11:00:00"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec(t, src, "UPDATE events SET slug = ?, title = ? WHERE id = ?", nfd("café"), nfd("Crème brûlée"), b.ID)
+		var dump bytes.Buffer
+		if err := src.DumpSite(ctx, &dump); err != nil {
+			t.Fatal(err)
+		}
+		dst := modelstest.Open(t, src.Dialect())
+		rep, err := dst.LoadSite(ctx, &dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []models.TextCollision{{Kind: models.KindEvent, ID: b.ID, Field: "slug", Old: nfd("café"), New: "café-2", KeptBy: a.ID}}
+		if !slices.Equal(rep.Collisions, want) {
+			t.Errorf("collisions %+v, want %+v", rep.Collisions, want)
+		}
+		wantNFC(t, "loaded slug", stored(t, dst, "events", "slug", "id = ?", b.ID), "café-2")
+		wantNFC(t, "loaded title", stored(t, dst, "events", "title", "id = ?", b.ID), "Crème brûlée")
 	})
 }
