@@ -446,3 +446,48 @@ func TestSiteLoadComposesText(t *testing.T) {
 		wantNFC(t, "loaded title", stored(t, dst, "events", "title", "id = ?", b.ID), "Crème brûlée")
 	})
 }
+
+// Issue 29 item 2: a revision kept while the record's text was decomposed
+// (before the migration) is restored composed, and an image searched for
+// decomposed is found.
+func TestRestoredRevisionAndMediaSearchAreComposed(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		site := models.DefaultSite()
+		keep := 5
+		site.RevisionsKeep = &keep
+		db.UseSite(site)
+		e, err := db.CreateEvent(ctx, ed, baseInput("Fête", "2031-05-01 10:00:00", "2031-05-01 11:00:00"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// As an older Kalends stored it, then an edit that keeps it as a
+		// revision.
+		exec(t, db, "UPDATE events SET title = ?, excerpt = ? WHERE id = ?", nfd("Fête 한국"), nfd("Été"), e.ID)
+		if _, err := db.UpdateEvent(ctx, ed, models.ByID(e.ID), models.EventInput{Title: ptr("Later")}); err != nil {
+			t.Fatal(err)
+		}
+		_, revs, err := db.Revisions(ctx, ed, models.KindEvent, models.ByID(e.ID))
+		if err != nil || len(revs) != 1 {
+			t.Fatalf("revisions %v, %v", revs, err)
+		}
+		back, err := db.RestoreEventRevision(ctx, ed, models.ByID(e.ID), revs[0].ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantNFC(t, "restored title", back.Title, "Fête 한국")
+		wantNFC(t, "stored restored title", stored(t, db, "events", "title", "id = ?", e.ID), "Fête 한국")
+		wantNFC(t, "stored restored excerpt", stored(t, db, "events", "excerpt", "id = ?", e.ID), "Été")
+
+		m, err := db.CreateMedia(ctx, ed, models.MediaUpload{FileName: "x.png", Title: "Défilé à Séoul", Data: imagetest.PNG(10, 10)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, n, err := db.ListMedia(ctx, ed, models.MediaQuery{Search: nfd("défilé"), PerPage: 10})
+		if err != nil || n != 1 || len(list) != 1 || list[0].ID != m.ID {
+			t.Errorf("media matching NFD défilé: %d (%v)", n, err)
+		}
+	})
+}
