@@ -26,9 +26,10 @@ const (
 	textNFCMigrationComment = "text_nfc"
 )
 
-// nfcBatch is how many rows one transaction of NormalizeText reads (and
-// locks, on MySQL) and rewrites: a long table is composed in many short
-// transactions, so writers wait for a moment at most.
+// nfcBatch is how many rows NormalizeText reads at a time (without a
+// lock), and the most it rewrites in one transaction (re-read locked, on
+// MySQL): a long table is composed in many short transactions, so writers
+// wait for a moment at most.
 const nfcBatch = 500
 
 // TextCollision is a record whose slug (or, for a category or tag, name)
@@ -61,8 +62,9 @@ func (db *DB) addTextMigration(ms *migrate.Migrations, report *[]TextCollision) 
 }
 
 // NormalizeText composes (NFC) the text of every row that is not composed
-// yet: the columns of textTables, in short transactions (nfcBatch rows
-// each) that lock what they rewrite. Slugs that become equal within a kind
+// yet: the columns of textTables, read in batches of nfcBatch rows, each
+// batch that holds decomposed text rewritten in a short transaction that
+// locks what it rewrites. Slugs that become equal within a kind
 // (terms: within a taxonomy), and term names that become equal at one
 // level, are told apart (see TextCollision) and returned. It changes
 // nothing on text already composed, so it may run again at any time; it
