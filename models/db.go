@@ -264,17 +264,32 @@ func (db *DB) Close() error {
 // migrator's lock, marking each applied only when it succeeded. Several
 // instances may start at once: the loser of the lock waits and retries.
 func (db *DB) Migrate(ctx context.Context) (applied []string, err error) {
+	rep, err := db.MigrateAndReport(ctx)
+	return rep.Applied, err
+}
+
+// MigrationReport says what Migrate did: the migrations applied, and the
+// slugs and names the composing of stored text had to change (see
+// TextCollision), which the caller should log.
+type MigrationReport struct {
+	Applied    []string
+	Collisions []TextCollision
+}
+
+// MigrateAndReport is Migrate, with what its migrations changed.
+func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err error) {
 	src := migrations.SQLite()
 	if db.dialect == MySQL {
 		src = migrations.MySQL()
 	}
 	ms := migrate.NewMigrations()
 	if err := ms.Discover(src); err != nil {
-		return nil, fmt.Errorf("models: migrate: discover: %w", err)
+		return rep, fmt.Errorf("models: migrate: discover: %w", err)
 	}
+	db.addTextMigration(ms, &rep.Collisions)
 	m := migrate.NewMigrator(db.Bun, ms, migrate.WithMarkAppliedOnSuccess(true))
 	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("models: migrate: init: %w", mapErr(err))
+		return rep, fmt.Errorf("models: migrate: init: %w", mapErr(err))
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -283,11 +298,11 @@ func (db *DB) Migrate(ctx context.Context) (applied []string, err error) {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("models: migrate: lock: %w", err)
+			return rep, fmt.Errorf("models: migrate: lock: %w", err)
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return rep, ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
@@ -298,12 +313,14 @@ func (db *DB) Migrate(ctx context.Context) (applied []string, err error) {
 	}()
 	group, err := m.Migrate(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("models: migrate: %w", mapErr(err))
+		// Collisions resolved before the failure stay in rep: they were
+		// written (each batch commits).
+		return rep, fmt.Errorf("models: migrate: %w", mapErr(err))
 	}
 	for _, mg := range group.Migrations {
-		applied = append(applied, mg.Name)
+		rep.Applied = append(rep.Applied, mg.Name)
 	}
-	return applied, nil
+	return rep, nil
 }
 
 // redactDSN hides the password of a mysql:// URL for messages and logs.

@@ -72,6 +72,7 @@ var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
 // check applies the rules that need no data (SPEC §2 order: these come
 // before the permission checks and the checks that read the database).
 func (in *EventInput) check(create bool) error {
+	nfcFields(&in.Title, &in.Description, &in.Excerpt, &in.Slug, &in.Cost, &in.CurrencySymbol)
 	var c fieldChecks
 	checkName(&c, "title", in.Title, create)
 	if create && in.StartDate == nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/microcosm-cc/bluemonday"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The rules of single field values, shared by the API's argument pipeline
@@ -177,12 +178,16 @@ var richTextPolicy = func() *bluemonday.Policy {
 }()
 
 // sanitizeHTML returns the sanitized copy of a rich-text input (nil stays
-// nil). Every write of a description or excerpt goes through it, the API's
-// and the admin's alike, so stored text is safe wherever it is shown.
+// nil), in NFC. Every write of a description or excerpt goes through it,
+// the API's and the admin's alike, so stored text is safe wherever it is
+// shown. The input is composed before it is sanitized, and what the
+// sanitizer gives (which may hold decomposed text again: an entity such
+// as &#x301; is written out as the character) is composed without
+// touching its markup (nfcHTML).
 func sanitizeHTML(s *string) *string {
 	if s == nil {
 		return nil
 	}
-	out := richTextPolicy.Sanitize(*s)
+	out := nfcHTML(richTextPolicy.Sanitize(norm.NFC.String(*s)))
 	return &out
 }

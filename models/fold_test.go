@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// foldEachRune is FoldSearch written plainly, one character at a time:
-// what the fast version must equal.
+// foldEachRune is FoldSearch written plainly, composed first, then one
+// character at a time: what the fast version must equal.
 func foldEachRune(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range norm.NFC.String(s) {
 		f, _ := foldRune(r)
 		b.WriteString(f)
 	}
@@ -25,6 +27,12 @@ var foldSamples = []string{
 	"", "a", "Z", "jazz night", "Jazz Night", "夏日音乐节", "한여름 음악회", "カタカナ祭り", "ｶﾀｶﾅ半角ナイト",
 	"ＦＵＬＬ Width", "Fête de l'Été", "e\u0301", "Straße", "ひらがな", "パン", "😀 emoji", "\xff", "a\xffB",
 	"<p>音乐会工作坊舞蹈茶咖啡钢琴</p>", "ÀÉÎÕÜ", "Ωμέγα", "İstanbul", "\u00a0nbsp", "ｱｲｳｴｵ", "ㄱㄴㄷ",
+	// Decomposed: Hangul in conjoining jamo (as macOS writes it), kana and
+	// Latin with combining marks, a lone mark, characters NFC replaces
+	// (Ångström and Kelvin signs, a compatibility ideograph) and one
+	// beyond the BMP (𝅗𝅥, U+1D15E, decomposes).
+	"\u1112\u1161\u11ab\u1100\u116e\u11a8", "\u304b\u3099\u3063\u3053\u3046", "\u30cf\u309a\u30f3", "E\u0301te\u0301",
+	"\u0301", "\u212b\u212a", "\uf900", "\U0001d15e", "가\u11a8", "\u1100", "\u1161",
 }
 
 func TestFoldSearchEqualsTheCharacterByCharacterFold(t *testing.T) {
@@ -58,6 +66,24 @@ func TestFoldSearchEqualsTheCharacterByCharacterFold(t *testing.T) {
 	}
 }
 
+// Issue 29 item 2: a word typed decomposed folds as the composed one.
+func TestFoldSearchComposesFirst(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{norm.NFD.String("한국"), "한국"},
+		{norm.NFD.String("음악회 Été"), "음악회 ete"},
+		{norm.NFD.String("が"), "か"},
+		{norm.NFD.String("パン"), "はん"},
+		{"\u212b", "a"},       // Ångström sign
+		{"가\u11a8", "각"},      // syllable + final jamo
+		{"\u1100\u1161", "가"}, // conjoining jamo
+	} {
+		if got := FoldSearch(tt.in); got != tt.want {
+			t.Errorf("FoldSearch(%+q) = %+q, want %+q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestFoldSearchReturnsFoldedTextItself(t *testing.T) { //nolint:paralleltest // AllocsPerRun refuses parallel tests
 	for _, s := range []string{"jazz night", "夏日音乐节", "한여름 음악회", "こんにちは"} {
 		if FoldSearch(s) != s {
@@ -76,6 +102,8 @@ func BenchmarkFoldSearch(b *testing.B) {
 		{"zh", strings.Repeat("<p>音乐会工作坊舞蹈茶咖啡钢琴手工街头美食读书港口戏剧市集展览电影节。</p>", 8)},
 		{"ja", strings.Repeat("<p>ジャズの夕べとワークショップ、カフェで読書会。</p>", 8)},
 		{"en", strings.Repeat("<p>Lecture film Night quartet concert garden evening.</p>", 8)},
+		{"ko", strings.Repeat("<p>한여름 밤의 재즈 음악회와 서울 공방, 카페에서 독서 모임.</p>", 8)},
+		{"ko-nfd", norm.NFD.String(strings.Repeat("<p>한여름 밤의 재즈 음악회와 서울 공방, 카페에서 독서 모임.</p>", 8))},
 	} {
 		b.Run(s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(s.text)))

@@ -92,6 +92,7 @@ func (s *Store) CreateMedia(ctx context.Context, actor *User, in MediaUpload) (*
 	if !MayUploadMedia(actor) {
 		return nil, refuse(actor, KindMedia, RefusalNotAllowed)
 	}
+	in.FileName, in.Title, in.AltText = NFC(in.FileName), NFC(in.Title), NFC(in.AltText)
 	c := &fieldChecks{}
 	c.text("title", &in.Title, MaxNameLen)
 	c.text("alt_text", &in.AltText, 1000)

@@ -33,7 +33,7 @@ func (s *Store) ListMedia(ctx context.Context, actor *User, q MediaQuery) ([]Med
 	var list []Media
 	sel := s.db.NewSelect().Model(&list)
 	if w := strings.TrimSpace(q.Search); w != "" {
-		like := "%" + EscapeLike(strings.ToLower(w)) + "%"
+		like := "%" + EscapeLike(strings.ToLower(NFC(w))) + "%" // texts are stored composed
 		sel = sel.Where("(LOWER(name) LIKE ? ESCAPE '!' OR LOWER(title) LIKE ? ESCAPE '!' OR LOWER(alt_text) LIKE ? ESCAPE '!'"+
 			" OR EXISTS (SELECT 1 FROM media_translations mt WHERE mt.media_id = media.id AND"+
 			" (LOWER(mt.title) LIKE ? ESCAPE '!' OR LOWER(mt.alt_text) LIKE ? ESCAPE '!')))", like, like, like, like, like)
@@ -79,6 +79,7 @@ func (s *Store) UpdateMedia(ctx context.Context, actor *User, id int64, in Media
 	if !MayUploadMedia(actor) {
 		return nil, refuse(actor, KindMedia, RefusalNotAllowed)
 	}
+	nfcFields(&in.Title, &in.AltText)
 	var c fieldChecks
 	c.text("title", in.Title, MaxNameLen)
 	c.text("alt_text", in.AltText, 1000)

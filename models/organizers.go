@@ -30,6 +30,7 @@ var organizers = &linkedKind[Organizer, OrganizerInput]{
 	base:          func(in *OrganizerInput) *PostInput { return &in.PostInput },
 	image:         func(in *OrganizerInput) *string { return in.ImageURL },
 	check: func(in *OrganizerInput, create bool) error {
+		nfcFields(&in.Organizer, &in.Phone)
 		var c fieldChecks
 		checkName(&c, "organizer", in.Organizer, create)
 		in.PostInput.check(&c)

@@ -64,7 +64,7 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 			return 0, &NotFoundError{Kind: k, Ref: ref}
 		}
 		var ids []int64
-		err := s.db.NewSelect().TableExpr(kindTables[k]).Column("id").Where("slug = ?", ref.Slug).Limit(1).Scan(ctx, &ids)
+		err := s.db.NewSelect().TableExpr(kindTables[k]).Column("id").Where("slug = ?", NFC(ref.Slug)).Limit(1).Scan(ctx, &ids)
 		if err != nil {
 			return 0, fmt.Errorf("models: find %s %q: %w", k, ref.Slug, mapErr(err))
 		}

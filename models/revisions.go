@@ -225,6 +225,9 @@ func (s *Store) applyState(ctx context.Context, u *User, k Kind, id int64, st re
 	if err != nil {
 		return err
 	}
+	// A revision kept before text was stored composed holds it as it was
+	// sent: it is restored in NFC, the slug compared so.
+	nfcRow(tables[0].table, main.Columns, vals)
 	var sets []string
 	var args []any
 	for i, c := range main.Columns {
@@ -293,6 +296,7 @@ func (s *Store) applyState(ctx context.Context, u *User, k Kind, id int64, st re
 					continue // deleted since
 				}
 			}
+			nfcRow(t.table, ts.Columns, vals)
 			for i := range vals {
 				vals[i] = nullable(vals[i])
 			}

@@ -61,9 +61,13 @@ var dumpSkip = map[string]bool{
 	"bun_migrations": true, "bun_migration_locks": true, "event_category_ancestors": true,
 }
 
-// SiteLoadReport says what LoadSite wrote.
+// SiteLoadReport says what LoadSite wrote: the rows of each table, and
+// the slugs and names it had to change when it composed the text (an
+// export written before text was stored in NFC may hold a slug twice,
+// composed and not; see TextCollision).
 type SiteLoadReport struct {
-	Tables []TableCount
+	Tables     []TableCount
+	Collisions []TextCollision
 }
 
 // TableCount is the number of rows loaded into one table.

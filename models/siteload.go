@@ -38,6 +38,10 @@ func (db *DB) LoadSite(ctx context.Context, r io.Reader) (*SiteLoadReport, error
 		if rep, err = l.load(ctx); err != nil {
 			return err
 		}
+		// Text is stored composed, whatever the export holds.
+		if rep.Collisions, err = s.NormalizeText(ctx); err != nil {
+			return err
+		}
 		return s.fileAllEvents(ctx) // derived, not exported
 	})
 	if err != nil {

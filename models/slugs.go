@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/uptrace/bun"
+	"golang.org/x/text/unicode/norm"
 	"modernc.org/sqlite"
 )
 
@@ -31,8 +32,11 @@ const maxSlugAttempts = 50
 // every run of anything else (whitespace, punctuation, symbols, control
 // characters, invalid UTF-8) becomes one "-"; leading and trailing "-" are
 // trimmed; the result is capped at MaxSlugBytes on a rune boundary. A title
-// with no letter or digit gives "".
+// with no letter or digit gives "". The title is composed first (NFC), so a
+// title typed decomposed (é as e + U+0301) gives the slug of the composed
+// one, and the slug is NFC too.
 func Slugify(s string) string {
+	s = norm.NFC.String(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	dash := false
@@ -54,7 +58,17 @@ func Slugify(s string) string {
 		}
 		dash = true
 	}
-	return b.String()
+	out := b.String()
+	if !norm.NFC.IsNormalString(out) {
+		// Lower-casing a composed character gives a composed one but for
+		// a handful of letters: compose again, within the limit.
+		out = norm.NFC.String(out)
+		for len(out) > MaxSlugBytes {
+			_, size := utf8.DecodeLastRuneInString(out)
+			out = out[:len(out)-size]
+		}
+	}
+	return out
 }
 
 // slugTable names the table holding the slugs of a kind, and the extra

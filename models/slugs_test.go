@@ -22,7 +22,9 @@ func TestSlugify(t *testing.T) {
 		{"夏祭り", "夏祭り"},
 		{"서울 재즈 페스티벌", "서울-재즈-페스티벌"},
 		{"Café Olé", "café-olé"},
-		{"Cafe\u0301", "cafe\u0301"}, // a combining mark is kept
+		{"Cafe\u0301", "café"},                   // composed first: the slug of "Café"
+		{"\u1109\u1165\u110b\u116e\u11af", "서울"}, // conjoining jamo make syllables
+		{"a\u0301\u0308", "á\u0308"},             // a mark with no composed form is kept
 		{"ÄÖÜ", "äöü"},
 		{"Привет, мир", "привет-мир"},
 		{"हिन्दी", "हिन्दी"},

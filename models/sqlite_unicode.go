@@ -55,30 +55,57 @@ func init() {
 // the same records on SQLite (which calls it as kfold on every row it
 // searches) and on MySQL. Hangul syllables stay whole, as MySQL compares
 // them.
+//
+// Text is composed (NFC) first, as Kalends stores it: a Korean word typed
+// in conjoining jamo (ᄒ + ᅡ + ᆫ, as macOS writes it) is the syllable 한
+// and finds it, and a search word sent decomposed folds (and is compared,
+// on MySQL too) as the composed one.
 func FoldSearch(s string) string {
 	// Most text is already in folded form (lower-case ASCII, Chinese
-	// characters, hiragana, Hangul): s itself is returned when no character
-	// changes. Searching on SQLite folds every candidate row's title,
-	// description and excerpt, so this is the common case of the hottest
-	// loop of a search.
+	// characters, hiragana, Hangul) and composed: s itself is returned when
+	// no character changes. Searching on SQLite folds every candidate row's
+	// title, description and excerpt, so this is the common case of the
+	// hottest loop of a search. A character that may compose with the one
+	// before it is not in foldSame, so the composed test costs this loop
+	// nothing.
 	foldOnce.Do(makeFoldTables)
 	for i, r := range s {
 		if r < utf8.RuneSelf {
 			if 'A' <= r && r <= 'Z' {
-				return foldFrom(s, i)
+				return foldFrom(s, i, false)
 			}
 		} else if !foldSameBMP(r) {
+			if mayCompose(s, i, r) {
+				return foldFrom(norm.NFC.String(s), 0, true)
+			}
 			if _, same := foldAt(s, i, r); !same {
-				return foldFrom(s, i)
+				return foldFrom(s, i, false)
 			}
 		}
 	}
 	return s
 }
 
+// mayCompose tells whether r, the character at s[i:] (r >= 0x80), may
+// change when s is composed: one that joins the character before it (a
+// combining mark, a Hangul vowel or final jamo) or that NFC replaces. A
+// string none of whose characters may is in NFC.
+func mayCompose(s string, i int, r rune) bool {
+	switch {
+	case r == utf8.RuneError:
+		return false
+	case r < 0x10000:
+		return foldCompose[r>>6]&(1<<(r&63)) != 0
+	}
+	p := norm.NFC.PropertiesString(s[i:])
+	return !p.BoundaryBefore() || !norm.NFC.IsNormalString(string(r))
+}
+
 // foldFrom folds s, whose first i bytes fold to themselves, copying the
-// runs of characters that fold to themselves whole.
-func foldFrom(s string, i int) string {
+// runs of characters that fold to themselves whole. composed says s is in
+// NFC; otherwise it is composed, and folded from the start, at the first
+// character that may change so.
+func foldFrom(s string, i int, composed bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	run := 0 // start of the pending run of characters that fold to themselves
@@ -94,6 +121,9 @@ func foldFrom(s string, i int) string {
 		}
 		if foldSameBMP(r) {
 			continue
+		}
+		if !composed && mayCompose(s, j, r) {
+			return foldFrom(norm.NFC.String(s), 0, true)
 		}
 		f, same := foldAt(s, j, r)
 		if same {
@@ -129,26 +159,38 @@ func foldAt(s string, i int, r rune) (folded string, same bool) {
 }
 
 // foldSameBMP tells whether r is a character of the Basic Multilingual
-// Plane, other than U+FFFD, that folds to itself (short enough to be
-// inlined in FoldSearch's loops).
+// Plane, other than U+FFFD, that folds to itself and may not compose with
+// the character before it (short enough to be inlined in FoldSearch's
+// loops).
 func foldSameBMP(r rune) bool {
 	return r < 0x10000 && r != utf8.RuneError && foldSame[r>>6]&(1<<(r&63)) != 0
 }
 
 // The fold of the Basic Multilingual Plane, computed once, on the first
-// search (about 20 ms): a bit for each character that folds to itself, and
-// the folded form of each of the others (about 5,700) by index.
+// search (about 20 ms): a bit for each character that folds to itself and
+// does not compose with the one before it, a bit for each that may
+// compose (mayCompose), and the folded form of each of the others (about
+// 7,000) by index.
 var (
-	foldOnce  sync.Once
-	foldSame  [0x10000 / 64]uint64
-	foldIndex [0x10000]uint16
-	foldTo    []string
+	foldOnce    sync.Once
+	foldSame    [0x10000 / 64]uint64
+	foldCompose [0x10000 / 64]uint64
+	foldIndex   [0x10000]uint16
+	foldTo      []string
 )
 
 func makeFoldTables() {
 	for c := rune(0); c < 0x10000; c++ {
 		f, same := foldRune(c)
-		if same {
+		composes := false
+		if c >= utf8.RuneSelf && utf8.ValidRune(c) {
+			s := string(c)
+			composes = !norm.NFC.PropertiesString(s).BoundaryBefore() || !norm.NFC.IsNormalString(s)
+		}
+		if composes {
+			foldCompose[c>>6] |= 1 << (c & 63)
+		}
+		if same && !composes {
 			foldSame[c>>6] |= 1 << (c & 63)
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Taxonomies of terms, as stored in terms.taxonomy.
@@ -96,13 +97,14 @@ type TermRef struct {
 
 // NameKey is the case-folded form of a term name that the unique index
 // (taxonomy, parent_id, name_key) and name ordering use, identically on
-// both dialects.
-func NameKey(name string) string { return strings.ToLower(name) }
+// both dialects, in NFC (a name typed decomposed is the same name).
+func NameKey(name string) string { return norm.NFC.String(strings.ToLower(norm.NFC.String(name))) }
 
-// CleanTermName trims a term name and checks it: ErrBadTermName when empty
-// or longer than 255 characters.
+// CleanTermName trims a term name, composes it (NFC) and checks it:
+// ErrBadTermName when empty, longer than 255 characters or holding a
+// control character.
 func CleanTermName(name string) (string, error) {
-	name = strings.TrimSpace(name)
+	name = NFC(strings.TrimSpace(name))
 	if name == "" || utf8.RuneCountInString(name) > 255 || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
 		return "", fmt.Errorf("%w: %q", ErrBadTermName, name)
 	}

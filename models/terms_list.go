@@ -180,7 +180,7 @@ func (s *Store) termConditions(f TermFilter) (string, []any) {
 	}
 	if f.Slug != "" {
 		conds = append(conds, "tm.slug = ?")
-		args = append(args, f.Slug)
+		args = append(args, NFC(f.Slug)) // slugs are stored composed
 	}
 	return strings.Join(conds, " AND "), args
 }

@@ -24,6 +24,7 @@ const maxTermDepth = 1000
 // create, never blank; a slug with a letter or digit; text limits; a
 // parent that is not negative.
 func (in *TermInput) check(taxonomy string, create bool) error {
+	nfcFields(&in.Name, &in.Slug)
 	var c fieldChecks
 	if create && in.Name == nil {
 		c.add("name", "reason.required", nil)

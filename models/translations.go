@@ -45,6 +45,9 @@ func (s *Store) saveTranslation(ctx context.Context, k Kind, id int64, lang stri
 			continue
 		}
 		cols = append(cols, f)
+		if c, ok := textColumnOf(spec.Table, f); ok {
+			v = c.nfcValue(v) // every writer's text is stored composed
+		}
 		if v == "" {
 			args = append(args, nil) // an empty translation falls back to the source text
 		} else {

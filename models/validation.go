@@ -153,8 +153,9 @@ type Ref struct {
 // ByID names the record with id.
 func ByID(id int64) Ref { return Ref{ID: id} }
 
-// BySlug names the record with slug.
-func BySlug(slug string) Ref { return Ref{Slug: slug} }
+// BySlug names the record with slug, composed (NFC) as stored slugs are,
+// so a slug sent decomposed finds its record.
+func BySlug(slug string) Ref { return Ref{Slug: NFC(slug)} }
 
 func (r Ref) String() string {
 	if r.Slug != "" || r.ID == 0 {

@@ -33,6 +33,7 @@ var venues = &linkedKind[Venue, VenueInput]{
 	base:          func(in *VenueInput) *PostInput { return &in.PostInput },
 	image:         func(in *VenueInput) *string { return in.ImageURL },
 	check: func(in *VenueInput, create bool) error {
+		nfcFields(&in.Venue, &in.Address, &in.City, &in.Country, &in.Province, &in.State, &in.Zip, &in.Phone, &in.StateProvince)
 		var c fieldChecks
 		checkName(&c, "venue", in.Venue, create)
 		in.PostInput.check(&c)

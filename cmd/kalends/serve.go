@@ -124,15 +124,25 @@ func openMigrated(ctx context.Context, cfg *Config, logger *slog.Logger) (*model
 	if err != nil {
 		return nil, err
 	}
-	applied, err := db.Migrate(ctx)
+	rep, err := db.MigrateAndReport(ctx)
+	logCollisions(logger, rep.Collisions)
 	if err != nil {
 		_ = db.Close()
 		return nil, err
 	}
-	if len(applied) > 0 {
-		logger.Info("kalends: migrations applied", "migrations", applied)
+	if len(rep.Applied) > 0 {
+		logger.Info("kalends: migrations applied", "migrations", rep.Applied)
 	}
 	return db, nil
+}
+
+// logCollisions logs each slug or name that composing stored text (NFC)
+// had to change, so the operator knows which addresses moved.
+func logCollisions(logger *slog.Logger, cs []models.TextCollision) {
+	for _, c := range cs {
+		logger.Warn("kalends: composing text (NFC) made two records' "+c.Field+"s equal; the newer one was renamed",
+			"kind", string(c.Kind), "id", c.ID, "field", c.Field, "old", c.Old, "new", c.New, "kept_by", c.KeptBy)
+	}
 }
 
 // runMigrate applies pending migrations and exits.

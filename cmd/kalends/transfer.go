@@ -211,6 +211,7 @@ func importSite(ctx context.Context, cmd *command, stdout io.Writer, logger *slo
 	if err != nil {
 		return fmt.Errorf("%s: nothing imported: %w", cmd.file, err)
 	}
+	logCollisions(logger, rep.Collisions)
 	total := 0
 	for _, t := range rep.Tables {
 		total += t.Rows
