@@ -25,19 +25,8 @@ func TestRenamedRecordsOldAddressesRedirect(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		app := testApp(t, db, io.Discard)
 		ctx := context.Background()
-		admin, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "admin", Password: "correct horse battery", Role: models.RoleAdministrator})
-		if err != nil {
-			t.Fatal(err)
-		}
+		admin, v, o := seedAdminVenueOrganizer(t, db)
 		s := func(v string) *string { return &v }
-		v, _, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: s("東京ホール")}, "en")
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, _, err := db.Organizers().Create(ctx, admin, models.OrganizerInput{Organizer: s("서울 음악회")}, "en")
-		if err != nil {
-			t.Fatal(err)
-		}
 		in := models.EventInput{Title: s("春季音乐节"), StartDate: s("2027-05-01 19:00"), EndDate: s("2027-05-01 21:00"), Lang: "en",
 			Categories: &[]models.TermRef{{Name: "Fête"}}, Tags: &[]models.TermRef{{Name: "야외"}},
 			Venues: &[]models.VenueRef{{ID: v.ID}}, Organizers: &[]models.OrganizerRef{{ID: o.ID}}}

@@ -28,19 +28,8 @@ func TestNonASCIISlugPagesResolve(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		app := testApp(t, db, io.Discard)
 		ctx := context.Background()
-		admin, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "admin", Password: "correct horse battery", Role: models.RoleAdministrator})
-		if err != nil {
-			t.Fatal(err)
-		}
+		admin, v, o := seedAdminVenueOrganizer(t, db)
 		s := func(v string) *string { return &v }
-		v, _, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: s("東京ホール")}, "en")
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, _, err := db.Organizers().Create(ctx, admin, models.OrganizerInput{Organizer: s("서울 음악회")}, "en")
-		if err != nil {
-			t.Fatal(err)
-		}
 		titles := []string{"春季音乐节", "Fête de la Musique"}
 		for i, title := range titles {
 			in := models.EventInput{Title: s(title), StartDate: s("2027-05-0" + itoa(int64(i+1)) + " 19:00"),
@@ -124,4 +113,25 @@ func TestNonASCIISlugPagesResolve(t *testing.T) {
 			}
 		}
 	})
+}
+
+// seedAdminVenueOrganizer makes an administrator, a venue named in
+// Japanese and an organizer named in Korean (their slugs are not ASCII).
+func seedAdminVenueOrganizer(t *testing.T, db *models.DB) (*models.User, *models.Venue, *models.Organizer) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "admin", Password: "correct horse battery", Role: models.RoleAdministrator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := func(v string) *string { return &v }
+	v, _, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: s("東京ホール")}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := db.Organizers().Create(ctx, admin, models.OrganizerInput{Organizer: s("서울 음악회")}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return admin, v, o
 }
