@@ -164,9 +164,9 @@ func (c *crawler) add(target, from string) {
 }
 
 var (
-	crawlRobotsRE  = regexp.MustCompile(`(?i)<meta name="robots" content="([^"]*)"`)
-	icsURLRE  = regexp.MustCompile(`(?m)^URL(?:;[^:]*)?:(.*)$`)
-	xmlLinkRE = regexp.MustCompile(`<loc>([^<]*)</loc>|href="([^"]*)"`)
+	crawlRobotsRE = regexp.MustCompile(`(?i)<meta name="robots" content="([^"]*)"`)
+	icsURLRE      = regexp.MustCompile(`(?m)^URL(?:;[^:]*)?:(.*)$`)
+	xmlLinkRE     = regexp.MustCompile(`<loc>([^<]*)</loc>|href="([^"]*)"`)
 )
 
 func (c *crawler) run() {
