@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -124,14 +125,26 @@ func TestEveryAdminMessageIDExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("*.go")
-	templs, _ := filepath.Glob("*.templ")
+	// The .go and .templ files of web and every folder under it.
+	var files []string
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(path, "_templ.go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".templ") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	idRE := regexp.MustCompile(`"(admin\.[a-z0-9_.]+[a-z0-9_])"`)
 	n := 0
-	for _, f := range append(files, templs...) {
-		if strings.HasSuffix(f, "_templ.go") || strings.HasSuffix(f, "_test.go") {
-			continue
-		}
+	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
