@@ -90,10 +90,17 @@ func styleNonce() string {
 	return base64.RawStdEncoding.EncodeToString(b)
 }
 
-func (h *handler) calendar(c *fiber.Ctx) error {
-	u := userOf(c)
-	lay := h.layoutFor(c, "admin.calendar.title")
-	lang, t := lay.Lang, lay.T
+// calendarRequest is what the calendar's URL asks for: the view, the date
+// whose range it shows and the filters.
+type calendarRequest struct {
+	view string
+	date time.Time
+	q    calendarQuery
+}
+
+// parseCalendar reads the calendar's URL; a view or date it does not know
+// falls back to the month of today.
+func (h *handler) parseCalendar(c *fiber.Ctx) calendarRequest {
 	site := h.d.Site.Zone()
 	view := c.Query("view")
 	if !contains(calendarViews, view) {
@@ -106,25 +113,37 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	q := calendarQuery{Categories: c.Query("categories"), Tags: c.Query("tags"), Venue: c.Query("venue"),
 		Organizer: c.Query("organizer"), Status: c.Query("status"), Search: strings.TrimSpace(c.Query("search")),
 		Featured: c.Query("featured") == "true"}
-	access := models.ListAccess(u, models.KindEvent)
-	nonce := styleNonce()
-	lay.StyleNonce = nonce
+	return calendarRequest{view: view, date: date, q: q}
+}
+
+// calendarScripts adds FullCalendar, its locale and the calendar's own
+// script to the layout.
+func calendarScripts(lay *layoutView, lang string) {
 	lay.ExtraJS = []string{assets.URL("vendor/luxon/luxon.min.js"), assets.URL("vendor/fullcalendar/fullcalendar.min.js"),
 		assets.URL("vendor/fullcalendar/luxon3.min.js")}
 	if fc := fullCalendarLocales[lang]; fc != "en" {
 		lay.ExtraJS = append(lay.ExtraJS, assets.URL("vendor/fullcalendar/locales/"+fc+".min.js"))
 	}
 	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/calendar.js"))
-	v := calendarView{Layout: lay, View: view, Date: date.Format(time.DateOnly), FCLocale: fullCalendarLocales[lang],
-		Zone: site.String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(h.d.Site.PageSize(1 << 20)),
+}
+
+// calendarFrame is the calendar page without the table of the range: the
+// frame FullCalendar reads, the filter form and the quick-create choices.
+func (h *handler) calendarFrame(c *fiber.Ctx, lay layoutView, r calendarRequest, access models.AdminListAccess) (calendarView, error) {
+	u := userOf(c)
+	lang, t := lay.Lang, lay.T
+	v := calendarView{Layout: lay, View: r.view, Date: r.date.Format(time.DateOnly), FCLocale: fullCalendarLocales[lang],
+		Zone: h.d.Site.Zone().String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(h.d.Site.PageSize(1 << 20)),
 		Scope: models.EditScope(u, models.KindEvent), UserID: strconv.FormatInt(u.ID, 10),
-		MayFilter: access.Statuses, MayCreate: access.Create, Q: q, BackHref: c.OriginalURL()}
-	v.Subscribe = h.subscribeURL(lang, q)
+		MayFilter: access.Statuses, MayCreate: access.Create, Q: r.q, BackHref: c.OriginalURL()}
+	v.Subscribe = h.subscribeURL(lang, r.q)
 	for _, name := range calendarViews {
-		v.Views = append(v.Views, option{Value: name, Label: t("admin.calendar.view." + name), Selected: name == view})
+		v.Views = append(v.Views, option{Value: name, Label: t("admin.calendar.view." + name), Selected: name == r.view})
 	}
+	var err error
+	q := r.q
 	if v.Categories, v.Tags, v.Venues, v.Organizers, err = h.filterOptions(c, lang, q.Categories, q.Tags, q.Venue, q.Organizer); err != nil {
-		return err
+		return v, err
 	}
 	if access.Statuses {
 		for _, s := range statusOrder {
@@ -134,10 +153,14 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	for _, s := range models.StatusChoices(u, models.KindEvent) {
 		v.Quick = append(v.Quick, option{Value: s, Label: t(statusLabel[s]), Selected: s == models.StatusDraft})
 	}
-	// The month (or week, or day) of the date, without JavaScript: a table.
-	from, to := calendarRange(view, date)
+	return v, nil
+}
+
+// calendarFilter is the query of the events from from to to that the
+// calendar's filters select (a filter that is not a number is ignored).
+func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses bool) models.EventFilter {
 	f := models.EventFilter{StartsBefore: &to, EndsAfter: &from, PerPage: 200, Lang: lang, IncludeHidden: true}
-	if access.Statuses {
+	if statuses {
 		f.Statuses = []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate}
 		if q.Status != "" {
 			f.Statuses = []string{q.Status}
@@ -164,23 +187,51 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	if id, err := strconv.ParseInt(q.Tags, 10, 64); err == nil {
 		f.Tags = []models.TermRef{{ID: id}}
 	}
-	page, err := h.d.DB.ListEvents(c.UserContext(), u, f)
+	return f
+}
+
+// calendar is the calendar page: parse the URL, query the range's events
+// for the table, render.
+func (h *handler) calendar(c *fiber.Ctx) error {
+	u := userOf(c)
+	r := h.parseCalendar(c)
+	lay := h.layoutFor(c, "admin.calendar.title")
+	lang := lay.Lang
+	access := models.ListAccess(u, models.KindEvent)
+	nonce := styleNonce()
+	lay.StyleNonce = nonce
+	calendarScripts(&lay, lang)
+	v, err := h.calendarFrame(c, lay, r, access)
+	if err != nil {
+		return err
+	}
+	// The month (or week, or day) of the date, without JavaScript: a table.
+	from, to := calendarRange(r.view, r.date)
+	page, err := h.d.DB.ListEvents(c.UserContext(), u, calendarFilter(r.q, lang, from, to, access.Statuses))
 	if err != nil {
 		return err
 	}
 	v.Rows = h.eventRows(lang, page.Items, false)
 	v.RangeText = h.d.I18n.T(lang, "admin.calendar.range", map[string]any{"From": formatDate(lang, from),
 		"To": formatDate(lang, to.Add(-time.Second))})
-	shift := func(n int) string {
-		args := fiber.AcquireArgs()
-		defer fiber.ReleaseArgs(args)
-		c.Request().URI().QueryArgs().CopyTo(args)
-		args.Set("view", view)
-		args.Set("date", shiftRange(view, from, n).Format(time.DateOnly))
-		return calendarPath + "?" + args.String()
-	}
-	v.PrevHref, v.NextHref = shift(-1), shift(1)
+	v.PrevHref, v.NextHref = calendarShift(c, r.view, from, -1), calendarShift(c, r.view, from, 1)
 	v.MoveBack = url.QueryEscape(v.BackHref)
+	return renderCalendar(c, v, nonce)
+}
+
+// calendarShift is the calendar's URL with its range moved by n ranges.
+func calendarShift(c *fiber.Ctx, view string, from time.Time, n int) string {
+	args := fiber.AcquireArgs()
+	defer fiber.ReleaseArgs(args)
+	c.Request().URI().QueryArgs().CopyTo(args)
+	args.Set("view", view)
+	args.Set("date", shiftRange(view, from, n).Format(time.DateOnly))
+	return calendarPath + "?" + args.String()
+}
+
+// renderCalendar renders the page with a policy that lets FullCalendar's
+// styles in.
+func renderCalendar(c *fiber.Ctx, v calendarView, nonce string) error {
 	if err := render(c, fiber.StatusOK, calendarPage(v)); err != nil {
 		return err
 	}

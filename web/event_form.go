@@ -154,42 +154,9 @@ func (f eventForm) input(lang string) models.EventInput {
 	}
 	in.Slug, in.Date = opt(f.Slug), opt(formDate(f.Date))
 	in.CurrencySymbol, in.CurrencyCode, in.CurrencyPosition = opt(f.CurrencySymbol), opt(f.CurrencyCode), opt(f.CurrencyPosition)
-	terms := func(ids []string, names string) *[]models.TermRef {
-		out := []models.TermRef{}
-		for _, s := range ids {
-			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
-				out = append(out, models.TermRef{ID: id})
-			} else {
-				out = append(out, models.TermRef{Name: s})
-			}
-		}
-		for _, n := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == '，' || r == '、' }) {
-			if n = strings.TrimSpace(n); n != "" {
-				out = append(out, models.TermRef{Name: n})
-			}
-		}
-		return &out
-	}
-	in.Categories = terms(f.Categories, "")
-	in.Tags = terms(f.Tags, f.NewTags)
-	venues := []models.VenueRef{}
-	switch {
-	case f.NewVenue != "":
-		venues = append(venues, models.VenueRef{New: &models.VenueInput{Venue: str(f.NewVenue)}})
-	case f.Venue != "":
-		id, _ := strconv.ParseInt(f.Venue, 10, 64)
-		venues = append(venues, models.VenueRef{ID: id})
-	}
-	in.Venues = &venues
-	orgs := []models.OrganizerRef{}
-	for _, s := range f.Organizers {
-		id, _ := strconv.ParseInt(s, 10, 64)
-		orgs = append(orgs, models.OrganizerRef{ID: id})
-	}
-	if f.NewOrganizer != "" {
-		orgs = append(orgs, models.OrganizerRef{New: &models.OrganizerInput{Organizer: str(f.NewOrganizer)}})
-	}
-	in.Organizers = &orgs
+	in.Categories = formTerms(f.Categories, "")
+	in.Tags = formTerms(f.Tags, f.NewTags)
+	in.Venues, in.Organizers = f.venueRefs(), f.organizerRefs()
 	// An occurrence's save changes what its scope says; the rule goes
 	// with the scopes that reach the series.
 	rule := f.Repeat.text(f.StartDate)
@@ -206,6 +173,51 @@ func (f eventForm) input(lang string) models.EventInput {
 		in.Scope, in.Recurrence = models.ScopeThis, &rule
 	}
 	return in
+}
+
+// formTerms are the terms of a form: the ids it sends (an id that is not a
+// number is kept as a name) and the names typed, separated by commas.
+func formTerms(ids []string, names string) *[]models.TermRef {
+	out := []models.TermRef{}
+	for _, s := range ids {
+		if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+			out = append(out, models.TermRef{ID: id})
+		} else {
+			out = append(out, models.TermRef{Name: s})
+		}
+	}
+	for _, n := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == '，' || r == '、' }) {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, models.TermRef{Name: n})
+		}
+	}
+	return &out
+}
+
+// venueRefs is the form's venue: a new one by its name, or one picked.
+func (f eventForm) venueRefs() *[]models.VenueRef {
+	venues := []models.VenueRef{}
+	switch {
+	case f.NewVenue != "":
+		venues = append(venues, models.VenueRef{New: &models.VenueInput{Venue: &f.NewVenue}})
+	case f.Venue != "":
+		id, _ := strconv.ParseInt(f.Venue, 10, 64)
+		venues = append(venues, models.VenueRef{ID: id})
+	}
+	return &venues
+}
+
+// organizerRefs are the organizers picked and a new one by its name.
+func (f eventForm) organizerRefs() *[]models.OrganizerRef {
+	orgs := []models.OrganizerRef{}
+	for _, s := range f.Organizers {
+		id, _ := strconv.ParseInt(s, 10, 64)
+		orgs = append(orgs, models.OrganizerRef{ID: id})
+	}
+	if f.NewOrganizer != "" {
+		orgs = append(orgs, models.OrganizerRef{New: &models.OrganizerInput{Organizer: &f.NewOrganizer}})
+	}
+	return &orgs
 }
 
 // fieldError is one message of a failed form, next to its field.

@@ -234,43 +234,11 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	case ferr != nil:
 		return ferr
 	}
-	counts, err := h.d.DB.CountPosts(ctx, u)
+	tabs, err := h.eventTabs(c, q, v.Access, t)
 	if err != nil {
 		return err
 	}
-	all := 0
-	for _, n := range counts[models.KindEvent] {
-		all += n
-	}
-	v.Tabs = append(v.Tabs, statusTab{Label: t("admin.events.tab.all"), Count: strconv.Itoa(all), Current: q.Status == "",
-		Href: q.href(func(x *listQuery) { x.Status, x.Page = "", 1 })})
-	if v.Access.Statuses {
-		for _, s := range statusOrder {
-			st := s.Status
-			v.Tabs = append(v.Tabs, statusTab{Label: t(s.LabelID), Status: st, Count: strconv.Itoa(counts[models.KindEvent][st]),
-				Current: q.Status == st, Href: q.href(func(x *listQuery) { x.Status, x.Page = st, 1 })})
-		}
-		trash, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{Statuses: []string{models.StatusTrash}, PerPage: 1, IncludeHidden: true})
-		if err != nil {
-			return err
-		}
-		v.Tabs = append(v.Tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
-			Current: v.Trash, Href: q.href(func(x *listQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
-	}
-	for _, r := range h.eventRows(lang, page.Items, false) {
-		v.Rows = append(v.Rows, eventListRow{eventRow: r})
-	}
-	for i, e := range page.Items {
-		row := &v.Rows[i]
-		row.Hidden, row.Featured, row.Trashed = e.HideFromListings, e.Featured, e.Status == models.StatusTrash
-		row.Series, row.Exception = e.Recurring(), e.IsException
-		names := make([]string, len(e.Categories))
-		for j, cat := range e.Categories {
-			names[j] = cat.Name
-		}
-		row.Categories = strings.Join(names, listSeparator(lang))
-		row.MissingLangs = missingLangs(e.Lang, e.Translations)
-	}
+	v.Tabs, v.Rows = tabs, h.eventListRows(lang, page.Items)
 	pages := (page.Total + eventsPerPage - 1) / eventsPerPage
 	v.TotalText = h.d.I18n.T(lang, "admin.list.total", map[string]any{"Count": page.Total})
 	if pages > 1 {
@@ -293,6 +261,56 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	}
 	v.Bulk = h.bulkActions(lang, v.Trash, v.Access)
 	return render(c, fiber.StatusOK, eventsListPage(v))
+}
+
+// eventTabs are the events list's status tabs with their counts.
+func (h *handler) eventTabs(c *fiber.Ctx, q listQuery, access models.AdminListAccess, t func(string) string) ([]statusTab, error) {
+	ctx, u := c.UserContext(), userOf(c)
+	var tabs []statusTab
+	counts, err := h.d.DB.CountPosts(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	all := 0
+	for _, n := range counts[models.KindEvent] {
+		all += n
+	}
+	tabs = append(tabs, statusTab{Label: t("admin.events.tab.all"), Count: strconv.Itoa(all), Current: q.Status == "",
+		Href: q.href(func(x *listQuery) { x.Status, x.Page = "", 1 })})
+	if access.Statuses {
+		for _, s := range statusOrder {
+			st := s.Status
+			tabs = append(tabs, statusTab{Label: t(s.LabelID), Status: st, Count: strconv.Itoa(counts[models.KindEvent][st]),
+				Current: q.Status == st, Href: q.href(func(x *listQuery) { x.Status, x.Page = st, 1 })})
+		}
+		trash, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{Statuses: []string{models.StatusTrash}, PerPage: 1, IncludeHidden: true})
+		if err != nil {
+			return nil, err
+		}
+		tabs = append(tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
+			Current: q.Status == models.StatusTrash, Href: q.href(func(x *listQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
+	}
+	return tabs, nil
+}
+
+// eventListRows are the rows of the events list.
+func (h *handler) eventListRows(lang string, items []*models.Event) []eventListRow {
+	var rows []eventListRow
+	for _, r := range h.eventRows(lang, items, false) {
+		rows = append(rows, eventListRow{eventRow: r})
+	}
+	for i, e := range items {
+		row := &rows[i]
+		row.Hidden, row.Featured, row.Trashed = e.HideFromListings, e.Featured, e.Status == models.StatusTrash
+		row.Series, row.Exception = e.Recurring(), e.IsException
+		names := make([]string, len(e.Categories))
+		for j, cat := range e.Categories {
+			names[j] = cat.Name
+		}
+		row.Categories = strings.Join(names, listSeparator(lang))
+		row.MissingLangs = missingLangs(e.Lang, e.Translations)
+	}
+	return rows
 }
 
 // filterOptions are the choices of the event filters (events list and

@@ -163,18 +163,7 @@ func (p *linkedPages[T, In]) list(c *fiber.Ctx, h *handler) error {
 		v.Tabs = append(v.Tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
 			Current: v.Trash, Href: q.href(func(x *linkedQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
 	}
-	site := h.d.Site.Zone()
-	for _, rec := range page.Items {
-		post := p.post(rec)
-		name := p.values(rec)[p.fields[0].Name]
-		if strings.TrimSpace(name) == "" {
-			name = t("admin.event.untitled")
-		}
-		v.Rows = append(v.Rows, linkedRow{ID: post.ID, Name: name, Sub: p.sub(rec), Edit: p.recordPath(post.ID, "/edit"),
-			Status: post.Status, StatusLabel: t(statusLabel[post.Status]), Trashed: post.Status == models.StatusTrash,
-			MissingLangs: missingLangs(post.Lang, post.Translations), SourceLang: post.Lang,
-			ModifiedText: formatDateTime(lang, post.UpdatedAt.In(site)), ModifiedISO: post.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")})
-	}
+	v.Rows = p.listRows(h, lang, t, page.Items)
 	pages := (page.Total + linkedPerPage - 1) / linkedPerPage
 	v.TotalText = h.d.I18n.T(lang, "admin.list.total", map[string]any{"Count": page.Total})
 	if pages > 1 {
@@ -188,6 +177,24 @@ func (p *linkedPages[T, In]) list(c *fiber.Ctx, h *handler) error {
 	}
 	v.Bulk = h.bulkActions(lang, v.Trash, v.Access)
 	return render(c, fiber.StatusOK, linkedListPage(v))
+}
+
+// listRows are the rows of the list of venues or organizers.
+func (p *linkedPages[T, In]) listRows(h *handler, lang string, t func(string) string, items []*T) []linkedRow {
+	var rows []linkedRow
+	site := h.d.Site.Zone()
+	for _, rec := range items {
+		post := p.post(rec)
+		name := p.values(rec)[p.fields[0].Name]
+		if strings.TrimSpace(name) == "" {
+			name = t("admin.event.untitled")
+		}
+		rows = append(rows, linkedRow{ID: post.ID, Name: name, Sub: p.sub(rec), Edit: p.recordPath(post.ID, "/edit"),
+			Status: post.Status, StatusLabel: t(statusLabel[post.Status]), Trashed: post.Status == models.StatusTrash,
+			MissingLangs: missingLangs(post.Lang, post.Translations), SourceLang: post.Lang,
+			ModifiedText: formatDateTime(lang, post.UpdatedAt.In(site)), ModifiedISO: post.UpdatedAt.UTC().Format("2006-01-02T15:04:05Z")})
+	}
+	return rows
 }
 
 // linkedFormView is the create or edit page of a venue or organizer.
@@ -465,28 +472,41 @@ func (p *linkedPages[T, In]) translation(c *fiber.Ctx, h *handler, post bool) er
 	if err != nil {
 		return err
 	}
-	ctx, u := c.UserContext(), userOf(c)
 	lang := c.Params("lang")
 	if !i18n.Valid(lang) {
 		return fiber.ErrNotFound
 	}
-	src, err := p.ops(h.d.DB).Get(ctx, u, models.ByID(id), "")
+	v, err := p.translationView(c, h, id, lang)
 	if err != nil {
 		return err
+	}
+	if !post {
+		return render(c, fiber.StatusOK, linkedTranslationPage(v))
+	}
+	return p.saveTranslation(c, h, id, lang, v)
+}
+
+// translationView is the translation form of a record the user may edit,
+// with the source's values and the translation's.
+func (p *linkedPages[T, In]) translationView(c *fiber.Ctx, h *handler, id int64, lang string) (linkedTranslationView, error) {
+	ctx, u := c.UserContext(), userOf(c)
+	src, err := p.ops(h.d.DB).Get(ctx, u, models.ByID(id), "")
+	if err != nil {
+		return linkedTranslationView{}, err
 	}
 	sp := p.post(src)
 	if sp.Status == models.StatusTrash { // as the edit form: restored first
-		return &models.ForbiddenError{Kind: p.kind, Reason: models.RefusalInTrash, SignedIn: true}
+		return linkedTranslationView{}, &models.ForbiddenError{Kind: p.kind, Reason: models.RefusalInTrash, SignedIn: true}
 	}
 	if err := h.d.DB.CheckEdit(ctx, u, p.kind, models.ByID(id)); err != nil {
-		return err
+		return linkedTranslationView{}, err
 	}
 	if lang == sp.Lang {
-		return fiber.ErrNotFound
+		return linkedTranslationView{}, fiber.ErrNotFound
 	}
 	tr, err := p.ops(h.d.DB).Get(ctx, u, models.ByID(id), lang)
 	if err != nil {
-		return err
+		return linkedTranslationView{}, err
 	}
 	srcVals, trVals := p.values(src), p.values(tr)
 	v := linkedTranslationView{Layout: h.layoutFor(c, "admin.translations.title"), Lang: lang, LangName: languageNames[lang],
@@ -509,9 +529,13 @@ func (p *linkedPages[T, In]) translation(c *fiber.Ctx, h *handler, post bool) er
 		}
 	}
 	v.Langs = translationLinks(sp.Lang, sp.Translations, func(l string) string { return p.recordPath(id, "/translations/"+l) })
-	if !post {
-		return render(c, fiber.StatusOK, linkedTranslationPage(v))
-	}
+	return v, nil
+}
+
+// saveTranslation saves the fields posted (an empty one is left as it
+// was); a refusal shows the form again with its messages.
+func (p *linkedPages[T, In]) saveTranslation(c *fiber.Ctx, h *handler, id int64, lang string, v linkedTranslationView) error {
+	ctx, u := c.UserContext(), userOf(c)
 	vals := map[string]string{"_partial": "1"}
 	for _, f := range v.Fields {
 		if s := c.FormValue(f.Name); strings.TrimSpace(s) != "" {

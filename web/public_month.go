@@ -107,9 +107,35 @@ func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f mod
 	if at != current && (at < lo || at > hi) {
 		return h.notFound(c, lang)
 	}
-	// The neighbours in the range; from a current month outside it, the
-	// range's nearest end.
-	prev, next := -1, -1
+	prev, next := monthNeighbours(at, lo, hi)
+	end := start.AddDate(0, 1, 0)
+	f.EndsAfter, f.StartsBefore, f.PerPage, f.Lang = &start, &end, monthCap, lang
+	p, err := h.d.DB.ListEvents(c.UserContext(), actor(c), f)
+	if err != nil {
+		return h.listError(c, lang, err)
+	}
+	names, first := weekdayNames(lang)
+	mv := monthView{Frame: v.Frame, Month: monthTitle(lang, start), Weekdays: names, Truncated: p.Total > len(p.Items),
+		Webcal: v.Webcal, ICS: v.ICS}
+	if len(p.Items) == 0 || filtered(c) {
+		mv.Frame.Robots = noindex
+	}
+	href := func(month string) string { return monthHref(c, month) }
+	if prev >= 0 {
+		mv.Prev = href(monthArg(prev))
+	}
+	if next >= 0 {
+		mv.Next = href(monthArg(next))
+	}
+	mv.List = href("")
+	mv.Weeks = h.monthWeeks(lang, start, now, first, p.Items)
+	return h.renderPublic(c, fiber.StatusOK, publicMonthPage(mv))
+}
+
+// monthNeighbours are the months before and after at in the range lo..hi
+// (-1 for none); from a current month outside it, the range's nearest end.
+func monthNeighbours(at, lo, hi int) (prev, next int) {
+	prev, next = -1, -1
 	switch {
 	case at < lo:
 		next = lo
@@ -123,58 +149,50 @@ func (h *handler) publicMonth(c *fiber.Ctx, lang string, v recordPageView, f mod
 			next = at + 1
 		}
 	}
+	return prev, next
+}
+
+// monthHref is the page's URL with its filters showing month (YYYY-MM),
+// or the list when month is empty; the page number is dropped.
+func monthHref(c *fiber.Ctx, month string) string {
+	q := url.Values{}
+	c.Request().URI().QueryArgs().VisitAll(func(k, val []byte) { q.Set(string(k), string(val)) })
+	q.Del("page")
+	if month == "" {
+		q.Del("view")
+		q.Del("month")
+	} else {
+		q.Set("view", "month")
+		q.Set("month", month)
+	}
+	if len(q) == 0 {
+		return c.Path()
+	}
+	return c.Path() + "?" + q.Encode()
+}
+
+// monthWeeks is the grid of the month starting at start, with the events
+// of items on their days: from the week's first day on or before the 1st
+// to the end of the week holding the last day.
+func (h *handler) monthWeeks(lang string, start, now time.Time, first time.Weekday, items []*models.Event) [][]monthDay {
+	var weeks [][]monthDay
+	zone := start.Location()
 	end := start.AddDate(0, 1, 0)
-	f.EndsAfter, f.StartsBefore, f.PerPage, f.Lang = &start, &end, monthCap, lang
-	p, err := h.d.DB.ListEvents(c.UserContext(), actor(c), f)
-	if err != nil {
-		return h.listError(c, lang, err)
-	}
-	names, first := weekdayNames(lang)
-	mv := monthView{Frame: v.Frame, Month: monthTitle(lang, start), Weekdays: names, Truncated: p.Total > len(p.Items),
-		Webcal: v.Webcal, ICS: v.ICS}
-	if len(p.Items) == 0 || filtered(c) {
-		mv.Frame.Robots = noindex
-	}
-	href := func(month string) string {
-		q := url.Values{}
-		c.Request().URI().QueryArgs().VisitAll(func(k, val []byte) { q.Set(string(k), string(val)) })
-		q.Del("page")
-		if month == "" {
-			q.Del("view")
-			q.Del("month")
-		} else {
-			q.Set("view", "month")
-			q.Set("month", month)
-		}
-		if len(q) == 0 {
-			return c.Path()
-		}
-		return c.Path() + "?" + q.Encode()
-	}
-	if prev >= 0 {
-		mv.Prev = href(monthArg(prev))
-	}
-	if next >= 0 {
-		mv.Next = href(monthArg(next))
-	}
-	mv.List = href("")
-	// The grid: from the week's first day on or before the 1st to the end
-	// of the week holding the last day.
 	lead := (int(start.Weekday()) - int(first) + 7) % 7
 	days := end.AddDate(0, 0, -1).Day()
 	for i := range (lead + days + 6) / 7 * 7 {
 		day := time.Date(start.Year(), start.Month(), 1-lead+i, 0, 0, 0, 0, zone)
 		next := day.AddDate(0, 0, 1)
 		if i%7 == 0 {
-			mv.Weeks = append(mv.Weeks, nil)
+			weeks = append(weeks, nil)
 		}
 		d := monthDay{Day: day.Day(), In: day.Month() == start.Month(), Today: day.Format(time.DateOnly) == now.Format(time.DateOnly)}
-		for _, e := range p.Items {
+		for _, e := range items {
 			if e.StartAt.Before(next) && (e.EndAt.After(day) || e.StartAt.Equal(day)) {
 				d.Events = append(d.Events, link{e.Title, h.pageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/")})
 			}
 		}
-		mv.Weeks[len(mv.Weeks)-1] = append(mv.Weeks[len(mv.Weeks)-1], d)
+		weeks[len(weeks)-1] = append(weeks[len(weeks)-1], d)
 	}
-	return h.renderPublic(c, fiber.StatusOK, publicMonthPage(mv))
+	return weeks
 }

@@ -160,29 +160,8 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 		v.Website = *e.Website
 	}
 	site := h.d.Site
-	f := models.CostFormat{Symbol: e.CurrencySymbol, Position: e.CurrencyPosition, Free: h.d.I18n.T(lang, "cost.free", nil),
-		Range: func(min, max string) string {
-			return h.d.I18n.T(lang, "cost.range", map[string]any{"Min": min, "Max": max})
-		}}
-	if f.Symbol == "" {
-		f.Symbol, f.Position = site.CurrencySymbol, site.CurrencyPosition
-	}
-	v.Cost = models.CostText(models.CostItems(e.Cost), f)
-	if len(e.Venues) > 0 {
-		vn := e.Venues[0]
-		v.Venue = &venueBlock{Name: vn.Venue, URL: h.pageURL(lang, "/venue/"+url.PathEscape(vn.Slug)+"/"),
-			Address: venueAddress(vn), Map: mapURL(vn)}
-	}
-	for _, o := range e.Organizers {
-		v.Organizers = append(v.Organizers, organizerBlock{Name: o.Organizer, URL: h.pageURL(lang, "/organizer/"+url.PathEscape(o.Slug)+"/"),
-			Email: o.Email, Phone: o.Phone, Website: o.Website})
-	}
-	for _, t := range e.Categories {
-		v.Categories = append(v.Categories, link{t.Name, h.pageURL(lang, "/events/category/"+url.PathEscape(t.Slug)+"/")})
-	}
-	for _, t := range e.Tags {
-		v.Tags = append(v.Tags, link{t.Name, h.pageURL(lang, "/tag/"+url.PathEscape(t.Slug)+"/")})
-	}
+	v.Cost = h.eventCost(lang, e)
+	h.eventLinks(lang, e, &v)
 	if e.SeriesRule != nil {
 		if err := h.seriesBlock(c, lang, e, &v); err != nil {
 			return err
@@ -200,6 +179,39 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 		return err
 	}
 	return h.renderPublic(c, fiber.StatusOK, publicEventPage(v))
+}
+
+// eventCost is the event's cost as text, in its currency or the site's.
+func (h *handler) eventCost(lang string, e *models.Event) string {
+	site := h.d.Site
+	f := models.CostFormat{Symbol: e.CurrencySymbol, Position: e.CurrencyPosition, Free: h.d.I18n.T(lang, "cost.free", nil),
+		Range: func(min, max string) string {
+			return h.d.I18n.T(lang, "cost.range", map[string]any{"Min": min, "Max": max})
+		}}
+	if f.Symbol == "" {
+		f.Symbol, f.Position = site.CurrencySymbol, site.CurrencyPosition
+	}
+	return models.CostText(models.CostItems(e.Cost), f)
+}
+
+// eventLinks adds the event's venue, organizers, categories and tags to
+// its page.
+func (h *handler) eventLinks(lang string, e *models.Event, v *eventPageView) {
+	if len(e.Venues) > 0 {
+		vn := e.Venues[0]
+		v.Venue = &venueBlock{Name: vn.Venue, URL: h.pageURL(lang, "/venue/"+url.PathEscape(vn.Slug)+"/"),
+			Address: venueAddress(vn), Map: mapURL(vn)}
+	}
+	for _, o := range e.Organizers {
+		v.Organizers = append(v.Organizers, organizerBlock{Name: o.Organizer, URL: h.pageURL(lang, "/organizer/"+url.PathEscape(o.Slug)+"/"),
+			Email: o.Email, Phone: o.Phone, Website: o.Website})
+	}
+	for _, t := range e.Categories {
+		v.Categories = append(v.Categories, link{t.Name, h.pageURL(lang, "/events/category/"+url.PathEscape(t.Slug)+"/")})
+	}
+	for _, t := range e.Tags {
+		v.Tags = append(v.Tags, link{t.Name, h.pageURL(lang, "/tag/"+url.PathEscape(t.Slug)+"/")})
+	}
 }
 
 func firstNonEmpty(s ...string) string {

@@ -143,53 +143,16 @@ type termListView struct {
 // into pages; otherwise a flat page in the order asked for.
 func (h *handler) termsList(k *termKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ctx, u := c.UserContext(), userOf(c)
+		u := userOf(c)
 		lay := h.layoutFor(c, k.TitleID)
 		lang, t := lay.Lang, lay.T
 		q := readTermQuery(c)
 		v := termListView{Layout: lay, K: k, Q: q, Access: models.TermAccess(u, k.Taxonomy), Back: q.href(k.Path, nil)}
-		f := models.TermFilter{Taxonomy: k.Taxonomy, Lang: lang, Page: q.Page, PerPage: termsPerPage, Search: q.Search,
-			OrderBy: q.Order, Order: "asc"}
-		if q.Desc {
-			f.Order = "desc"
+		rows, total, err := h.termRows(c, k, lang, q)
+		if err != nil {
+			return err
 		}
-		var items []*models.Term
-		total := 0
-		tree := k.Tree && q.Search == "" && q.Order == termOrderName
-		if tree {
-			all, err := h.d.DB.ListTerms(ctx, u, models.TermFilter{Taxonomy: k.Taxonomy, Lang: lang, PerPage: maxTreeTerms,
-				Order: f.Order})
-			if err != nil {
-				return err
-			}
-			tree = all.Total <= maxTreeTerms
-			if tree {
-				flat, depths := treeOrder(all.Items)
-				total = len(flat)
-				from, to := min((q.Page-1)*termsPerPage, total), min(q.Page*termsPerPage, total)
-				for i := from; i < to; i++ {
-					row := h.termRow(k, flat[i])
-					row.Depth = depths[i]
-					v.Rows = append(v.Rows, row)
-				}
-			}
-		}
-		if !tree {
-			page, err := h.d.DB.ListTerms(ctx, u, f)
-			if err != nil {
-				return err
-			}
-			items, total = page.Items, page.Total
-			parents, err := h.parentNames(c, k, lang, items)
-			if err != nil {
-				return err
-			}
-			for _, term := range items {
-				row := h.termRow(k, term)
-				row.Parent = parents[term.ParentID]
-				v.Rows = append(v.Rows, row)
-			}
-		}
+		v.Rows = rows
 		pages := (total + termsPerPage - 1) / termsPerPage
 		v.TotalText = h.d.I18n.T(lang, "admin.list.total", map[string]any{"Count": total})
 		if pages > 1 {
@@ -209,6 +172,55 @@ func (h *handler) termsList(k *termKind) fiber.Handler {
 		}
 		return render(c, fiber.StatusOK, termsListPage(v))
 	}
+}
+
+// termRows are the rows of a page of the terms list and the number of
+// terms in all its pages: for categories in name order without a search,
+// the whole tree cut into pages; otherwise a flat page.
+func (h *handler) termRows(c *fiber.Ctx, k *termKind, lang string, q termQuery) (rows []termRow, total int, err error) {
+	ctx, u := c.UserContext(), userOf(c)
+	f := models.TermFilter{Taxonomy: k.Taxonomy, Lang: lang, Page: q.Page, PerPage: termsPerPage, Search: q.Search,
+		OrderBy: q.Order, Order: "asc"}
+	if q.Desc {
+		f.Order = "desc"
+	}
+	var items []*models.Term
+	tree := k.Tree && q.Search == "" && q.Order == termOrderName
+	if tree {
+		all, err := h.d.DB.ListTerms(ctx, u, models.TermFilter{Taxonomy: k.Taxonomy, Lang: lang, PerPage: maxTreeTerms,
+			Order: f.Order})
+		if err != nil {
+			return nil, 0, err
+		}
+		tree = all.Total <= maxTreeTerms
+		if tree {
+			flat, depths := treeOrder(all.Items)
+			total = len(flat)
+			from, to := min((q.Page-1)*termsPerPage, total), min(q.Page*termsPerPage, total)
+			for i := from; i < to; i++ {
+				row := h.termRow(k, flat[i])
+				row.Depth = depths[i]
+				rows = append(rows, row)
+			}
+		}
+	}
+	if !tree {
+		page, err := h.d.DB.ListTerms(ctx, u, f)
+		if err != nil {
+			return nil, 0, err
+		}
+		items, total = page.Items, page.Total
+		parents, err := h.parentNames(c, k, lang, items)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, term := range items {
+			row := h.termRow(k, term)
+			row.Parent = parents[term.ParentID]
+			rows = append(rows, row)
+		}
+	}
+	return rows, total, nil
 }
 
 // termRow is the list row of term.

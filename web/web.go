@@ -54,8 +54,9 @@ func statusText(status int) string { return strconv.Itoa(status) }
 // handler holds the dependencies of the admin handlers.
 type handler struct{ d *Deps }
 
-// Mount mounts the admin and the assets on app. Every admin route is
-// listed here. The app's error handler must send the errors of admin
+// Mount mounts the assets, the feeds, the media files, the public pages and
+// the admin on app, in the order Fiber must match them (routes.go lists
+// every admin route). The app's error handler must send the errors of admin
 // paths to ErrorHandler.
 func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
@@ -63,77 +64,7 @@ func Mount(app *fiber.App, d *Deps) {
 	h.registerFeeds(app)
 	h.registerMedia(app)
 	h.registerPublic(app)
-	// /admin without the slash, before the sign-in wall (it would otherwise
-	// come back as redirect_to). Without strict routing this route also
-	// sees /admin/, which goes on.
-	app.Get("/admin", func(c *fiber.Ctx) error {
-		if c.Path() == "/admin" {
-			return c.Redirect(dashboardPath, fiber.StatusMovedPermanently)
-		}
-		return c.Next()
-	})
-	// Every /admin request: its session, its language, then the sign-in
-	// wall (all but the sign-in page), then the CSRF check of every
-	// state-changing request.
-	admin := app.Group("/admin", d.Gate.Middleware(), h.loadSession, h.language, h.requireUser, h.checkCSRF)
-	admin.Get("/login", h.loginForm)
-	admin.Post("/login", h.login)
-	admin.Post("/logout", h.logout)
-	admin.Post(strings.TrimPrefix(languagePath, "/admin"), h.switchLanguage)
-	admin.Get("/", h.dashboard)
-	admin.Get("/events", h.eventsList)
-	admin.Get("/events/new", h.eventNew)
-	admin.Get("/events/venue-options", h.venuePicker)
-	admin.Get("/events/organizer-options", h.organizerPicker)
-	admin.Post("/events/repeat-preview", h.eventRepeatPreview)
-	admin.Post("/events", h.eventCreate)
-	admin.Post("/events/bulk", h.eventsBulk)
-	admin.Get("/events/:id/edit", h.eventEdit)
-	admin.Get("/events/:id/translations/:lang", h.eventTranslation)
-	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
-	admin.Get("/events/:id/move", h.eventMoveForm)
-	admin.Post("/events/:id/move", h.eventMove)
-	admin.Get("/events/:id/revisions/:rev", h.eventRevision)
-	admin.Post("/events/:id/revisions/:rev/restore", h.eventRevisionRestore)
-	admin.Post("/events/:id/:action", h.eventAction)
-	admin.Post("/events/:id", h.eventSave)
-	admin.Get("/docs", h.docs)
-	admin.Get("/import", h.importPage)
-	h.registerMediaAdmin(admin)
-	admin.Post("/import", h.importFile)
-	admin.Get("/calendar", h.calendar)
-	venuePages.mount(admin, h)
-	organizerPages.mount(admin, h)
-	admin.Get("/users", h.users)
-	admin.Get("/users/new", h.newUser)
-	admin.Post("/users", h.createUser)
-	admin.Get("/users/:id/edit", h.editUser)
-	admin.Post("/users/:id", h.updateUser)
-	admin.Post("/users/:id/password", h.resetPassword)
-	admin.Post("/users/:id/delete", h.deleteUser)
-	admin.Post("/users/:id/app-passwords", h.createUserAppPassword)
-	admin.Post("/users/:id/app-passwords/:ap/revoke", h.revokeUserAppPassword)
-	admin.Get("/profile", h.profile)
-	admin.Post("/profile", h.saveProfile)
-	admin.Post("/profile/password", h.changePassword)
-	admin.Post("/profile/app-passwords", h.createProfileAppPassword)
-	admin.Post("/profile/app-passwords/:id/revoke", h.revokeProfileAppPassword)
-	admin.Post("/profile/sessions/end", h.endSession)
-	admin.Post("/profile/sessions/end-others", h.endOtherSessions)
-	// Event categories and tags: the same routes for both, the handlers
-	// told which taxonomy (bulk before :id, which would take it).
-	for _, k := range []*termKind{categoriesKind, tagsKind} {
-		r := strings.TrimPrefix(k.Path, "/admin")
-		admin.Get(r, h.termsList(k))
-		admin.Get(r+"/new", h.termNew(k))
-		admin.Post(r, h.termCreate(k))
-		admin.Post(r+"/bulk", h.termsBulk(k))
-		admin.Get(r+"/:id/edit", h.termEdit(k))
-		admin.Get(r+"/:id/translations/:lang", h.termTranslation(k))
-		admin.Post(r+"/:id/translations/:lang", h.termTranslationSave(k))
-		admin.Post(r+"/:id/delete", h.termDelete(k))
-		admin.Post(r+"/:id", h.termSave(k))
-	}
+	h.registerAdmin(app)
 }
 
 // render writes a templ component as the HTML response. On a render error
