@@ -12,7 +12,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 )
 
@@ -95,131 +94,6 @@ func recordVersion(shown any, updated time.Time, by int64, langs []string) strin
 	return hex.EncodeToString(sum[:12])
 }
 
-// readEventForm reads a posted event form.
-func readEventForm(c *fiber.Ctx) eventForm {
-	args := c.Request().PostArgs()
-	multi := func(name string) []string {
-		var out []string
-		for _, v := range args.PeekMulti(name) {
-			if s := strings.TrimSpace(string(v)); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	on := func(name string) bool { return c.FormValue(name) != "" }
-	return eventForm{
-		Title: c.FormValue("title"), Description: c.FormValue("description"), Excerpt: c.FormValue("excerpt"),
-		Status: c.FormValue("status"), StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"),
-		Timezone: strings.TrimSpace(c.FormValue("timezone")), AllDay: on("all_day"),
-		Venue: c.FormValue("venue"), NewVenue: strings.TrimSpace(c.FormValue("new_venue")),
-		Organizers: multi("organizer"), NewOrganizer: strings.TrimSpace(c.FormValue("new_organizer")),
-		Categories: multi("categories"), Tags: multi("tags"), NewTags: c.FormValue("new_tags"),
-		Cost: strings.TrimSpace(c.FormValue("cost")), Website: strings.TrimSpace(c.FormValue("website")),
-		Image: strings.TrimSpace(c.FormValue("image")), Slug: strings.TrimSpace(c.FormValue("slug")), Date: c.FormValue("date"),
-		CurrencySymbol: strings.TrimSpace(c.FormValue("currency_symbol")), CurrencyCode: strings.TrimSpace(c.FormValue("currency_code")),
-		CurrencyPosition: c.FormValue("currency_position"),
-		Featured:         on("featured"), Sticky: on("sticky"), Hidden: on("hide_from_listings"),
-		ShowMap: on("show_map"), ShowMapLink: on("show_map_link"), Repeat: readRepeatForm(c), Version: c.FormValue("_version"),
-	}
-}
-
-// formDate turns a date input's value into the API's form ("T" between
-// date and time becomes a space; a date alone stays a date).
-func formDate(s string) string { return strings.Replace(strings.TrimSpace(s), "T", " ", 1) }
-
-// input is the models input of the form, written in lang. Ids the form
-// sends that are not numbers are kept as names (they then fail as unknown
-// records, never silently).
-func (f eventForm) input(lang string) models.EventInput {
-	str := func(s string) *string { return &s }
-	b := func(v bool) *bool { return &v }
-	in := models.EventInput{
-		Title: str(f.Title), Description: str(f.Description), Excerpt: str(f.Excerpt),
-		StartDate: str(formDate(f.StartDate)), EndDate: str(formDate(f.EndDate)),
-		Timezone: str(f.Timezone), AllDay: b(f.AllDay), Website: str(f.Website),
-		Cost:     str(models.EncodeCost(f.Cost)),
-		Featured: b(f.Featured), Sticky: b(f.Sticky), HideFromListings: b(f.Hidden),
-		ShowMap: b(f.ShowMap), ShowMapLink: b(f.ShowMapLink), Lang: lang,
-	}
-	if f.Status != "" {
-		in.Status = str(f.Status)
-	}
-	in.ImageURL = str(f.Image)
-	opt := func(v string) *string {
-		if v == "" {
-			return nil
-		}
-		return &v
-	}
-	in.Slug, in.Date = opt(f.Slug), opt(formDate(f.Date))
-	in.CurrencySymbol, in.CurrencyCode, in.CurrencyPosition = opt(f.CurrencySymbol), opt(f.CurrencyCode), opt(f.CurrencyPosition)
-	in.Categories = formTerms(f.Categories, "")
-	in.Tags = formTerms(f.Tags, f.NewTags)
-	in.Venues, in.Organizers = f.venueRefs(), f.organizerRefs()
-	// An occurrence's save changes what its scope says; the rule goes
-	// with the scopes that reach the series.
-	rule := f.Repeat.text(f.StartDate)
-	switch {
-	case f.Repeat.Keep:
-		if f.Repeat.Occurrence {
-			in.Scope = f.Repeat.Scope
-		}
-	case !f.Repeat.Occurrence:
-		in.Recurrence = &rule
-	case f.Repeat.Scope == models.ScopeAll || f.Repeat.Scope == models.ScopeFollowing:
-		in.Scope, in.Recurrence = f.Repeat.Scope, &rule
-	default: // a changed rule with "this occurrence": the models say why not
-		in.Scope, in.Recurrence = models.ScopeThis, &rule
-	}
-	return in
-}
-
-// formTerms are the terms of a form: the ids it sends (an id that is not a
-// number is kept as a name) and the names typed, separated by commas.
-func formTerms(ids []string, names string) *[]models.TermRef {
-	out := []models.TermRef{}
-	for _, s := range ids {
-		if id, err := strconv.ParseInt(s, 10, 64); err == nil {
-			out = append(out, models.TermRef{ID: id})
-		} else {
-			out = append(out, models.TermRef{Name: s})
-		}
-	}
-	for _, n := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == '，' || r == '、' }) {
-		if n = strings.TrimSpace(n); n != "" {
-			out = append(out, models.TermRef{Name: n})
-		}
-	}
-	return &out
-}
-
-// venueRefs is the form's venue: a new one by its name, or one picked.
-func (f eventForm) venueRefs() *[]models.VenueRef {
-	venues := []models.VenueRef{}
-	switch {
-	case f.NewVenue != "":
-		venues = append(venues, models.VenueRef{New: &models.VenueInput{Venue: &f.NewVenue}})
-	case f.Venue != "":
-		id, _ := strconv.ParseInt(f.Venue, 10, 64)
-		venues = append(venues, models.VenueRef{ID: id})
-	}
-	return &venues
-}
-
-// organizerRefs are the organizers picked and a new one by its name.
-func (f eventForm) organizerRefs() *[]models.OrganizerRef {
-	orgs := []models.OrganizerRef{}
-	for _, s := range f.Organizers {
-		id, _ := strconv.ParseInt(s, 10, 64)
-		orgs = append(orgs, models.OrganizerRef{ID: id})
-	}
-	if f.NewOrganizer != "" {
-		orgs = append(orgs, models.OrganizerRef{New: &models.OrganizerInput{Organizer: &f.NewOrganizer}})
-	}
-	return &orgs
-}
-
 // fieldError is one message of a failed form, next to its field.
 type fieldError struct{ Field, Message string }
 
@@ -264,12 +138,6 @@ type conflictView struct {
 	When   string
 	By     string // "" when unknown
 	Fields []string
-}
-
-// translationLink is one language of a record's translations.
-type translationLink struct {
-	Code, Name, Href string
-	Done             bool
 }
 
 // err returns the message of field, or "".
@@ -404,18 +272,6 @@ func (h *handler) decorateEdit(v *eventFormView, e *models.Event) {
 	v.Langs = translationLinks(e.Lang, e.Translations, func(l string) string { return eventPath(e.ID, "/translations/"+l) })
 }
 
-// translationLinks are the languages a record written in source can be
-// translated into, those in have marked done, each linking to href(lang).
-func translationLinks(source string, have []string, href func(lang string) string) []translationLink {
-	var out []translationLink
-	for _, l := range translationLangs() {
-		if l != source {
-			out = append(out, translationLink{Code: l, Name: languageNames[l], Done: contains(have, l), Href: href(l)})
-		}
-	}
-	return out
-}
-
 // eventSave saves the edit form. The form carries the version it was
 // loaded from: when the event changed since, nothing is written and the
 // form comes back (409) saying when and which fields differ, with the
@@ -495,124 +351,4 @@ func (h *handler) changedFields(lang string, sent, stored eventForm) []string {
 	add(sent.Cost != stored.Cost, "admin.event.field.cost")
 	add(sent.Website != stored.Website, "admin.event.field.website")
 	return out
-}
-
-// translationLangs are the languages a record can be translated into.
-func translationLangs() []string { return i18n.Codes }
-
-// translationView is the side-by-side translation page of an event.
-type translationView struct {
-	Layout      layoutView
-	ID          int64
-	Lang        string // the language being written
-	LangName    string
-	LangTag     string
-	SourceName  string
-	SourceTag   string
-	Source      eventForm // the source text, read-only
-	T           eventForm // the translation (title, description, excerpt)
-	Missing     map[string]bool
-	Errors      fieldErrors
-	Action      string
-	EditHref    string
-	Langs       []translationLink
-	RecordTitle string
-}
-
-func (v translationView) err(field string) string { return v.Errors.of(field) }
-
-// eventTranslation shows the source text and the lang text of an event
-// side by side.
-func (h *handler) eventTranslation(c *fiber.Ctx) error {
-	id, err := recordID(c)
-	if err != nil {
-		return err
-	}
-	v, err := h.translationView(c, id)
-	if err != nil {
-		return err
-	}
-	return render(c, fiber.StatusOK, translationPage(v))
-}
-
-func (h *handler) translationView(c *fiber.Ctx, id int64) (translationView, error) {
-	ctx, u := c.UserContext(), userOf(c)
-	lang := c.Params("lang")
-	if !i18n.Valid(lang) {
-		return translationView{}, fiber.ErrNotFound
-	}
-	src, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), "")
-	if err != nil {
-		return translationView{}, err
-	}
-	if err := h.d.DB.CheckEdit(ctx, u, models.KindEvent, models.ByID(id)); err != nil {
-		return translationView{}, err
-	}
-	if lang == src.Lang {
-		return translationView{}, fiber.ErrNotFound
-	}
-	tr, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
-	if err != nil {
-		return translationView{}, err
-	}
-	lay := h.layoutFor(c, "admin.translations.title")
-	v := translationView{Layout: lay, ID: id, Lang: lang, LangName: languageNames[lang], LangTag: i18n.Tag(lang).String(),
-		SourceName: languageNames[src.Lang], SourceTag: i18n.Tag(src.Lang).String(),
-		Source: eventForm{Title: src.Title, Description: src.Description, Excerpt: src.Excerpt},
-		Action: eventPath(id, "/translations/"+lang), EditHref: eventPath(id, "/edit"), RecordTitle: src.Title,
-		Missing: map[string]bool{}}
-	// A field not translated yet reads as the source text (the API's
-	// fallback); the form shows it empty and marked instead.
-	has := false
-	for _, l := range tr.Translations {
-		has = has || l == lang
-	}
-	field := func(name, source, read string) string {
-		if !has || read == source {
-			v.Missing[name] = true
-			return ""
-		}
-		return read
-	}
-	v.T = eventForm{Title: field("title", src.Title, tr.Title), Description: field("description", src.Description, tr.Description),
-		Excerpt: field("excerpt", src.Excerpt, tr.Excerpt)}
-	h.decorateTranslationLangs(&v, src)
-	return v, nil
-}
-
-func (h *handler) decorateTranslationLangs(v *translationView, e *models.Event) {
-	v.Langs = translationLinks(e.Lang, e.Translations, func(l string) string { return eventPath(e.ID, "/translations/"+l) })
-}
-
-// eventTranslationSave writes the lang translation through the same
-// operation as the API's ml_language updates. An empty field is left as
-// it was (the source text keeps showing through).
-func (h *handler) eventTranslationSave(c *fiber.Ctx) error {
-	id, err := recordID(c)
-	if err != nil {
-		return err
-	}
-	v, err := h.translationView(c, id)
-	if err != nil {
-		return err
-	}
-	in := models.EventInput{Lang: v.Lang}
-	for name, dst := range map[string]**string{"title": &in.Title, "description": &in.Description, "excerpt": &in.Excerpt} {
-		if s := c.FormValue(name); strings.TrimSpace(s) != "" {
-			*dst = &s
-		}
-	}
-	if _, err := h.d.DB.UpdateEvent(c.UserContext(), userOf(c), models.ByID(id), in); err != nil {
-		var invalid *models.ValidationError
-		if !errors.As(err, &invalid) {
-			return err
-		}
-		v.T = eventForm{Title: c.FormValue("title"), Description: c.FormValue("description"), Excerpt: c.FormValue("excerpt")}
-		for _, fe := range invalid.Fields {
-			v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
-		}
-		return render(c, fiber.StatusUnprocessableEntity, translationPage(v))
-	}
-	h.setFlash(c, "translation_saved")
-	return h.redirect(c, v.Action)
 }
