@@ -46,22 +46,6 @@ func (p *linkedPages[T, In]) recordPath(id int64, suffix string) string {
 	return p.path + "/" + strconv.FormatInt(id, 10) + suffix
 }
 
-// mount registers the kind's routes.
-func (p *linkedPages[T, In]) mount(r fiber.Router, h *handler) {
-	base := strings.TrimPrefix(p.path, "/admin")
-	r.Get(base, func(c *fiber.Ctx) error { return p.list(c, h) })
-	r.Get(base+"/new", func(c *fiber.Ctx) error { return p.newForm(c, h) })
-	r.Post(base, func(c *fiber.Ctx) error { return p.create(c, h) })
-	r.Post(base+"/bulk", func(c *fiber.Ctx) error { return p.bulk(c, h) })
-	r.Get(base+"/:id/edit", func(c *fiber.Ctx) error { return p.edit(c, h) })
-	r.Get(base+"/:id/translations/:lang", func(c *fiber.Ctx) error { return p.translation(c, h, false) })
-	r.Post(base+"/:id/translations/:lang", func(c *fiber.Ctx) error { return p.translation(c, h, true) })
-	r.Get(base+"/:id/revisions/:rev", func(c *fiber.Ctx) error { return p.revision(c, h) })
-	r.Post(base+"/:id/revisions/:rev/restore", func(c *fiber.Ctx) error { return p.restoreRevision(c, h) })
-	r.Post(base+"/:id/:action", func(c *fiber.Ctx) error { return p.action(c, h) })
-	r.Post(base+"/:id", func(c *fiber.Ctx) error { return p.save(c, h) })
-}
-
 // linkedFormView is the create or edit page of a venue or organizer.
 type linkedFormView struct {
 	Layout     layoutView

@@ -57,14 +57,6 @@ type mediaEditView struct {
 	MayChange bool
 }
 
-func (h *handler) registerMediaAdmin(admin fiber.Router) {
-	admin.Get("/media", h.mediaList)
-	admin.Post("/media", h.mediaUpload)
-	admin.Get("/media/:id", h.mediaEdit)
-	admin.Post("/media/:id", h.mediaSave)
-	admin.Post("/media/:id/delete", h.mediaDelete)
-}
-
 func (h *handler) mediaLayout(c *fiber.Ctx, title string) layoutView {
 	lay := h.layoutFor(c, title)
 	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/media.js"))

@@ -10,11 +10,11 @@ import (
 	"github.com/kalends/kalends/models"
 )
 
-// Sessions last SessionTTL from their last use (sliding), and never longer
-// than the site's SessionLifetime after sign-in (models enforces both). The
-// use is recorded, and the expiry moved, at most once per
-// models.SessionSeenResolution, so a busy editor does not cost a write per
-// page.
+// SessionTTL is how long a session lasts from its last use (sliding);
+// never longer than the site's SessionLifetime after sign-in (models
+// enforces both). The use is recorded, and the expiry moved, at most once
+// per models.SessionSeenResolution, so a busy editor does not cost a write
+// per page.
 const SessionTTL = 7 * 24 * time.Hour
 
 // Keys of the request's Locals.
