@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,10 +13,33 @@ import (
 	"testing"
 )
 
-// codeDirs are the packages whose messages reach users: the validation
-// reasons and errors of the models and the API's argument pipeline, and
-// the admin's.
-var codeDirs = []string{"../models", "../api", "../web", "../cmd/kalends"}
+// codeDirs are the folders whose messages reach users: the validation
+// reasons and errors of the models and the API's argument pipeline, the
+// admin's and the public site's, and the helpers under internal. Each is
+// walked with its subfolders (web/admin, web/site, web/ui, internal/...).
+var codeDirs = []string{"../models", "../api", "../web", "../internal", "../cmd/kalends"}
+
+// codeFiles returns the non-test Go files under dir, subfolders included.
+func codeFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no Go files under %s: is the walk broken?", dir)
+	}
+	return files
+}
 
 // messageIDsInCode returns every string literal of the non-test Go files of
 // dirs that looks like a reason or error message id, with where it is.
@@ -24,14 +48,7 @@ func messageIDsInCode(t *testing.T) map[string][]string {
 	ids := map[string][]string{}
 	fset := token.NewFileSet()
 	for _, dir := range codeDirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, file := range files {
-			if strings.HasSuffix(file, "_test.go") {
-				continue
-			}
+		for _, file := range codeFiles(t, dir) {
 			src, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)

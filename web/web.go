@@ -1,154 +1,46 @@
-// Package web is the browser admin (templ pages under /admin/), the public
-// pages (/events/, /event/<slug>/, …) and the embedded static files under
-// /assets/. It calls models and never bun
-// directly; texts come from the i18n bundle.
+// Package web mounts the browser pages: the admin (web/admin, under
+// /admin/), the public site (web/site: pages, feeds, sitemap, robots.txt),
+// the embedded static files under /assets/ and the media library's files.
+// What the admin and the site share lives in web/ui. They call models and
+// never bun directly; texts come from the i18n bundle.
 package web
 
 import (
-	"bytes"
 	"io/fs"
-	"log/slog"
 	"mime"
 	"path"
-	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/assets"
-	"github.com/kalends/kalends/i18n"
-	"github.com/kalends/kalends/internal/admission"
-	"github.com/kalends/kalends/internal/respcache"
-	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/web/admin"
+	"github.com/kalends/kalends/web/site"
+	"github.com/kalends/kalends/web/ui"
 )
 
-// Deps holds what the admin needs. One value is built in main.
-type Deps struct {
-	DB     *models.DB
-	I18n   *i18n.Bundle
-	Logger *slog.Logger
-	// Site holds the settings shared with the store and the API (its
-	// default language is used when nothing in the request picks one).
-	Site    *models.Site
-	APIPath string // path of the API index, e.g. "/cal/events/v1/"
-	// Cache, when set, is the response cache shared with the API: public
-	// pages and feeds are answered from it for anonymous readers.
-	Cache *respcache.Cache
-	// Gate, when set, bounds the requests worked on at once (shared with
-	// the API); the admin and the public pages' cache misses go through it.
-	Gate *admission.Gate
-}
+// Deps holds what the browser pages need (the admin's and the public
+// site's); one value is built in main.
+type Deps = ui.Deps
 
-// initial is the first letter of a name, for the user menu's avatar.
-func initial(name string) string {
-	for _, r := range strings.TrimSpace(name) {
-		return strings.ToUpper(string(r))
-	}
-	return "?"
-}
-
-// statusText is an HTTP status as digits.
-func statusText(status int) string { return strconv.Itoa(status) }
-
-// handler holds the dependencies of the admin handlers.
+// handler holds the dependencies of the assets and media files handlers.
 type handler struct{ d *Deps }
 
-// Mount mounts the admin and the assets on app. Every admin route is
-// listed here. The app's error handler must send the errors of admin
+// Mount mounts the assets, the media files, the public site and the admin
+// on app, in the order Fiber must match them (each package's routes.go
+// lists its routes). The app's error handler must send the errors of admin
 // paths to ErrorHandler.
 func Mount(app *fiber.App, d *Deps) {
 	h := &handler{d: d}
 	app.Get("/assets/*", h.asset)
-	h.registerFeeds(app)
 	h.registerMedia(app)
-	h.registerPublic(app)
-	// /admin without the slash, before the sign-in wall (it would otherwise
-	// come back as redirect_to). Without strict routing this route also
-	// sees /admin/, which goes on.
-	app.Get("/admin", func(c *fiber.Ctx) error {
-		if c.Path() == "/admin" {
-			return c.Redirect(dashboardPath, fiber.StatusMovedPermanently)
-		}
-		return c.Next()
-	})
-	// Every /admin request: its session, its language, then the sign-in
-	// wall (all but the sign-in page), then the CSRF check of every
-	// state-changing request.
-	admin := app.Group("/admin", d.Gate.Middleware(), h.loadSession, h.language, h.requireUser, h.checkCSRF)
-	admin.Get("/login", h.loginForm)
-	admin.Post("/login", h.login)
-	admin.Post("/logout", h.logout)
-	admin.Post(strings.TrimPrefix(languagePath, "/admin"), h.switchLanguage)
-	admin.Get("/", h.dashboard)
-	admin.Get("/events", h.eventsList)
-	admin.Get("/events/new", h.eventNew)
-	admin.Get("/events/venue-options", h.venuePicker)
-	admin.Get("/events/organizer-options", h.organizerPicker)
-	admin.Post("/events/repeat-preview", h.eventRepeatPreview)
-	admin.Post("/events", h.eventCreate)
-	admin.Post("/events/bulk", h.eventsBulk)
-	admin.Get("/events/:id/edit", h.eventEdit)
-	admin.Get("/events/:id/translations/:lang", h.eventTranslation)
-	admin.Post("/events/:id/translations/:lang", h.eventTranslationSave)
-	admin.Get("/events/:id/move", h.eventMoveForm)
-	admin.Post("/events/:id/move", h.eventMove)
-	admin.Get("/events/:id/revisions/:rev", h.eventRevision)
-	admin.Post("/events/:id/revisions/:rev/restore", h.eventRevisionRestore)
-	admin.Post("/events/:id/:action", h.eventAction)
-	admin.Post("/events/:id", h.eventSave)
-	admin.Get("/docs", h.docs)
-	admin.Get("/import", h.importPage)
-	h.registerMediaAdmin(admin)
-	admin.Post("/import", h.importFile)
-	admin.Get("/calendar", h.calendar)
-	venuePages.mount(admin, h)
-	organizerPages.mount(admin, h)
-	admin.Get("/users", h.users)
-	admin.Get("/users/new", h.newUser)
-	admin.Post("/users", h.createUser)
-	admin.Get("/users/:id/edit", h.editUser)
-	admin.Post("/users/:id", h.updateUser)
-	admin.Post("/users/:id/password", h.resetPassword)
-	admin.Post("/users/:id/delete", h.deleteUser)
-	admin.Post("/users/:id/app-passwords", h.createUserAppPassword)
-	admin.Post("/users/:id/app-passwords/:ap/revoke", h.revokeUserAppPassword)
-	admin.Get("/profile", h.profile)
-	admin.Post("/profile", h.saveProfile)
-	admin.Post("/profile/password", h.changePassword)
-	admin.Post("/profile/app-passwords", h.createProfileAppPassword)
-	admin.Post("/profile/app-passwords/:id/revoke", h.revokeProfileAppPassword)
-	admin.Post("/profile/sessions/end", h.endSession)
-	admin.Post("/profile/sessions/end-others", h.endOtherSessions)
-	// Event categories and tags: the same routes for both, the handlers
-	// told which taxonomy (bulk before :id, which would take it).
-	for _, k := range []*termKind{categoriesKind, tagsKind} {
-		r := strings.TrimPrefix(k.Path, "/admin")
-		admin.Get(r, h.termsList(k))
-		admin.Get(r+"/new", h.termNew(k))
-		admin.Post(r, h.termCreate(k))
-		admin.Post(r+"/bulk", h.termsBulk(k))
-		admin.Get(r+"/:id/edit", h.termEdit(k))
-		admin.Get(r+"/:id/translations/:lang", h.termTranslation(k))
-		admin.Post(r+"/:id/translations/:lang", h.termTranslationSave(k))
-		admin.Post(r+"/:id/delete", h.termDelete(k))
-		admin.Post(r+"/:id", h.termSave(k))
-	}
+	site.Register(app, d)
+	admin.Register(app, d)
 }
 
-// render writes a templ component as the HTML response. On a render error
-// the partial body is discarded so the error page is not appended to half a
-// page.
-func render(c *fiber.Ctx, status int, comp templ.Component) error {
-	var buf bytes.Buffer
-	if err := comp.Render(c.UserContext(), &buf); err != nil {
-		c.Response().ResetBody()
-		return err
-	}
-	pageHeaders(c)
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return c.Status(status).Send(buf.Bytes())
-}
+// ErrorHandler returns the fiber error handler of non-API paths: an HTML
+// page in the request's language with a status-specific sentence.
+func ErrorHandler(d *Deps) fiber.ErrorHandler { return admin.ErrorHandler(d) }
 
 // asset serves an embedded file. With the current content hash in its name
 // (assets.URL) or in ?v= the file may be cached for a year; without it (or

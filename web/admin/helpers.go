@@ -1,0 +1,114 @@
+package admin
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/models"
+)
+
+// option is one choice of a select or a group of checkboxes.
+type option struct {
+	Value, Label string
+	Selected     bool
+	Depth        int // nesting of a category
+}
+
+// statusTab is one tab of a list: a status (or all) with its count.
+type statusTab struct {
+	Label, Href, Count, Status string
+	Current                    bool
+}
+
+// missingLangs lists the languages a record is not yet translated into
+// (its source language aside).
+func missingLangs(source string, have []string) []string {
+	var out []string
+	for _, l := range translationLangs() {
+		if l == source {
+			continue
+		}
+		found := false
+		for _, h := range have {
+			found = found || h == l
+		}
+		if !found {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// fieldMessages joins the messages of a validation error in lang.
+func (h *handler) fieldMessages(lang string, e *models.ValidationError) string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = h.d.I18n.T(lang, f.Reason, f.Data)
+	}
+	return strings.Join(parts, " ")
+}
+
+// recordID reads the :id of a record path (404 when it is not a number).
+func recordID(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fiber.ErrNotFound
+	}
+	return id, nil
+}
+
+// safeBack is a same-site admin path to go back to, or def.
+func safeBack(p, def string) string {
+	if (strings.HasPrefix(p, eventsPath) || strings.HasPrefix(p, calendarPath)) && !strings.HasPrefix(p, "//") &&
+		!strings.ContainsAny(p, "\\\r\n") {
+		return p
+	}
+	return def
+}
+
+// tabID names a status tab for tests ("all" for no status).
+func tabID(status string) string {
+	if status == "" {
+		return "all"
+	}
+	return status
+}
+
+// indent shows a category's depth in a select (an em space per level).
+func indent(depth int) string { return strings.Repeat("\u2003", depth) }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// langShort is a language's short mark in the translation flags.
+func langShort(code string) string {
+	switch code {
+	case "zh-hans":
+		return "中"
+	case "ja":
+		return "日"
+	case "ko":
+		return "한"
+	}
+	return "EN"
+}
+
+// joinList joins names with the language's list separator.
+func joinList(l layoutView, names []string) string { return strings.Join(names, listSeparator(l.Lang)) }
+
+// listSeparator separates the items of an inline list: the ideographic
+// enumeration comma in Chinese and Japanese, a comma otherwise.
+func listSeparator(lang string) string {
+	if lang == "zh-hans" || lang == "ja" {
+		return "、"
+	}
+	return ", "
+}

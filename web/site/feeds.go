@@ -1,0 +1,173 @@
+package site
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/internal/ical"
+	"github.com/kalends/kalends/models"
+)
+
+// The iCalendar feeds: /events.ics (every filter of the events list) and
+// /event/<slug>.ics, at the root and under /<lang>/. Calendar apps poll
+// them; they read what an anonymous caller reads.
+
+// feedCap bounds the events of one feed.
+const feedCap = 1000
+
+// feedRefresh is how often a subscribed calendar should poll.
+const feedRefresh = time.Hour
+
+// feedError is a plain-text error in lang naming the argument at fault.
+func (h *handler) feedError(c *fiber.Ctx, lang string, status int, arg string) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMETextPlainCharsetUTF8)
+	return c.Status(status).SendString(h.d.I18n.T(lang, "ical.bad_argument", map[string]any{"Name": arg}) + "\n")
+}
+
+// eventsFeed is /events.ics.
+func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
+	f := models.EventFilter{PerPage: feedCap, Lang: lang}
+	for _, a := range []struct {
+		name string
+		dst  *[]models.TermRef
+	}{{"categories", &f.Categories}, {"tags", &f.Tags}} {
+		for _, s := range splitList(c.Query(a.name)) {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+				*a.dst = append(*a.dst, models.TermRef{ID: id})
+			} else {
+				*a.dst = append(*a.dst, models.TermRef{Name: s})
+			}
+		}
+	}
+	for _, a := range []struct {
+		name string
+		dst  *[]int64
+	}{{"venue", &f.VenueIDs}, {"organizer", &f.OrganizerIDs}} {
+		for _, s := range splitList(c.Query(a.name)) {
+			id, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || id < 1 {
+				return h.feedError(c, lang, http.StatusBadRequest, a.name)
+			}
+			*a.dst = append(*a.dst, id)
+		}
+	}
+	if s := c.Query("search"); s != "" {
+		if len([]rune(s)) > 200 {
+			return h.feedError(c, lang, http.StatusBadRequest, "search")
+		}
+		f.Search = models.SearchWords(s)
+	}
+	zone := h.d.Site.Zone()
+	now := h.d.Site.Now().In(zone)
+	from := time.Date(now.Year(), now.Month(), now.Day()-30, 0, 0, 0, 0, zone)
+	to := from.AddDate(1, 1, 0)
+	for _, a := range []struct {
+		name string
+		dst  *time.Time
+		end  bool
+	}{{"start_date", &from, false}, {"end_date", &to, true}} {
+		if s := c.Query(a.name); s != "" {
+			t, err := time.ParseInLocation(time.DateOnly, s[:min(len(s), 10)], zone)
+			if err != nil {
+				return h.feedError(c, lang, http.StatusBadRequest, a.name)
+			}
+			if a.end {
+				t = t.AddDate(0, 0, 1)
+			}
+			*a.dst = t
+		}
+	}
+	f.EndsAfter, f.StartsBefore = &from, &to
+	p, err := h.d.DB.ListEvents(c.UserContext(), nil, f)
+	if hidden(err) {
+		return h.feedError(c, lang, http.StatusBadRequest, "categories, tags, venue or organizer")
+	}
+	if err != nil {
+		return err
+	}
+	return h.sendFeed(c, lang, p.Items)
+}
+
+// eventFeed is /event/<slug>.ics.
+func (h *handler) eventFeed(c *fiber.Ctx, lang string) error {
+	slug, ok := slugParam(c)
+	if !ok {
+		return h.feedError(c, lang, http.StatusNotFound, "slug")
+	}
+	e, err := h.d.DB.GetEvent(c.UserContext(), nil, models.BySlug(slug), lang)
+	if errors.Is(err, models.ErrNotFound) {
+		if moved, err := h.movedSlug(c, lang, models.KindEvent, slug, ".ics"); moved || err != nil {
+			return err
+		}
+	}
+	if hidden(err) || err == nil && e.Status != models.StatusPublish {
+		return h.feedError(c, lang, http.StatusNotFound, "slug")
+	}
+	if err != nil {
+		return err
+	}
+	return h.sendFeed(c, lang, []*models.Event{e})
+}
+
+// sendFeed writes events as a calendar with validators: ETag (the body's
+// hash, as DTSTAMP is the newest change) and Last-Modified (the newest
+// change), each answered 304.
+func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) error {
+	var newest time.Time
+	for _, e := range events {
+		if e.UpdatedAt.After(newest) {
+			newest = e.UpdatedAt
+		}
+	}
+	if newest.IsZero() {
+		newest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	host := h.d.Site.BaseURL
+	if u, err := url.Parse(host); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	series, err := h.d.DB.SeriesViews(c.UserContext(), nil, events, lang)
+	if err != nil {
+		return err
+	}
+	for _, v := range series { // a change of the series or an exception changes the feed
+		for _, e := range append([]*models.Event{v.Row}, v.Exceptions...) {
+			if e.UpdatedAt.After(newest) {
+				newest = e.UpdatedAt
+			}
+		}
+	}
+	body := ical.Write(ical.Calendar{Name: h.d.I18n.T(lang, "public.site_name", nil), Zone: h.d.Site.Zone().String(),
+		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(), Series: series,
+		URL: func(e *models.Event) string { return h.d.PageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/") }})
+	c.Set(fiber.HeaderLastModified, newest.UTC().Format(http.TimeFormat))
+	c.Set(fiber.HeaderCacheControl, "public, max-age=300")
+	// If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
+	hasINM := c.Get(fiber.HeaderIfNoneMatch) != ""
+	if notModified(c, body) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	if ims, err := http.ParseTime(c.Get(fiber.HeaderIfModifiedSince)); !hasINM && err == nil && !newest.Truncate(time.Second).After(ims) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, "text/calendar; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `inline; filename="events.ics"`)
+	return c.Send(body)
+}
+
+// splitList splits a comma-separated argument, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

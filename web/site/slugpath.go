@@ -1,0 +1,103 @@
+package site
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/kalends/kalends/models"
+)
+
+// slugParam is the slug a public or admin route's :slug segment names,
+// however the client sent it: percent-encoded (the form of every URL
+// Kalends gives out, in either hex case) or raw UTF-8, composed or
+// decomposed. Fiber leaves path parameters undecoded (UnescapePath stays
+// off, as the API decodes its own paths), so the segment is decoded here,
+// checked to be UTF-8 and put in Unicode NFC, the form slugs are stored in.
+// ok is false for a segment that cannot name a slug (a bad escape or
+// bytes that are not UTF-8, or a control character, which no slug holds):
+// the caller answers 404.
+func slugParam(c *fiber.Ctx) (slug string, ok bool) {
+	return decodeSlug(c.Params("slug"))
+}
+
+// decodeSlug is slugParam for a raw path segment.
+func decodeSlug(seg string) (string, bool) {
+	s, err := url.PathUnescape(seg)
+	if err != nil || s == "" || !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		return "", false
+	}
+	return norm.NFC.String(s), true
+}
+
+// kindPaths are the public page paths of each kind, before the slug.
+var kindPaths = map[models.Kind]string{models.KindEvent: "/event/", models.KindVenue: "/venue/",
+	models.KindOrganizer: "/organizer/", models.KindCategory: "/events/category/", models.KindTag: "/tag/"}
+
+// movedSlug answers a request for a slug no record of kind k has now but
+// one had before its slug changed (an edit, an import, a restored
+// revision): a 301 to that record's current address in the same language
+// prefix, with the same query, when the caller may see it on a public page
+// (for feeds, when it is published: feeds are read anonymously). ok is
+// false when there is nothing to redirect to; the caller answers 404.
+// suffix is what follows the slug: "/" for pages, ".ics" for an event's
+// calendar.
+func (h *handler) movedSlug(c *fiber.Ctx, lang string, k models.Kind, slug, suffix string) (ok bool, err error) {
+	ctx := c.UserContext()
+	id, err := h.d.DB.OldSlugTarget(ctx, k, slug)
+	if err != nil {
+		return false, ignoreHidden(err)
+	}
+	u := actor(c)
+	if suffix == ".ics" {
+		u = nil
+	}
+	var status, now string
+	switch k {
+	case models.KindEvent:
+		e, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = e.Status, e.Slug
+	case models.KindVenue:
+		v, err := h.d.DB.Venues().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = v.Status, v.Slug
+	case models.KindOrganizer:
+		o, err := h.d.DB.Organizers().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = o.Status, o.Slug
+	default: // categories and tags have no status: every one has a page
+		t, err := h.d.DB.GetTerm(ctx, u, string(k), id, lang)
+		if err != nil {
+			return false, ignoreHidden(err)
+		}
+		status, now = models.StatusPublish, t.Slug
+	}
+	if !onPublicPage(status) || u == nil && status != models.StatusPublish || now == slug {
+		return false, nil
+	}
+	to := h.d.PagePath(lang, kindPaths[k]+url.PathEscape(now)+suffix)
+	if q := c.Request().URI().QueryString(); len(q) > 0 {
+		to += "?" + string(q)
+	}
+	return true, c.Redirect(to, fiber.StatusMovedPermanently)
+}
+
+// ignoreHidden is nil for an error that means the record cannot be shown
+// (so the caller answers 404), err otherwise.
+func ignoreHidden(err error) error {
+	if hidden(err) {
+		return nil
+	}
+	return err
+}
