@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/assets"
@@ -99,24 +101,6 @@ func (h *handler) cached(next fiber.Handler) fiber.Handler {
 	}
 }
 
-// publicView is the frame of a public page.
-type publicView struct {
-	Lang, HTMLLang, Title, Description string
-	T                                  func(id string) string
-	CSSURL                             string
-	Canonical                          string
-	XDefault                           string        // the page in the site's default language
-	Alternates                         []ui.LangLink // hreflang: every language, then x-default
-	OG                                 []metaPair
-	JSONLD                             string
-	SiteName, Home                     string
-	Path                               string // the page's path without language prefix
-	// Robots is the page's robots meta ("" for none): noindex on lists
-	// that show no event and on filtered pages, which search engines
-	// should not keep (their links are still followed).
-	Robots string
-}
-
 // noindex is the robots meta of a page search engines should not keep.
 const noindex = "noindex"
 
@@ -135,8 +119,6 @@ func filtered(c *fiber.Ctx) bool {
 	}
 	return false
 }
-
-type metaPair struct{ Property, Content string }
 
 // frame builds the frame of a public page at path (no language prefix).
 func (h *handler) frame(lang, path, title, description string) publicView {
@@ -250,4 +232,12 @@ func queryInt(c *fiber.Ctx, name string, def int) (int, bool) {
 		return def, false
 	}
 	return n, true
+}
+
+func (h *handler) renderPublic(c *fiber.Ctx, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.UserContext(), &buf); err != nil {
+		return err
+	}
+	return h.sendPublic(c, status, buf.Bytes())
 }

@@ -15,26 +15,6 @@ import (
 // monthCap bounds the events one month grid reads.
 const monthCap = 500
 
-// monthView is /events/?view=month: a month as a table of weeks, each day
-// with the events on it; no JavaScript.
-type monthView struct {
-	Frame       publicView
-	Month       string // as the language writes it
-	Weekdays    []string
-	Weeks       [][]monthDay
-	Prev, Next  string
-	List        string // the list view with the same filters
-	Truncated   bool
-	Webcal, ICS string
-}
-
-type monthDay struct {
-	Day    int
-	In     bool // in the month shown (not a neighbour's day filling the week)
-	Today  bool
-	Events []link
-}
-
 // monthTitle is a month as lang writes it.
 func monthTitle(lang string, t time.Time) string {
 	switch lang {

@@ -1,14 +1,12 @@
 package site
 
 import (
-	"bytes"
 	"errors"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/internal/jsonld"
@@ -18,65 +16,6 @@ import (
 
 	"github.com/kalends/kalends/web/ui"
 )
-
-// link is a labelled URL.
-type link struct{ Label, Href string }
-
-// eventCard is one event in a public list.
-type eventCard struct {
-	Title, URL, When, Venue string
-	Start                   time.Time
-}
-
-// eventPageView is the page of one event.
-type eventPageView struct {
-	Frame                                         publicView
-	When, Zone, Cost, Image, Website, Description string
-	Venue                                         *venueBlock
-	Organizers                                    []organizerBlock
-	Categories, Tags                              []link
-	AddTo                                         []link // Google, Outlook, .ics
-	Webcal                                        string
-	// Repeats is the sentence of a recurring event's rule, Next the
-	// series' next occurrences (this one marked by an empty Href).
-	Repeats string
-	Next    []link
-}
-
-type venueBlock struct {
-	Name, URL, Address, Map string
-}
-
-type organizerBlock struct {
-	Name, URL, Email, Phone, Website string
-}
-
-// recordPageView is the page of a venue, an organizer, a category or a tag:
-// its details and its upcoming events.
-type recordPageView struct {
-	Frame       publicView
-	Kind        string // heading above the name, localized
-	Description string // sanitized HTML
-	Details     []link // label: value (Href when a link)
-	Map         string
-	Events      []eventCard
-	Pager       publicPager
-	Webcal, ICS string
-}
-
-// publicPager links the previous and next pages of a list.
-type publicPager struct {
-	Prev, Next string
-	Page, Of   int
-}
-
-func (h *handler) renderPublic(c *fiber.Ctx, status int, comp templ.Component) error {
-	var buf bytes.Buffer
-	if err := comp.Render(c.UserContext(), &buf); err != nil {
-		return err
-	}
-	return h.sendPublic(c, status, buf.Bytes())
-}
 
 // zoneOf is the zone an event is shown in.
 func (h *handler) zoneOf(e *models.Event) *time.Location {
