@@ -176,6 +176,14 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n%d events refiled under their categories\n", n, links, filed)
+	if err != nil {
+		return err
+	}
+	days, err := db.RepairDayCounts(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d day buckets of the list totals repaired\n", days)
 	return err
 }
 
