@@ -255,12 +255,37 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			switch i % 16 {
+			case 3: // some deleted,
+				if _, err := db.DeleteEvent(ctx, editor, models.ByID(e.ID), "en"); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			case 5: // some trashed,
+				if _, err := db.TrashEvent(ctx, editor, models.ByID(e.ID), "en"); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if i%8 == 0 { // and some moved afterwards
 				s := start.Add(time.Duration(rng.IntN(200)-100) * time.Hour)
 				if _, err := db.UpdateEvent(ctx, editor, models.ByID(e.ID), models.EventInput{StartDate: ptr(s.Format(time.DateTime)),
 					EndDate: ptr(s.Add(durations[rng.IntN(len(durations))]).Format(time.DateTime)), Lang: "en"}); err != nil {
 					t.Fatal(err)
 				}
+			}
+		}
+		// The longest events become longer than any created.
+		for i, days := range []int{12, 20} {
+			s := base.AddDate(0, 0, 10+20*i).Add(7 * time.Hour)
+			in := baseInput(fmt.Sprint("Exposition ", i), s.Format(time.DateTime), s.Add(time.Hour).Format(time.DateTime))
+			in.Categories, in.Venues = termRefs(cats[:1]), &[]models.VenueRef{{ID: venues[0]}}
+			e, err := db.CreateEvent(ctx, editor, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.UpdateEvent(ctx, editor, models.ByID(e.ID), models.EventInput{
+				EndDate: ptr(s.AddDate(0, 0, days).Format(time.DateTime)), Lang: "en"}); err != nil {
+				t.Fatal(err)
 			}
 		}
 		exact(t, db, "fixtures")
