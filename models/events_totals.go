@@ -47,9 +47,6 @@ const (
 	dayDimOrganizer = "o"
 )
 
-// dayBucketsOff turns the buckets off (tests compare both ways).
-var dayBucketsOff bool
-
 // countEvents is the total of the list f selects (f resolved, with its
 // visibility): from the buckets when it can, otherwise by counting rows.
 func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
@@ -82,7 +79,7 @@ func (s *Store) countRows(ctx context.Context, f EventFilter) (int, error) {
 // statuses counted (nil: all but trash) and whether hidden events count;
 // ok is false when f needs its rows counted.
 func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok bool) {
-	if dayBucketsOff || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
+	if len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
 		f.Featured != nil || (f.Recurrence != "" && f.Recurrence != RecurrenceOccurrences) ||
 		f.StartsBefore != nil || f.StartsAfter != nil || f.EndsBefore != nil || f.EndsAfter != nil {
 		return "", 0, nil, false

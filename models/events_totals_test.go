@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -343,6 +344,40 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 		}
 		if served < 300 {
 			t.Errorf("the buckets served %d of 400 totals", served)
+		}
+	})
+}
+
+// TestListTotalReadsTheDayBuckets: the total of a default list (a window
+// of two years, full pages) reads the day buckets, and its counts of rows
+// are bounded by the edge days and the longest event, not the window.
+func TestListTotalReadsTheDayBuckets(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		for i := range 6 {
+			day := time.Date(2027, time.Month(1+i), 3, 10, 0, 0, 0, time.UTC)
+			if _, err := db.CreateEvent(ctx, editor, baseInput(fmt.Sprint("Fête ", i), day.Format(time.DateTime), day.Add(time.Hour).Format(time.DateTime))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log := &queryLog{}
+		db.AddQueryHook(log)
+		from, to := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC), time.Date(2028, 12, 31, 23, 59, 59, 0, time.UTC)
+		p, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 2, StartMin: &from, EndMax: &to, Lang: "en"})
+		if err != nil || p.Total != 6 {
+			t.Fatalf("total %v, %v; want 6", p, err)
+		}
+		buckets := false
+		for _, q := range log.reset() {
+			buckets = buckets || strings.Contains(q, "FROM event_day_counts")
+			if strings.Contains(q, "COUNT(") && strings.Contains(q, "'2026-12-31 00:00:00") && !strings.Contains(q, "'2027-01-01 00:00:00") {
+				t.Errorf("a count reads the window from its start to past its first day:\n%s", q)
+			}
+		}
+		if !buckets {
+			t.Error("the total does not read the day buckets")
 		}
 	})
 }
