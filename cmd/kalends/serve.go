@@ -156,7 +156,8 @@ func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 }
 
 // runRecount recomputes every term count from the links, and the links'
-// copies of their events' fields, and says how many were wrong.
+// copies of their events' fields, and the day buckets of list totals, and
+// says how many were wrong.
 func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
 	db, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
