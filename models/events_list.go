@@ -147,20 +147,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	// is the costly part of a big window); otherwise one COUNT query.
 	total := int64(offset + len(events))
 	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
-		n, ok, err := s.countByTerms(ctx, f)
-		if !ok {
-			cq := s.db.NewSelect().Model((*Event)(nil))
-			s.applyEventFilter(cq, f, true)
-			if f.Recurrence == RecurrenceSeries {
-				// One row per series: the series with an occurrence in
-				// the window, counted in the same pass as single events.
-				err = cq.ColumnExpr("COUNT(DISTINCT CASE WHEN event.series_id IS NULL THEN -event.id ELSE event.series_id END)").Scan(ctx, &n)
-			} else {
-				var n64 int64
-				n64, err = cq.Count(ctx)
-				n = int(n64)
-			}
-		}
+		n, err := s.countEvents(ctx, f)
 		if err != nil {
 			return nil, fmt.Errorf("models: count events: %w", mapErr(err))
 		}

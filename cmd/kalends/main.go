@@ -64,8 +64,9 @@ Usage:
   kalends [options] seed [--events N] [--seed S] [...]
                                  write deterministic demo data (realistic links, translations, four
                                  languages); 'kalends seed -h' lists every option
-  kalends [options] recount      recompute the event counts of categories and tags from the links
-                                 (they are kept by every write; this repairs changes made outside Kalends)
+  kalends [options] recount      recompute the event counts of categories and tags from the links, and
+                                 the day counts behind list totals (X-WP-Total) from the events (they are
+                                 kept by every write; this repairs changes made outside Kalends)
   kalends [options] user create --login L --password P --role R [--email E] [--display-name N]
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]

@@ -156,7 +156,8 @@ func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 }
 
 // runRecount recomputes every term count from the links, and the links'
-// copies of their events' fields, and says how many were wrong.
+// copies of their events' fields, and the day buckets of list totals, and
+// says how many were wrong.
 func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
 	db, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
@@ -176,6 +177,14 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n%d events refiled under their categories\n", n, links, filed)
+	if err != nil {
+		return err
+	}
+	days, err := db.RepairDayCounts(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d day buckets of the list totals repaired\n", days)
 	return err
 }
 

@@ -1,0 +1,317 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Totals without counting every row. The total of a list (X-WP-Total) once
+// counted every event of its window: at 100,000 events a default list's
+// window holds tens of thousands, read on every request whose page is
+// full. The window means containment (SPEC §5): start_date bounds the
+// start, end_date the end. So a total is
+//
+//	events starting in [a, b] that end by b
+//	= the events starting on the days strictly between a's and b's UTC days,
+//	  from per-day buckets (event_day_counts)
+//	+ those starting on a's day and on b's day, counted exactly (two short
+//	  index ranges)
+//	- those starting on the days between that end after b: they start after
+//	  b minus the longest event kept (event_span), so one more short range.
+//
+// The buckets count events per start day, status and hidden flag, for all
+// events and per category filed under (with its ancestors), per term
+// linked, per venue and per organizer, so the lists filtered by one of
+// them add their own buckets. Triggers keep them (and event_span, which
+// only grows until kalends recount shrinks it) in the transaction of every
+// write, including cascades, bulk loads and writes of other processes
+// (migrations/*/20261130000200_event_day_counts*).
+//
+// These lists still count rows as before (countRows): per-owner visibility
+// (contributors and authors see their own records in any status), several
+// categories, tags, venues or organizers, or two kinds of them at once (a
+// union or an intersection is not a sum of buckets), recurrence=series and
+// first (one row per series), search, geography, include, post_parent,
+// featured, and the strict starts_*/ends_* bounds. include_hidden is
+// served: the buckets keep hidden events apart.
+
+// Bucket dimensions of event_day_counts.dim.
+const (
+	dayDimAll       = "e"
+	dayDimCategory  = "c" // filed under (event_category_ancestors)
+	dayDimTerm      = "t" // linked (event_terms)
+	dayDimVenue     = "v"
+	dayDimOrganizer = "o"
+)
+
+// countEvents is the total of the list f selects (f resolved, with its
+// visibility): from the buckets when it can, otherwise by counting rows.
+func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
+	if n, ok, err := s.countByDays(ctx, f); ok || err != nil {
+		return n, err
+	}
+	return s.countRows(ctx, f)
+}
+
+// countRows counts the events f selects from the links of its terms
+// (countByTerms) or from the events.
+func (s *Store) countRows(ctx context.Context, f EventFilter) (int, error) {
+	n, ok, err := s.countByTerms(ctx, f)
+	if ok || err != nil {
+		return n, err
+	}
+	cq := s.db.NewSelect().Model((*Event)(nil))
+	s.applyEventFilter(cq, f, true)
+	if f.Recurrence == RecurrenceSeries {
+		// One row per series: the series with an occurrence in the
+		// window, counted in the same pass as single events.
+		err = cq.ColumnExpr("COUNT(DISTINCT CASE WHEN event.series_id IS NULL THEN -event.id ELSE event.series_id END)").Scan(ctx, &n)
+		return n, err
+	}
+	n64, err := cq.Count(ctx)
+	return int(n64), err
+}
+
+// dayBuckets says which buckets serve f: the dimension and its record, the
+// statuses counted (nil: all but trash) and whether hidden events count;
+// ok is false when f needs its rows counted.
+func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok bool) {
+	if len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
+		f.Featured != nil || (f.Recurrence != "" && f.Recurrence != RecurrenceOccurrences) ||
+		f.StartsBefore != nil || f.StartsAfter != nil || f.EndsBefore != nil || f.EndsAfter != nil {
+		return "", 0, nil, false
+	}
+	dim = dayDimAll
+	for _, d := range []struct {
+		dim string
+		ids []int64
+	}{{dayDimCategory, f.categoryIDs}, {dayDimTerm, f.tagIDs}, {dayDimVenue, f.VenueIDs}, {dayDimOrganizer, f.OrganizerIDs}} {
+		switch {
+		case len(d.ids) == 0:
+		case len(d.ids) > 1 || dim != dayDimAll:
+			return "", 0, nil, false
+		default:
+			dim, ref = d.dim, d.ids[0]
+		}
+	}
+	switch v := f.visibility; {
+	case len(f.Statuses) > 0 && v.AllButTrash:
+		statuses = f.Statuses
+	case len(f.Statuses) > 0:
+		// Others' records only when published: publish alone needs no author.
+		for _, st := range f.Statuses {
+			if st != StatusPublish {
+				return "", 0, nil, false
+			}
+		}
+		statuses = []string{StatusPublish}
+	case v.AllButTrash:
+	case v.OwnerID != 0:
+		return "", 0, nil, false
+	default:
+		statuses = []string{StatusPublish}
+	}
+	return dim, ref, statuses, true
+}
+
+// utcDay is the start of t's UTC day.
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// countByDays counts the events f selects from the day buckets and three
+// short ranges of rows (see the top of this file); ok is false when it
+// cannot (dayBuckets).
+func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	dim, ref, statuses, ok := dayBuckets(f)
+	if !ok {
+		return 0, false, nil
+	}
+	var a, b time.Time
+	if f.StartMin != nil {
+		a = Sec(*f.StartMin)
+	}
+	if f.EndMax != nil {
+		b = Sec(*f.EndMax)
+	}
+	switch {
+	case f.StartMin != nil && f.EndMax != nil && b.Before(a):
+		return 0, true, nil // start >= a > b >= end >= start: nothing
+	case f.StartMin != nil && f.EndMax != nil && utcDay(a).Equal(utcDay(b)):
+		n, err = s.countRows(ctx, f) // one day: a short range anyway
+		return n, true, err
+	}
+	exact := func(g EventFilter) error {
+		if g.StartMin != nil && g.StartsBefore != nil && !g.StartMin.Before(*g.StartsBefore) {
+			return nil
+		}
+		c, err := s.countRows(ctx, g)
+		n += c
+		return err
+	}
+	exactLess := func(g EventFilter) error {
+		c, err := s.countRows(ctx, g)
+		n -= c
+		return err
+	}
+	// The buckets: the days after a's and before b's.
+	q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
+		Where("dim = ?", dim).Where("ref = ?", ref)
+	if statuses == nil {
+		q.Where("status <> ?", StatusTrash)
+	} else {
+		q.Where("status IN (?)", bun.List(statuses))
+	}
+	if !f.IncludeHidden {
+		q.Where("hidden = ?", false)
+	}
+	var interiorFrom time.Time // the first instant of the days between
+	if f.StartMin != nil {
+		interiorFrom = utcDay(a).AddDate(0, 0, 1)
+		q.Where("day >= ?", interiorFrom.Format(time.DateOnly))
+		// a's day, exactly: from a to the end of its day.
+		g := f
+		g.StartsBefore = &interiorFrom
+		if err := exact(g); err != nil {
+			return 0, true, err
+		}
+	}
+	if f.EndMax != nil {
+		dayB := utcDay(b)
+		q.Where("day < ?", dayB.Format(time.DateOnly))
+		// b's day, exactly: from its start (or a) to b.
+		g := f
+		if f.StartMin == nil || a.Before(dayB) {
+			g.StartMin = &dayB
+		}
+		if err := exact(g); err != nil {
+			return 0, true, err
+		}
+		// The days between: less those that end after b. They started
+		// at most the longest event before b.
+		var span int64
+		if err := s.db.NewSelect().TableExpr("event_span").ColumnExpr("secs").Where("id = 1").Scan(ctx, &span); err != nil {
+			return 0, true, fmt.Errorf("models: longest event: %w", mapErr(err))
+		}
+		from := b.Add(-time.Duration(span) * time.Second)
+		if f.StartMin != nil && from.Before(interiorFrom) {
+			from = interiorFrom
+		}
+		if from.Before(dayB) {
+			g := f
+			g.StartMin, g.EndMax, g.StartsBefore, g.EndsAfter = &from, nil, &dayB, &b
+			if err := exactLess(g); err != nil {
+				return 0, true, err
+			}
+		}
+	}
+	var days int64
+	if err := q.Scan(ctx, &days); err != nil {
+		return 0, true, fmt.Errorf("models: count events by day: %w", mapErr(err))
+	}
+	return n + int(days), true, nil
+}
+
+// dayBucket is one row of event_day_counts.
+type dayBucket struct {
+	Dim    string `bun:"dim"`
+	Ref    int64  `bun:"ref"`
+	Status string `bun:"status"`
+	Hidden bool   `bun:"hidden"`
+	Day    string `bun:"day"`
+	N      int64  `bun:"n"`
+}
+
+// dayBucketsTruthSQL counts the buckets from the events and their links
+// (as the migration fills them): what RepairDayCounts restores.
+func (s *Store) dayBucketsTruthSQL() string {
+	day := "date(e.start_at)"
+	if s.dialect == MySQL {
+		day = "DATE_FORMAT(e.start_at, '%Y-%m-%d')"
+	}
+	q := "SELECT 'e' AS dim, 0 AS ref, e.status AS status, e.hide_from_listings AS hidden, " + day + " AS day, COUNT(*) AS n FROM events e " +
+		"GROUP BY e.status, e.hide_from_listings, " + day
+	for _, l := range []struct{ dim, table, col string }{
+		{dayDimCategory, "event_category_ancestors", "term_id"}, {dayDimTerm, "event_terms", "term_id"},
+		{dayDimVenue, "event_venues", "venue_id"}, {dayDimOrganizer, "event_organizers", "organizer_id"},
+	} {
+		q += " UNION ALL SELECT '" + l.dim + "', l." + l.col + ", e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM " + l.table +
+			" l JOIN events e ON e.id = l.event_id GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
+	}
+	return q
+}
+
+// spanSQL is the longest event's length in seconds.
+func (s *Store) spanSQL() string {
+	if s.dialect == MySQL {
+		return "SELECT COALESCE(MAX(TIMESTAMPDIFF(SECOND, start_at, end_at)), 0) FROM events"
+	}
+	return "SELECT COALESCE(MAX(unixepoch(end_at) - unixepoch(start_at)), 0) FROM events"
+}
+
+// RepairDayCounts compares the day buckets of the totals and the longest
+// event's length with a count from the events and their links, rewrites
+// them when they differ, and returns how many buckets were wrong (a
+// length shorter than the longest event counts as one; a longer one is
+// shrunk without counting: it only widened a range). The triggers keep
+// them; this repairs changes made behind the store's back (kalends
+// recount).
+func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
+	var wrong int
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		var truth, stored []dayBucket
+		if err := tx.db.NewRaw(tx.dayBucketsTruthSQL()).Scan(ctx, &truth); err != nil {
+			return fmt.Errorf("models: count day buckets: %w", mapErr(err))
+		}
+		day := "day"
+		if tx.dialect == MySQL {
+			day = "DATE_FORMAT(day, '%Y-%m-%d')"
+		}
+		if err := tx.db.NewRaw("SELECT dim, ref, status, hidden, "+day+" AS day, n FROM event_day_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
+			return fmt.Errorf("models: read day buckets: %w", mapErr(err))
+		}
+		key := func(b dayBucket) dayBucket { b.N = 0; return b }
+		want := make(map[dayBucket]int64, len(truth))
+		for _, b := range truth {
+			want[key(b)] = b.N
+		}
+		for _, b := range stored {
+			if w, ok := want[key(b)]; !ok || w != b.N {
+				wrong++
+			}
+			delete(want, key(b))
+		}
+		wrong += len(want) // missing
+		var span, kept int64
+		if err := tx.db.NewRaw(tx.spanSQL()).Scan(ctx, &span); err != nil {
+			return fmt.Errorf("models: longest event: %w", mapErr(err))
+		}
+		if err := tx.db.NewRaw("SELECT secs FROM event_span WHERE id = 1").Scan(ctx, &kept); err != nil {
+			return fmt.Errorf("models: longest event kept: %w", mapErr(err))
+		}
+		if kept < span {
+			wrong++
+		}
+		if kept != span {
+			if _, err := tx.db.ExecContext(ctx, "UPDATE event_span SET secs = ? WHERE id = 1", span); err != nil {
+				return fmt.Errorf("models: longest event: %w", mapErr(err))
+			}
+		}
+		if wrong == 0 {
+			return nil
+		}
+		if _, err := tx.db.ExecContext(ctx, "DELETE FROM event_day_counts"); err != nil {
+			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
+		}
+		_, err := tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
+		if err != nil {
+			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
+		}
+		return nil
+	})
+	return wrong, err
+}
