@@ -3,7 +3,6 @@ package admin
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -280,10 +279,8 @@ type moveView struct {
 	F          eventForm
 	Zone       string
 	Back       string
-	Errors     fieldErrors
+	Errors     formErrors
 }
-
-func (v moveView) err(field string) string { return v.Errors.of(field) }
 
 // calendarBack is where the move form returns: a calendar URL, or the
 // calendar.
@@ -328,8 +325,8 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 		h.setFlash(c, "event_moved")
 		return h.redirect(c, back)
 	}
-	var invalid *models.ValidationError
-	if !errors.As(err, &invalid) {
+	fe, ok := h.validationErrors(lang, err, "start_date", "end_date")
+	if !ok {
 		return err
 	}
 	e, gerr := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
@@ -338,9 +335,6 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 	}
 	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title, Back: back,
 		F:    eventForm{StartDate: c.FormValue("start_date"), EndDate: c.FormValue("end_date"), AllDay: allDay, Repeat: repeat},
-		Zone: models.ZoneName(e.Timezone, h.d.Site.Zone())}
-	for _, fe := range invalid.Fields {
-		v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
-	}
+		Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Errors: fe}
 	return render(c, fiber.StatusUnprocessableEntity, moveFormPage(v))
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,22 +95,6 @@ func recordVersion(shown any, updated time.Time, by int64, langs []string) strin
 	return hex.EncodeToString(sum[:12])
 }
 
-// fieldError is one message of a failed form, next to its field.
-type fieldError struct{ Field, Message string }
-
-// fieldErrors are a failed form's messages.
-type fieldErrors []fieldError
-
-// of returns the message of field, or "".
-func (e fieldErrors) of(field string) string {
-	for _, fe := range e {
-		if fe.Field == field {
-			return fe.Message
-		}
-	}
-	return ""
-}
-
 // eventFormView is the create or edit page of an event.
 type eventFormView struct {
 	Layout     layoutView
@@ -119,7 +102,7 @@ type eventFormView struct {
 	F          eventForm
 	ID         int64 // 0 for a new event
 	Action     string
-	Errors     fieldErrors
+	Errors     formErrors
 	Statuses   []option
 	Venues     []option
 	Organizers []option
@@ -142,15 +125,11 @@ type conflictView struct {
 	Fields []string
 }
 
-// err returns the message of field, or "".
-func (v eventFormView) err(field string) string { return v.Errors.of(field) }
-
 // formFields are the fields the event form shows, in order; a message for
 // any other field goes to the summary only.
-var formFields = map[string]bool{"title": true, "description": true, "excerpt": true, "status": true,
-	"start_date": true, "end_date": true, "timezone": true, "venue": true, "organizer": true,
-	"categories": true, "tags": true, "cost": true, "website": true, "image": true, "slug": true, "date": true,
-	"currency_symbol": true, "currency_code": true, "currency_position": true, "recurrence": true, "scope": true}
+var formFields = []string{"title", "description", "excerpt", "status", "start_date", "end_date", "timezone",
+	"venue", "organizer", "categories", "tags", "cost", "website", "image", "slug", "date",
+	"currency_symbol", "currency_code", "currency_position", "recurrence"}
 
 func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id int64) (eventFormView, error) {
 	lay := h.layoutFor(c, titleID)
@@ -214,21 +193,15 @@ func (h *handler) eventCreate(c *fiber.Ctx) error {
 // eventFormFailed renders the form again for a failed save: 422 with the
 // messages next to their fields; any other error goes to the error page.
 func (h *handler) eventFormFailed(c *fiber.Ctx, titleID string, f eventForm, id int64, err error, lang string) error {
-	var invalid *models.ValidationError
-	if !errors.As(err, &invalid) {
+	fe, ok := h.validationErrors(lang, err, formFields...)
+	if !ok {
 		return err
 	}
 	v, verr := h.eventFormView(c, titleID, f, id)
 	if verr != nil {
 		return verr
 	}
-	for _, fe := range invalid.Fields {
-		field := fe.Field
-		if !formFields[field] {
-			field = ""
-		}
-		v.Errors = append(v.Errors, fieldError{Field: field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
-	}
+	v.Errors = fe
 	return render(c, fiber.StatusUnprocessableEntity, eventFormPage(v))
 }
 

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,14 +44,12 @@ type translationView struct {
 	Source      eventForm // the source text, read-only
 	T           eventForm // the translation (title, description, excerpt)
 	Missing     map[string]bool
-	Errors      fieldErrors
+	Errors      formErrors
 	Action      string
 	EditHref    string
 	Langs       []translationLink
 	RecordTitle string
 }
-
-func (v translationView) err(field string) string { return v.Errors.of(field) }
 
 // eventTranslation shows the source text and the lang text of an event
 // side by side.
@@ -136,14 +133,12 @@ func (h *handler) eventTranslationSave(c *fiber.Ctx) error {
 		}
 	}
 	if _, err := h.d.DB.UpdateEvent(c.UserContext(), ui.UserOf(c), models.ByID(id), in); err != nil {
-		var invalid *models.ValidationError
-		if !errors.As(err, &invalid) {
+		fe, ok := h.validationErrors(v.Layout.Lang, err, "title", "description", "excerpt")
+		if !ok {
 			return err
 		}
 		v.T = eventForm{Title: c.FormValue("title"), Description: c.FormValue("description"), Excerpt: c.FormValue("excerpt")}
-		for _, fe := range invalid.Fields {
-			v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
-		}
+		v.Errors = fe
 		return render(c, fiber.StatusUnprocessableEntity, translationPage(v))
 	}
 	h.setFlash(c, "translation_saved")

@@ -55,7 +55,8 @@ type linkedFormView struct {
 	Action     string
 	Fields     []formField
 	Values     map[string]string
-	Errors     fieldErrors
+	Errors     formErrors
+	Conflict   bool // the record changed since the form was loaded
 	Statuses   []option
 	StatusName string
 	Status     string
@@ -64,7 +65,14 @@ type linkedFormView struct {
 	Trashed    bool
 }
 
-func (v linkedFormView) err(field string) string { return v.Errors.of(field) }
+// fieldNames are the names of the inputs of fields, and extra.
+func fieldNames(fields []formField, extra ...string) []string {
+	out := extra
+	for _, f := range fields {
+		out = append(out, f.Name)
+	}
+	return out
+}
 
 func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string) linkedFormView {
 	lay := h.layoutFor(c, titleID)
@@ -109,14 +117,12 @@ func (p *linkedPages[T, In]) newForm(c *fiber.Ctx, h *handler) error {
 // failed renders the form again with the errors of a failed save (422);
 // any other error goes to the error page.
 func (p *linkedPages[T, In]) failed(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string, err error) error {
-	var invalid *models.ValidationError
-	if !errors.As(err, &invalid) {
+	v := p.formView(c, h, titleID, id, vals)
+	fe, ok := h.validationErrors(v.Layout.Lang, err, fieldNames(v.Fields, "status")...)
+	if !ok {
 		return err
 	}
-	v := p.formView(c, h, titleID, id, vals)
-	for _, fe := range invalid.Fields {
-		v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
-	}
+	v.Errors = fe
 	return render(c, fiber.StatusUnprocessableEntity, linkedFormPage(v))
 }
 
@@ -221,7 +227,8 @@ func (p *linkedPages[T, In]) save(c *fiber.Ctx, h *handler) error {
 		if by != "" {
 			msg = v.Layout.TD("admin.form.conflict_by", map[string]any{"Name": by, "When": when})
 		}
-		v.Errors = append(v.Errors, fieldError{Message: v.Layout.T("admin.form.conflict") + " " + msg})
+		v.Errors.add(v.Layout.T("admin.form.conflict") + " " + msg)
+		v.Conflict = true
 		return render(c, fiber.StatusConflict, linkedFormPage(v))
 	}
 	in, err := p.inputOf(h, vals, false)

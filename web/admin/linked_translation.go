@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -25,14 +24,12 @@ type linkedTranslationView struct {
 	Source      map[string]string
 	Values      map[string]string
 	Missing     map[string]bool
-	Errors      fieldErrors
+	Errors      formErrors
 	Action      string
 	EditHref    string
 	Langs       []translationLink
 	RecordTitle string
 }
-
-func (v linkedTranslationView) err(field string) string { return v.Errors.of(field) }
 
 // translation shows (or, posted, saves) the lang translation of a record:
 // the translatable fields only, saved through the same update as the API's
@@ -117,16 +114,14 @@ func (p *linkedPages[T, In]) saveTranslation(c *fiber.Ctx, h *handler, id int64,
 		_, err = p.ops(h.d.DB).Update(ctx, u, models.ByID(id), in, lang)
 	}
 	if err != nil {
-		var invalid *models.ValidationError
-		if !errors.As(err, &invalid) {
+		fe, ok := h.validationErrors(v.Layout.Lang, err, fieldNames(v.Fields)...)
+		if !ok {
 			return err
 		}
 		for _, f := range v.Fields {
 			v.Values[f.Name] = c.FormValue(f.Name)
 		}
-		for _, fe := range invalid.Fields {
-			v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
-		}
+		v.Errors = fe
 		return render(c, fiber.StatusUnprocessableEntity, linkedTranslationPage(v))
 	}
 	h.setFlash(c, "translation_saved")

@@ -108,7 +108,7 @@ func profilePage(v profileView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = errorSummary(v.Layout, v.Errors).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = errorSummary(v.Layout, v.Errors, "admin.users.error_summary").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

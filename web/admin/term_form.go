@@ -53,19 +53,21 @@ type termFormView struct {
 	F       termForm
 	ID      int64 // 0 for a new term
 	Action  string
-	Errors  fieldErrors
+	Errors  formErrors
 	Parents []option
 	Access  models.TermAdminAccess
 	Count   string
 	Langs   []translationLink
 }
 
-// err returns the message of field, or "".
-func (v termFormView) err(field string) string { return v.Errors.of(field) }
-
 // termFormFields are the fields the term form shows; a message for any
 // other field goes to the summary only.
-var termFormFields = map[string]bool{"name": true, "slug": true, "description": true, "parent": true}
+func termFormFields(k *termKind) []string {
+	if k.Tree {
+		return []string{"name", "slug", "description", "parent"}
+	}
+	return []string{"name", "slug", "description"}
+}
 
 func (h *handler) termFormView(c *fiber.Ctx, k *termKind, titleID string, f termForm, id int64) (termFormView, error) {
 	lay := h.layoutFor(c, titleID)
@@ -132,21 +134,13 @@ func (h *handler) termCreate(k *termKind) fiber.Handler {
 // messages next to their fields (a name taken at that level is a message
 // on the name); any other error goes to the error page.
 func (h *handler) termFormFailed(c *fiber.Ctx, k *termKind, titleID string, f termForm, id int64, err error) error {
-	var invalid *models.ValidationError
 	var exists *models.TermExistsError
-	var errs []fieldError
 	lang := h.pickLang(c)
+	errs, ok := h.validationErrors(lang, err, termFormFields(k)...)
 	switch {
-	case errors.As(err, &invalid):
-		for _, fe := range invalid.Fields {
-			field := fe.Field
-			if !termFormFields[field] || (field == "parent" && !k.Tree) {
-				field = ""
-			}
-			errs = append(errs, fieldError{Field: field, Message: h.d.I18n.T(lang, fe.Reason, fe.Data)})
-		}
+	case ok:
 	case errors.As(err, &exists):
-		errs = append(errs, fieldError{Field: "name", Message: h.d.I18n.T(lang, exists.MessageID(), map[string]any{"ID": exists.ID})})
+		errs = h.fieldError(lang, "name", exists.MessageID(), map[string]any{"ID": exists.ID})
 	default:
 		return err
 	}
@@ -337,14 +331,12 @@ func (h *handler) termTranslationSave(k *termKind) fiber.Handler {
 			in.Description = &s
 		}
 		if _, err := h.d.DB.UpdateTerm(c.UserContext(), ui.UserOf(c), k.Taxonomy, id, in, v.Lang); err != nil {
-			var invalid *models.ValidationError
-			if !errors.As(err, &invalid) {
+			fe, ok := h.validationErrors(v.Layout.Lang, err, "name", "description")
+			if !ok {
 				return err
 			}
 			v.T = eventForm{Title: c.FormValue("name"), Description: c.FormValue("description")}
-			for _, fe := range invalid.Fields {
-				v.Errors = append(v.Errors, fieldError{Field: fe.Field, Message: h.d.I18n.T(v.Layout.Lang, fe.Reason, fe.Data)})
-			}
+			v.Errors = fe
 			return render(c, fiber.StatusUnprocessableEntity, termTranslationPage(v))
 		}
 		h.setFlash(c, "translation_saved")

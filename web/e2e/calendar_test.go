@@ -312,7 +312,7 @@ func TestCalendarQuickCreateErrorsStayInTheDialog(t *testing.T) {
 	p.Fill(form, "title", "Backwards")
 	p.Fill(form, "end_date", "2030-02-18")
 	p.Click(`[data-testid="quick-save"]`)
-	p.WaitVisible(`#quick-errors [data-testid="form-errors"]`)
+	p.WaitVisible(`#quick-errors [data-testid="error-summary"]`)
 	if !strings.HasPrefix(p.Path(), "/admin/calendar") {
 		t.Errorf("the failed quick-create left the calendar for %s", p.Path())
 	}
