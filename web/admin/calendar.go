@@ -285,15 +285,6 @@ type moveView struct {
 
 func (v moveView) err(field string) string { return v.Errors.of(field) }
 
-// calendarBack is where the move form returns: a calendar URL, or the
-// calendar.
-func calendarBack(raw string) string {
-	if strings.HasPrefix(raw, calendarPath) && !strings.ContainsAny(raw, "\\\r\n") {
-		return raw
-	}
-	return calendarPath
-}
-
 func (h *handler) eventMoveForm(c *fiber.Ctx) error {
 	id, err := recordID(c)
 	if err != nil {
@@ -304,7 +295,7 @@ func (h *handler) eventMoveForm(c *fiber.Ctx) error {
 		return err
 	}
 	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title,
-		F: formOf(e, h.d.Site.Zone()), Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Back: calendarBack(c.Query("back"))}
+		F: formOf(e, h.d.Site.Zone()), Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Back: backTo(c.Query("back"), calendarPath)}
 	return render(c, fiber.StatusOK, moveFormPage(v))
 }
 
@@ -317,7 +308,7 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 	}
 	ctx, u, lang := c.UserContext(), ui.UserOf(c), h.pickLang(c)
 	start, end, allDay := formDate(c.FormValue("start_date")), formDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
-	back := calendarBack(c.FormValue("back"))
+	back := backTo(c.FormValue("back"), calendarPath)
 	repeat := repeatForm{Occurrence: c.FormValue("repeat_occurrence") != "", Scope: c.FormValue("scope")}
 	in := models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay}
 	if repeat.Occurrence {

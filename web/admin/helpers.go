@@ -59,15 +59,6 @@ func recordID(c *fiber.Ctx) (int64, error) {
 	return id, nil
 }
 
-// safeBack is a same-site admin path to go back to, or def.
-func safeBack(p, def string) string {
-	if (strings.HasPrefix(p, eventsPath) || strings.HasPrefix(p, calendarPath)) && !strings.HasPrefix(p, "//") &&
-		!strings.ContainsAny(p, "\\\r\n") {
-		return p
-	}
-	return def
-}
-
 // tabID names a status tab for tests ("all" for no status).
 func tabID(status string) string {
 	if status == "" {
