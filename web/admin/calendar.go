@@ -58,6 +58,9 @@ type calendarView struct {
 	PrevHref   string // the table's previous and next range
 	NextHref   string
 	MoveBack   string // url-encoded BackHref for the move links
+	// FilterError says why the filters select nothing: one cannot be
+	// read, or names nothing.
+	FilterError string
 }
 
 // calendarQuery is the calendar's filter form, kept in its URL.
@@ -159,8 +162,9 @@ func (h *handler) calendarFrame(c *fiber.Ctx, lay layoutView, r calendarRequest,
 }
 
 // calendarFilter is the query of the events from from to to that the
-// calendar's filters select (a filter that is not a number is ignored).
-func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses bool) models.EventFilter {
+// calendar's filters select (a filter that cannot be read is a
+// *ui.FilterError).
+func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses bool) (models.EventFilter, error) {
 	f := models.EventFilter{StartsBefore: &to, EndsAfter: &from, PerPage: 200, Lang: lang, IncludeHidden: true}
 	if statuses {
 		f.Statuses = []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate}
@@ -168,28 +172,13 @@ func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses b
 			f.Statuses = []string{q.Status}
 		}
 	}
-	if q.Search != "" {
-		f.Search = models.SearchWords(q.Search)
-	}
 	if q.Featured {
 		yes := true
 		f.Featured = &yes
 	}
-	for _, ref := range []struct {
-		raw string
-		dst *[]int64
-	}{{q.Venue, &f.VenueIDs}, {q.Organizer, &f.OrganizerIDs}} {
-		if id, err := strconv.ParseInt(ref.raw, 10, 64); err == nil {
-			*ref.dst = []int64{id}
-		}
-	}
-	if id, err := strconv.ParseInt(q.Categories, 10, 64); err == nil {
-		f.Categories = []models.TermRef{{ID: id}}
-	}
-	if id, err := strconv.ParseInt(q.Tags, 10, 64); err == nil {
-		f.Tags = []models.TermRef{{ID: id}}
-	}
-	return f
+	raw := map[string]string{"categories": q.Categories, "tags": q.Tags, "venue": q.Venue, "organizer": q.Organizer,
+		"search": q.Search}
+	return f, ui.ParseEventFilter(func(k string) string { return raw[k] }, &f)
 }
 
 // calendar is the calendar page: parse the URL, query the range's events
@@ -209,9 +198,16 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	}
 	// The month (or week, or day) of the date, without JavaScript: a table.
 	from, to := calendarRange(r.view, r.date)
-	page, err := h.d.DB.ListEvents(c.UserContext(), u, calendarFilter(r.q, lang, from, to, access.Statuses))
+	f, err := calendarFilter(r.q, lang, from, to, access.Statuses)
+	var page *models.Page[models.Event]
+	if err == nil {
+		page, err = h.d.DB.ListEvents(c.UserContext(), u, f)
+	}
 	if err != nil {
-		return err
+		if v.FilterError, err = h.filterError(lang, err); err != nil {
+			return err
+		}
+		page = &models.Page[models.Event]{}
 	}
 	v.Rows = h.eventRows(lang, page.Items, false)
 	v.RangeText = h.d.I18n.T(lang, "admin.calendar.range", map[string]any{"From": ui.FormatDate(lang, from),

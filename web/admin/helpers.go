@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/kalends/kalends/models"
 )
 
 // option is one choice of a select or a group of checkboxes.
@@ -39,15 +37,6 @@ func missingLangs(source string, have []string) []string {
 		}
 	}
 	return out
-}
-
-// fieldMessages joins the messages of a validation error in lang.
-func (h *handler) fieldMessages(lang string, e *models.ValidationError) string {
-	parts := make([]string, len(e.Fields))
-	for i, f := range e.Fields {
-		parts[i] = h.d.I18n.T(lang, f.Reason, f.Data)
-	}
-	return strings.Join(parts, " ")
 }
 
 // recordID reads the :id of a record path (404 when it is not a number).
