@@ -93,3 +93,7 @@ func splitList(s string) []string {
 	}
 	return out
 }
+
+// SearchMaxLength is models.MaxSearchLen as the maxlength of a search
+// field.
+var SearchMaxLength = strconv.Itoa(models.MaxSearchLen)
