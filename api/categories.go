@@ -35,7 +35,7 @@ func termRoutes(taxonomy string) []Route {
 	list := []Arg{
 		argPage(),
 		argPerPage(),
-		{Name: "search", Type: "string", Desc: "arg." + keys + ".list.search", In: "query", Kind: KString, MaxLen: 200},
+		{Name: "search", Type: "string", Desc: "arg." + keys + ".list.search", In: "query", Kind: KString, MaxLen: models.MaxSearchLen},
 		{Name: "exclude", Items: "integer", Desc: "arg." + keys + ".list.exclude", In: "query", Kind: KIntList},
 		{Name: "include", Items: "integer", Desc: "arg." + keys + ".list.include", In: "query", Kind: KIntList},
 		{Name: "order", Type: "string", Enum: []string{"asc", "desc"}, Desc: "arg.terms.list.order", In: "query", Kind: KEnum},

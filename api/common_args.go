@@ -1,5 +1,7 @@
 package api
 
+import "github.com/kalends/kalends/models"
+
 // Shared argument builders for the resource tables.
 
 // argPage is the 1-based page number of a list.
@@ -15,9 +17,10 @@ func argPerPage() Arg {
 		In: "query", Kind: KPositiveInt}
 }
 
-// argSearch is a free-text search of a list (at most 200 characters).
+// argSearch is a free-text search of a list (at most models.MaxSearchLen
+// characters).
 func argSearch() Arg {
-	return Arg{Name: "search", Type: "string", Desc: "arg.common.search", In: "query", Kind: KString, MaxLen: 200}
+	return Arg{Name: "search", Type: "string", Desc: "arg.common.search", In: "query", Kind: KString, MaxLen: models.MaxSearchLen}
 }
 
 // argIDPath is the numeric id in a route path; desc is its message id.

@@ -19,7 +19,7 @@ func mediaRoutes() []Route {
 	list := []Arg{
 		argPage(),
 		argPerPage(),
-		{Name: "search", Type: "string", Desc: "media.arg.search", In: "query", Kind: KString, MaxLen: 200},
+		{Name: "search", Type: "string", Desc: "media.arg.search", In: "query", Kind: KString, MaxLen: models.MaxSearchLen},
 	}
 	texts := []Arg{
 		{Name: "alt_text", Type: "string", Desc: "media.arg.alt_text", In: "body", Kind: KString, MaxLen: 1000},

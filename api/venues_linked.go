@@ -60,7 +60,7 @@ func (k *linkedOps[T, In]) listArgs() []Arg {
 	return []Arg{
 		argPage(),
 		argPerPage(),
-		{Name: "search", Type: "string", Desc: p + "search", In: "query", Kind: KString, MaxLen: 200},
+		{Name: "search", Type: "string", Desc: p + "search", In: "query", Kind: KString, MaxLen: models.MaxSearchLen},
 		{Name: "event", Type: "integer", Desc: p + "event", In: "query", Kind: KPositiveInt},
 		{Name: "has_events", Desc: p + "has_events", In: "query", Kind: KRaw},
 		{Name: "only_with_upcoming", Default: false, HasDefault: true, Desc: p + "only_with_upcoming", In: "query", Kind: KRaw},

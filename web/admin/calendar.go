@@ -57,6 +57,9 @@ type calendarView struct {
 	PrevHref   string // the table's previous and next range
 	NextHref   string
 	MoveBack   string // url-encoded BackHref for the move links
+	// FilterError says why the filters select nothing: one cannot be
+	// read, or names nothing.
+	FilterError string
 }
 
 // calendarQuery is the calendar's filter form, kept in its URL.
@@ -158,8 +161,9 @@ func (h *handler) calendarFrame(c *fiber.Ctx, lay layoutView, r calendarRequest,
 }
 
 // calendarFilter is the query of the events from from to to that the
-// calendar's filters select (a filter that is not a number is ignored).
-func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses bool) models.EventFilter {
+// calendar's filters select (a filter that cannot be read is a
+// *ui.FilterError).
+func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses bool) (models.EventFilter, error) {
 	f := models.EventFilter{StartsBefore: &to, EndsAfter: &from, PerPage: 200, Lang: lang, IncludeHidden: true}
 	if statuses {
 		f.Statuses = []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate}
@@ -167,28 +171,13 @@ func calendarFilter(q calendarQuery, lang string, from, to time.Time, statuses b
 			f.Statuses = []string{q.Status}
 		}
 	}
-	if q.Search != "" {
-		f.Search = models.SearchWords(q.Search)
-	}
 	if q.Featured {
 		yes := true
 		f.Featured = &yes
 	}
-	for _, ref := range []struct {
-		raw string
-		dst *[]int64
-	}{{q.Venue, &f.VenueIDs}, {q.Organizer, &f.OrganizerIDs}} {
-		if id, err := strconv.ParseInt(ref.raw, 10, 64); err == nil {
-			*ref.dst = []int64{id}
-		}
-	}
-	if id, err := strconv.ParseInt(q.Categories, 10, 64); err == nil {
-		f.Categories = []models.TermRef{{ID: id}}
-	}
-	if id, err := strconv.ParseInt(q.Tags, 10, 64); err == nil {
-		f.Tags = []models.TermRef{{ID: id}}
-	}
-	return f
+	raw := map[string]string{"categories": q.Categories, "tags": q.Tags, "venue": q.Venue, "organizer": q.Organizer,
+		"search": q.Search}
+	return f, ui.ParseEventFilter(func(k string) string { return raw[k] }, &f)
 }
 
 // calendar is the calendar page: parse the URL, query the range's events
@@ -208,9 +197,16 @@ func (h *handler) calendar(c *fiber.Ctx) error {
 	}
 	// The month (or week, or day) of the date, without JavaScript: a table.
 	from, to := calendarRange(r.view, r.date)
-	page, err := h.d.DB.ListEvents(c.UserContext(), u, calendarFilter(r.q, lang, from, to, access.Statuses))
+	f, err := calendarFilter(r.q, lang, from, to, access.Statuses)
+	var page *models.Page[models.Event]
+	if err == nil {
+		page, err = h.d.DB.ListEvents(c.UserContext(), u, f)
+	}
 	if err != nil {
-		return err
+		if v.FilterError, err = h.filterError(lang, err); err != nil {
+			return err
+		}
+		page = &models.Page[models.Event]{}
 	}
 	v.Rows = h.eventRows(lang, page.Items, false)
 	v.RangeText = h.d.I18n.T(lang, "admin.calendar.range", map[string]any{"From": ui.FormatDate(lang, from),
@@ -282,15 +278,6 @@ type moveView struct {
 	Errors     formErrors
 }
 
-// calendarBack is where the move form returns: a calendar URL, or the
-// calendar.
-func calendarBack(raw string) string {
-	if strings.HasPrefix(raw, calendarPath) && !strings.ContainsAny(raw, "\\\r\n") {
-		return raw
-	}
-	return calendarPath
-}
-
 func (h *handler) eventMoveForm(c *fiber.Ctx) error {
 	id, err := recordID(c)
 	if err != nil {
@@ -301,7 +288,7 @@ func (h *handler) eventMoveForm(c *fiber.Ctx) error {
 		return err
 	}
 	v := moveView{Layout: h.layoutFor(c, "admin.calendar.move_title"), ID: id, EventTitle: e.Title,
-		F: formOf(e, h.d.Site.Zone()), Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Back: calendarBack(c.Query("back"))}
+		F: formOf(e, h.d.Site.Zone()), Zone: models.ZoneName(e.Timezone, h.d.Site.Zone()), Back: backTo(c.Query("back"), calendarPath)}
 	return render(c, fiber.StatusOK, moveFormPage(v))
 }
 
@@ -314,7 +301,7 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 	}
 	ctx, u, lang := c.UserContext(), ui.UserOf(c), h.pickLang(c)
 	start, end, allDay := formDate(c.FormValue("start_date")), formDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
-	back := calendarBack(c.FormValue("back"))
+	back := backTo(c.FormValue("back"), calendarPath)
 	repeat := repeatForm{Occurrence: c.FormValue("repeat_occurrence") != "", Scope: c.FormValue("scope")}
 	in := models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay}
 	if repeat.Occurrence {

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -67,9 +66,6 @@ func readListQuery(c *fiber.Ctx) listQuery {
 	default:
 		q.Order = models.OrderStart
 	}
-	if len([]rune(q.Search)) > models.MaxSearchLen {
-		q.Search = string([]rune(q.Search)[:models.MaxSearchLen])
-	}
 	return q
 }
 
@@ -114,10 +110,11 @@ func (q listQuery) href(change func(*listQuery)) string {
 	return eventsPath + "?" + v.Encode()
 }
 
-// filter is the models filter of q for u's list in lang.
+// filter is the models filter of q for u's list in lang (a filter that
+// cannot be read is a *ui.FilterError).
 func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error) {
 	f := models.EventFilter{Page: q.Page, PerPage: eventsPerPage, Lang: lang, IncludeHidden: true,
-		Search: models.SearchWords(q.Search), Order: q.Order, Desc: q.Desc}
+		Order: q.Order, Desc: q.Desc}
 	if q.Status != "" {
 		f.Statuses = []string{q.Status}
 	}
@@ -130,33 +127,10 @@ func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error
 			f.Desc = !q.Desc // the most recent first
 		}
 	}
-	if q.Category != "" {
-		id, err := strconv.ParseInt(q.Category, 10, 64)
-		if err != nil {
-			return f, models.Invalid("categories", "reason.events.unknown_term", nil)
-		}
-		f.Categories = []models.TermRef{{ID: id}}
-	}
-	if q.Tag != "" {
-		id, err := strconv.ParseInt(q.Tag, 10, 64)
-		if err != nil {
-			return f, models.Invalid("tags", "reason.events.unknown_term", nil)
-		}
-		f.Tags = []models.TermRef{{ID: id}}
-	}
-	if q.Venue != "" {
-		id, err := strconv.ParseInt(q.Venue, 10, 64)
-		if err != nil {
-			return f, models.Invalid("venue", "reason.events.unknown_venue", nil)
-		}
-		f.VenueIDs = []int64{id}
-	}
-	if q.Organizer != "" {
-		id, err := strconv.ParseInt(q.Organizer, 10, 64)
-		if err != nil {
-			return f, models.Invalid("organizer", "reason.events.unknown_organizer", nil)
-		}
-		f.OrganizerIDs = []int64{id}
+	raw := map[string]string{"categories": q.Category, "tags": q.Tag, "venue": q.Venue, "organizer": q.Organizer,
+		"search": q.Search}
+	if err := ui.ParseEventFilter(func(k string) string { return raw[k] }, &f); err != nil {
+		return f, err
 	}
 	if q.Featured {
 		yes := true
@@ -215,13 +189,11 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 	if ferr == nil {
 		page, ferr = h.d.DB.ListEvents(ctx, u, f)
 	}
-	var invalid *models.ValidationError
-	switch {
-	case errors.As(ferr, &invalid):
-		v.FilterError = h.fieldMessages(lang, invalid)
+	if ferr != nil {
+		if v.FilterError, ferr = h.filterError(lang, ferr); ferr != nil {
+			return ferr
+		}
 		page = &models.Page[models.Event]{}
-	case ferr != nil:
-		return ferr
 	}
 	tabs, err := h.eventTabs(c, q, v.Access, t)
 	if err != nil {
@@ -300,4 +272,14 @@ func (h *handler) eventListRows(lang string, items []*models.Event) []eventListR
 		row.MissingLangs = missingLangs(e.Lang, e.Translations)
 	}
 	return rows
+}
+
+// filterError is the message of a filter that cannot be used (one the URL
+// cannot spell, or one that names nothing), shown above the events of the
+// list and the calendar; any other error is returned.
+func (h *handler) filterError(lang string, err error) (string, error) {
+	if msg, _, ok := ui.FilterMessage(h.d.I18n, lang, err); ok {
+		return msg, nil
+	}
+	return "", err
 }

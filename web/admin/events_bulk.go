@@ -38,7 +38,7 @@ func (h *handler) eventAction(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, u, lang := c.UserContext(), ui.UserOf(c), h.pickLang(c)
-	back := safeBack(c.FormValue("back"), eventsPath)
+	back := backTo(c.FormValue("back"), eventsPath, calendarPath)
 	switch c.Params("action") {
 	case "trash":
 		_, err = h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang)
@@ -74,7 +74,7 @@ func (h *handler) eventsBulk(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return h.bulk(c, safeBack(c.FormValue("back"), eventsPath), map[string]func(int64) error{
+	return h.bulk(c, backTo(c.FormValue("back"), eventsPath, calendarPath), map[string]func(int64) error{
 		"publish": status(models.StatusPublish),
 		"restore": status(models.StatusDraft),
 		"trash":   func(id int64) error { _, err := h.d.DB.TrashEvent(ctx, u, models.ByID(id), lang); return err },

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/kalends/kalends/models"
 )
 
 // option is one choice of a select or a group of checkboxes.
@@ -41,15 +39,6 @@ func missingLangs(source string, have []string) []string {
 	return out
 }
 
-// fieldMessages joins the messages of a validation error in lang.
-func (h *handler) fieldMessages(lang string, e *models.ValidationError) string {
-	parts := make([]string, len(e.Fields))
-	for i, f := range e.Fields {
-		parts[i] = h.d.I18n.T(lang, f.Reason, f.Data)
-	}
-	return strings.Join(parts, " ")
-}
-
 // recordID reads the :id of a record path (404 when it is not a number).
 func recordID(c *fiber.Ctx) (int64, error) {
 	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
@@ -57,15 +46,6 @@ func recordID(c *fiber.Ctx) (int64, error) {
 		return 0, fiber.ErrNotFound
 	}
 	return id, nil
-}
-
-// safeBack is a same-site admin path to go back to, or def.
-func safeBack(p, def string) string {
-	if (strings.HasPrefix(p, eventsPath) || strings.HasPrefix(p, calendarPath)) && !strings.HasPrefix(p, "//") &&
-		!strings.ContainsAny(p, "\\\r\n") {
-		return p
-	}
-	return def
 }
 
 // tabID names a status tab for tests ("all" for no status).

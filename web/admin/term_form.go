@@ -223,7 +223,7 @@ func (h *handler) termDelete(k *termKind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		back := safeTermBack(k, c.FormValue("back"))
+		back := backTo(c.FormValue("back"), k.Path)
 		if strings.HasPrefix(back, k.termPath(id, "/")) {
 			back = k.Path // the deleted term's own pages are gone
 		}

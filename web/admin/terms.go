@@ -296,7 +296,7 @@ func treeOrder(terms []*models.Term) ([]*models.Term, []int) {
 func (h *handler) termsBulk(k *termKind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ctx, u, lang := c.UserContext(), ui.UserOf(c), h.pickLang(c)
-		back := safeTermBack(k, c.FormValue("back"))
+		back := backTo(c.FormValue("back"), k.Path)
 		if c.FormValue("action") != "delete" {
 			return fiber.ErrBadRequest
 		}
@@ -360,16 +360,6 @@ func (h *handler) confirmDelete(c *fiber.Ctx, k *termKind, ids []int64, action, 
 		v.IDs = append(v.IDs, strconv.FormatInt(t.ID, 10))
 	}
 	return render(c, status, confirmDeletePage(v))
-}
-
-// safeTermBack is a same-site path of k's pages to go back to, or k's
-// list.
-func safeTermBack(k *termKind, p string) string {
-	if (p == k.Path || strings.HasPrefix(p, k.Path+"?") || strings.HasPrefix(p, k.Path+"/")) &&
-		!strings.ContainsAny(p, "\\\r\n") {
-		return p
-	}
-	return k.Path
 }
 
 // treeMark shows a category's depth in the list (a dash per level, as

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/kalends/kalends/internal/ical"
 	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/web/ui"
 )
 
 // The iCalendar feeds: /events.ics (every filter of the events list) and
@@ -30,38 +30,26 @@ func (h *handler) feedError(c *fiber.Ctx, lang string, status int, arg string) e
 	return c.Status(status).SendString(h.d.I18n.T(lang, "ical.bad_argument", map[string]any{"Name": arg}) + "\n")
 }
 
+// feedFilterError answers a feed whose filters cannot be used, in one
+// place: a filter that cannot be read (*ui.FilterError) or that names
+// nothing (the store's *models.ValidationError) is a 400 naming the
+// arguments at fault; a term the reader may not see is one too (it would
+// name nothing for them); anything else is an error.
+func (h *handler) feedFilterError(c *fiber.Ctx, lang string, err error) error {
+	if _, args, ok := ui.FilterMessage(h.d.I18n, lang, err); ok {
+		return h.feedError(c, lang, http.StatusBadRequest, strings.Join(args, ", "))
+	}
+	if hidden(err) {
+		return h.feedError(c, lang, http.StatusBadRequest, "categories, tags, venue or organizer")
+	}
+	return err
+}
+
 // eventsFeed is /events.ics.
 func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 	f := models.EventFilter{PerPage: feedCap, Lang: lang}
-	for _, a := range []struct {
-		name string
-		dst  *[]models.TermRef
-	}{{"categories", &f.Categories}, {"tags", &f.Tags}} {
-		for _, s := range splitList(c.Query(a.name)) {
-			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
-				*a.dst = append(*a.dst, models.TermRef{ID: id})
-			} else {
-				*a.dst = append(*a.dst, models.TermRef{Name: s})
-			}
-		}
-	}
-	for _, a := range []struct {
-		name string
-		dst  *[]int64
-	}{{"venue", &f.VenueIDs}, {"organizer", &f.OrganizerIDs}} {
-		for _, s := range splitList(c.Query(a.name)) {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id < 1 {
-				return h.feedError(c, lang, http.StatusBadRequest, a.name)
-			}
-			*a.dst = append(*a.dst, id)
-		}
-	}
-	if s := c.Query("search"); s != "" {
-		if len([]rune(s)) > 200 {
-			return h.feedError(c, lang, http.StatusBadRequest, "search")
-		}
-		f.Search = models.SearchWords(s)
+	if err := ui.ParseEventFilter(func(k string) string { return c.Query(k) }, &f); err != nil {
+		return h.feedFilterError(c, lang, err)
 	}
 	zone := h.d.Site.Zone()
 	now := h.d.Site.Now().In(zone)
@@ -85,11 +73,8 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 	}
 	f.EndsAfter, f.StartsBefore = &from, &to
 	p, err := h.d.DB.ListEvents(c.UserContext(), nil, f)
-	if hidden(err) {
-		return h.feedError(c, lang, http.StatusBadRequest, "categories, tags, venue or organizer")
-	}
 	if err != nil {
-		return err
+		return h.feedFilterError(c, lang, err)
 	}
 	return h.sendFeed(c, lang, p.Items)
 }
@@ -159,15 +144,4 @@ func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) er
 	c.Set(fiber.HeaderContentType, "text/calendar; charset=utf-8")
 	c.Set(fiber.HeaderContentDisposition, `inline; filename="events.ics"`)
 	return c.Send(body)
-}
-
-// splitList splits a comma-separated argument, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -192,7 +192,16 @@ func etagListHas(list, tag string) bool {
 func (h *handler) notFound(c *fiber.Ctx, lang string) error {
 	v := h.frame(lang, "/events/", h.d.I18n.T(lang, "public.not_found.title", nil), "")
 	v.Canonical = ""
-	return h.renderPublic(c, fiber.StatusNotFound, publicNotFound(v))
+	return h.renderPublic(c, fiber.StatusNotFound, publicErrorPage(v, v.T("public.not_found.lead")))
+}
+
+// badRequest is the 400 page in lang saying why the request cannot be
+// answered (message, already in lang).
+func (h *handler) badRequest(c *fiber.Ctx, lang, message string) error {
+	v := h.frame(lang, "/events/", h.d.I18n.T(lang, "public.bad_request.title", nil), "")
+	v.Canonical = ""
+	v.Robots = noindex
+	return h.renderPublic(c, fiber.StatusBadRequest, publicErrorPage(v, message))
 }
 
 // hidden reports whether err means the record is not there for this

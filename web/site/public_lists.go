@@ -145,10 +145,18 @@ func (h *handler) publicLinked(k linkedPage) func(*fiber.Ctx, string) error {
 	}
 }
 
-// listError answers a list that cannot be shown: a bad page or filter is
-// a 404 page, anything else an error.
+// listError answers a list that cannot be shown, in one place for every
+// public list: a filter that cannot be read or names nothing is a 400
+// page that says why, a page past the end (or not a number) a 404 page,
+// anything else an error.
 func (h *handler) listError(c *fiber.Ctx, lang string, err error) error {
-	if errors.Is(err, errBadPage) || hidden(err) {
+	if errors.Is(err, errBadPage) {
+		return h.notFound(c, lang)
+	}
+	if msg, _, ok := ui.FilterMessage(h.d.I18n, lang, err); ok {
+		return h.badRequest(c, lang, msg)
+	}
+	if hidden(err) {
 		return h.notFound(c, lang)
 	}
 	return err
@@ -204,29 +212,8 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
 	v := recordPageView{Frame: h.frame(lang, "/events/", t("public.events.title"), t("public.events.lead"))}
 	var f models.EventFilter
-	if s := c.Query("categories"); s != "" {
-		f.Categories = []models.TermRef{{Name: s}}
-	}
-	if s := c.Query("tags"); s != "" {
-		f.Tags = []models.TermRef{{Name: s}}
-	}
-	for _, a := range []struct {
-		name string
-		dst  *[]int64
-	}{{"venue", &f.VenueIDs}, {"organizer", &f.OrganizerIDs}} {
-		if s := c.Query(a.name); s != "" {
-			id, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || id < 1 {
-				return h.notFound(c, lang)
-			}
-			*a.dst = []int64{id}
-		}
-	}
-	if s := c.Query("search"); s != "" {
-		if len([]rune(s)) > 200 {
-			return h.notFound(c, lang)
-		}
-		f.Search = models.SearchWords(s)
+	if err := ui.ParseEventFilter(func(k string) string { return c.Query(k) }, &f); err != nil {
+		return h.listError(c, lang, err)
 	}
 	month := c.Query("view") == "month"
 	if !month {
