@@ -26,16 +26,6 @@ type appPasswordRow struct {
 	Revoke                string // the revoke form's action
 }
 
-// appPasswordsView is the application passwords section of the profile
-// and of a user's edit page.
-type appPasswordsView struct {
-	Action     string // where the create form posts; revoke forms post below it
-	Rows       []appPasswordRow
-	Name       string // the name typed, kept after an error
-	Secret     string // the password just created, shown this once
-	SecretName string
-}
-
 // appPasswords reads the application passwords of userID (ListAppPasswords
 // refuses those who may not see them) as the section posting to action.
 func (h *handler) appPasswords(c *fiber.Ctx, lay layoutView, userID int64, action string) (appPasswordsView, error) {

@@ -30,38 +30,6 @@ var calendarViews = []string{"month", "week", "day", "list"}
 // files (English is built in).
 var fullCalendarLocales = map[string]string{"zh-hans": "zh-cn", "ja": "ja", "ko": "ko", "en": "en"}
 
-// calendarView is the calendar page.
-type calendarView struct {
-	Layout     layoutView
-	Subscribe  string // webcal:// feed of the published events the filters select
-	View, Date string
-	FCLocale   string
-	Zone       string
-	API        string
-	PerPage    string
-	Scope      string
-	UserID     string
-	MayFilter  bool
-	MayCreate  bool
-	Q          calendarQuery
-	Views      []option
-	Categories []option
-	Tags       []option
-	Venues     []option
-	Organizers []option
-	Statuses   []option
-	Rows       []eventRow // the range without JavaScript
-	RangeText  string
-	Quick      []option // status choices of the quick-create form
-	BackHref   string
-	PrevHref   string // the table's previous and next range
-	NextHref   string
-	MoveBack   string // url-encoded BackHref for the move links
-	// FilterError says why the filters select nothing: one cannot be
-	// read, or names nothing.
-	FilterError string
-}
-
 // calendarQuery is the calendar's filter form, kept in its URL.
 type calendarQuery struct {
 	Categories, Tags, Venue, Organizer, Status, Search string
@@ -265,17 +233,6 @@ func calendarRange(view string, date time.Time) (from, to time.Time) {
 	}
 	from = time.Date(y, m, 1, 0, 0, 0, 0, loc)
 	return from, from.AddDate(0, 1, 0)
-}
-
-// moveView is the page that changes an event's dates without dragging.
-type moveView struct {
-	Layout     layoutView
-	ID         int64
-	EventTitle string
-	F          eventForm
-	Zone       string
-	Back       string
-	Errors     formErrors
 }
 
 func (h *handler) eventMoveForm(c *fiber.Ctx) error {

@@ -8,15 +8,6 @@ import (
 	"github.com/kalends/kalends/web/ui"
 )
 
-// docsView is the API documentation page: Swagger UI over the API's /doc
-// in the UI language. The signed-in user's nonce goes with every request
-// Swagger UI makes ("try it out"), so calls run as that user.
-type docsView struct {
-	Layout  layoutView
-	SpecURL string
-	RawURL  string
-}
-
 // docsCSP is the page's Content-Security-Policy: the admin's, with inline
 // style attributes allowed (Swagger UI's React components set them);
 // scripts stay limited to our own files.

@@ -95,29 +95,6 @@ func recordVersion(shown any, updated time.Time, by int64, langs []string) strin
 	return hex.EncodeToString(sum[:12])
 }
 
-// eventFormView is the create or edit page of an event.
-type eventFormView struct {
-	Layout     layoutView
-	Revisions  revisionsView // of a stored event
-	F          eventForm
-	ID         int64 // 0 for a new event
-	Action     string
-	Errors     formErrors
-	Statuses   []option
-	Venues     []option
-	Organizers []option
-	Categories []option
-	Tags       []option
-	Zones      []string
-	SiteZone   string
-	Conflict   *conflictView
-	JSONURL    string
-	Trashed    bool
-	Langs      []translationLink
-	Access     models.AdminListAccess
-	StatusName string
-}
-
 // conflictView says that the record changed since the form was loaded.
 type conflictView struct {
 	When   string

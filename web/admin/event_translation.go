@@ -32,25 +32,6 @@ func translationLinks(source string, have []string, href func(lang string) strin
 // translationLangs are the languages a record can be translated into.
 func translationLangs() []string { return i18n.Codes }
 
-// translationView is the side-by-side translation page of an event.
-type translationView struct {
-	Layout      layoutView
-	ID          int64
-	Lang        string // the language being written
-	LangName    string
-	LangTag     string
-	SourceName  string
-	SourceTag   string
-	Source      eventForm // the source text, read-only
-	T           eventForm // the translation (title, description, excerpt)
-	Missing     map[string]bool
-	Errors      formErrors
-	Action      string
-	EditHref    string
-	Langs       []translationLink
-	RecordTitle string
-}
-
 // eventTranslation shows the source text and the lang text of an event
 // side by side.
 func (h *handler) eventTranslation(c *fiber.Ctx) error {

@@ -142,41 +142,6 @@ func (q listQuery) filter(now time.Time, lang string) (models.EventFilter, error
 	return f, nil
 }
 
-// eventListRow is one event of the list.
-type eventListRow struct {
-	eventRow
-	Hidden, Featured bool
-	Categories       string
-	Trashed          bool
-	// Series: the event is an occurrence of a recurring series;
-	// Exception: one edited on its own.
-	Series, Exception bool
-	MissingLangs      []string // translations not written yet
-}
-
-// eventListView is the events list page.
-type eventListView struct {
-	Layout      layoutView
-	Q           listQuery
-	Access      models.AdminListAccess
-	Tabs        []statusTab
-	Rows        []eventListRow
-	TotalText   string
-	PageText    string
-	PrevHref    string
-	NextHref    string
-	Whens       []option
-	Orders      []option
-	Categories  []option
-	Tags        []option
-	Venues      []option
-	Organizers  []option
-	Trash       bool
-	ClearHref   string
-	FilterError string
-	Bulk        []option
-}
-
 func (h *handler) eventsList(c *fiber.Ctx) error {
 	ctx, u := c.UserContext(), ui.UserOf(c)
 	lay := h.layoutFor(c, "admin.events.title")

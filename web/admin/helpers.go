@@ -7,19 +7,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// option is one choice of a select or a group of checkboxes.
-type option struct {
-	Value, Label string
-	Selected     bool
-	Depth        int // nesting of a category
-}
-
-// statusTab is one tab of a list: a status (or all) with its count.
-type statusTab struct {
-	Label, Href, Count, Status string
-	Current                    bool
-}
-
 // missingLangs lists the languages a record is not yet translated into
 // (its source language aside).
 func missingLangs(source string, have []string) []string {

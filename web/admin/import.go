@@ -12,15 +12,6 @@ import (
 	"github.com/kalends/kalends/web/ui"
 )
 
-// importView is the page that imports an iCalendar file.
-type importView struct {
-	Layout    layoutView
-	CSRF      string
-	MayImport bool
-	Error     string       // why the file was refused, localized
-	Report    *ical.Report // what the import did
-}
-
 // importPage is GET /admin/import.
 func (h *handler) importPage(c *fiber.Ctx) error {
 	return h.renderImport(c, fiber.StatusOK, "", nil)

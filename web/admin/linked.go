@@ -19,14 +19,6 @@ import (
 
 const linkedPerPage = 20
 
-// formField is one input of a record form, named as the API argument.
-type formField struct {
-	Name, LabelID, HelpID string
-	Type                  string // text, textarea, url, email, tel, number, checkbox
-	Translatable          bool
-	Wide                  bool // spans the form's width
-}
-
 // linkedPages describes the pages of one linked kind.
 type linkedPages[T, In any] struct {
 	path                          string // "/admin/venues"
@@ -44,25 +36,6 @@ type linkedPages[T, In any] struct {
 // recordPath is the admin path of record id with a suffix.
 func (p *linkedPages[T, In]) recordPath(id int64, suffix string) string {
 	return p.path + "/" + strconv.FormatInt(id, 10) + suffix
-}
-
-// linkedFormView is the create or edit page of a venue or organizer.
-type linkedFormView struct {
-	Layout     layoutView
-	Revisions  revisionsView // of a stored record
-	Kind       string
-	ID         int64
-	Action     string
-	Fields     []formField
-	Values     map[string]string
-	Errors     formErrors
-	Conflict   bool // the record changed since the form was loaded
-	Statuses   []option
-	StatusName string
-	Status     string
-	Langs      []translationLink
-	JSONURL    string
-	Trashed    bool
 }
 
 // fieldNames are the names of the inputs of fields, and extra.

@@ -12,12 +12,6 @@ import (
 	"github.com/kalends/kalends/web/ui"
 )
 
-// linkedQuery is the state of a linked list, kept in its URL.
-type linkedQuery struct {
-	path, Search, Status string
-	Page                 int
-}
-
 func (q linkedQuery) href(change func(*linkedQuery)) string {
 	if change != nil {
 		change(&q)
@@ -47,26 +41,6 @@ type linkedRow struct {
 	MissingLangs, TransLangs  []string
 	SourceLang                string
 	ModifiedText, ModifiedISO string
-}
-
-// linkedListView is a venues or organizers list page.
-type linkedListView struct {
-	Layout    layoutView
-	Kind      string // "venues"
-	Path      string
-	Q         linkedQuery
-	Access    models.AdminListAccess
-	Tabs      []statusTab
-	Rows      []linkedRow
-	TotalText string
-	PageText  string
-	PrevHref  string
-	NextHref  string
-	Trash     bool
-	Bulk      []option
-	NewLabel  string
-	EmptyText string
-	NameLabel string
 }
 
 func (p *linkedPages[T, In]) list(c *fiber.Ctx, h *handler) error {

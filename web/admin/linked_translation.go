@@ -11,26 +11,6 @@ import (
 	"github.com/kalends/kalends/web/ui"
 )
 
-// linkedTranslationView is the side-by-side translation page of a venue or
-// organizer.
-type linkedTranslationView struct {
-	Layout      layoutView
-	Lang        string
-	LangName    string
-	LangTag     string
-	SourceName  string
-	SourceTag   string
-	Fields      []formField
-	Source      map[string]string
-	Values      map[string]string
-	Missing     map[string]bool
-	Errors      formErrors
-	Action      string
-	EditHref    string
-	Langs       []translationLink
-	RecordTitle string
-}
-
 // translation shows (or, posted, saves) the lang translation of a record:
 // the translatable fields only, saved through the same update as the API's
 // ml_language writes; an empty field is left as it was.

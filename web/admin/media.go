@@ -21,42 +21,6 @@ const mediaPath = "/admin/media"
 // mediaPerPage is the number of images a page of the grid shows.
 const mediaPerPage = 24
 
-// mediaListView is the media library grid with its upload form.
-type mediaListView struct {
-	Layout     layoutView
-	CSRF       string
-	Items      []models.Media
-	Search     string
-	Page       int
-	TotalPages int
-	Total      int
-	Error      string
-	Uploaded   bool
-	MaxBytes   int64
-}
-
-// mediaEditView is one image: its texts, where it is used, and deletion.
-type mediaEditView struct {
-	Layout layoutView
-	CSRF   string
-	Media  *models.Media
-	// Uses names the records the user may read and counts the others.
-	Uses  models.MediaUsage
-	Error string
-	Saved bool
-	// The texts are edited one language at a time: Lang (the site's
-	// language edits the image's own texts, another its translation, whose
-	// empty fields show the image's own text as placeholder).
-	Lang               string
-	Langs              []translationLink
-	Title, Alt         string
-	TitleHint, AltHint string
-	Translating        bool
-	// MayChange: the user uploaded the image or is an editor; others see
-	// it without the save and delete buttons.
-	MayChange bool
-}
-
 func (h *handler) mediaLayout(c *fiber.Ctx, title string) layoutView {
 	lay := h.layoutFor(c, title)
 	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/media.js"))

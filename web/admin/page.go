@@ -52,41 +52,6 @@ type navItem struct {
 	Ready, Current  bool
 }
 
-// layoutView is what every page's frame shows.
-type layoutView struct {
-	Lang     string // our code, e.g. "zh-hans"
-	HTMLLang string // BCP 47 tag for <html lang>, e.g. "zh-Hans"
-	Title    string // the page title, already localized
-	Product  string
-	CSSURL   string
-	JSURL    string
-	// ExtraCSS and ExtraJS are a page's own files (the API docs' Swagger
-	// UI), loaded before admin.css and after admin.js.
-	ExtraCSS []string
-	ExtraJS  []string
-	// StyleNonce, when set, is the page's CSP nonce for the style elements
-	// a script injects (FullCalendar reads it from <meta name="csp-nonce">).
-	StyleNonce string
-	HTMXURL    string
-	T          func(id string) string
-	// TD is T with template data.
-	TD func(id string, data map[string]any) string
-
-	User      *models.User // nil when signed out
-	RoleName  string
-	CSRF      string // the session's token (signed in) for forms and hx-headers
-	HXHeaders string // JSON for hx-headers on <body>
-	Nonce     string // X-WP-Nonce for the admin's scripts
-	Nav       []navItem
-	Langs     []ui.LangLink
-	LangName  string
-	// LangCSRF and LangBack are the switcher's form: its token (the
-	// session's, or the sign-in form's when signed out) and the page to
-	// come back to.
-	LangCSRF, LangBack string
-	Flash              string // a localized flash message, "" for none
-}
-
 // layoutFor builds the frame of a page for the request c, titled with the
 // message titleID.
 func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {

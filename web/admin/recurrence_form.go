@@ -20,28 +20,6 @@ import (
 // choices cannot say, the RFC 5545 text itself. A preview (htmx) shows the
 // rule's sentence and its first dates before anything is saved.
 
-// repeatForm is the recurrence part of the event form.
-type repeatForm struct {
-	Freq     string   // "", DAILY, WEEKLY, MONTHLY, YEARLY, or "custom"
-	Interval string   // every how many days, weeks, months or years
-	Days     []string // weekly: MO … SU
-	Monthly  string   // "day" (the start's day of the month), "nth" (its weekday, the nth of the month) or "last"
-	End      string   // "never", "until" or "count"
-	Until    string   // a date
-	Count    string
-	Extra    string // one date per line (RDATE)
-	Except   string // one date per line (EXDATE)
-	Custom   string // RFC 5545 lines, when Freq is "custom"
-	// Occurrence: the event is an occurrence of a series other than its
-	// first; Scope is what saving it changes (this, following, all).
-	Occurrence bool
-	Scope      string
-	// Keep: the rule is the one stored (set by the save, not read from
-	// the form), so the save does not send it; an occurrence's "this and
-	// following" then keeps the rest of the rule as it was.
-	Keep bool
-}
-
 // readRepeatForm reads the recurrence fields of a posted event form.
 func readRepeatForm(c *fiber.Ctx) repeatForm {
 	var days []string
@@ -199,14 +177,6 @@ func (r *repeatForm) choices(rule string, start time.Time) bool {
 		return true
 	}
 	return false
-}
-
-// repeatPreview is what the preview shows: the rule's sentence and its
-// first dates, or why the rule cannot be read.
-type repeatPreview struct {
-	Sentence string
-	Dates    []string
-	Error    string
 }
 
 // previewDates is how many dates the preview lists.

@@ -22,24 +22,9 @@ type revisionRow struct {
 	Date, Author, Fields, Href string
 }
 
-// revisionsView is the revisions section of an edit page.
-type revisionsView struct {
-	Rows []revisionRow
-}
-
 // diffRow is one field that differs between a revision and now.
 type diffRow struct {
 	Label, Old, Now string
-}
-
-// revisionPageView is the page of one revision.
-type revisionPageView struct {
-	Layout   layoutView
-	Record   string // the record's title now
-	When, By string
-	Rows     []diffRow
-	Restore  string // the restore form's action
-	Back     string // the edit page
 }
 
 // revisionFieldLabels name the stored fields a revision lists.

@@ -37,12 +37,6 @@ type sessionRow struct {
 	EndLabel         string
 }
 
-// when is a time on the list: its date and time of day, written apart so
-// that a narrow column wraps between them, and its ISO form.
-type when struct {
-	Date, Time, Full, ISO string
-}
-
 // whenOf writes t in the site's zone and the page's language: the date
 // without its weekday (the table is narrow; Full has it, for a tooltip).
 func (h *handler) whenOf(lang string, t time.Time) when {
@@ -72,13 +66,6 @@ func addressText(addr string) templ.Component {
 		}
 		return nil
 	})
-}
-
-// sessionsView is the sessions section of the profile.
-type sessionsView struct {
-	Intro  string
-	Rows   []sessionRow
-	Others int // sessions besides the current one
 }
 
 // sessions lists the live sessions of the signed-in user, the current one

@@ -46,20 +46,6 @@ func (f termForm) input(k *termKind) models.TermInput {
 	return in
 }
 
-// termFormView is the create or edit page of a term.
-type termFormView struct {
-	Layout  layoutView
-	K       *termKind
-	F       termForm
-	ID      int64 // 0 for a new term
-	Action  string
-	Errors  formErrors
-	Parents []option
-	Access  models.TermAdminAccess
-	Count   string
-	Langs   []translationLink
-}
-
 // termFormFields are the fields the term form shows; a message for any
 // other field goes to the summary only.
 func termFormFields(k *termKind) []string {
@@ -247,12 +233,6 @@ func (h *handler) termDelete(k *termKind) fiber.Handler {
 		h.setFlash(c, k.FlashDeleted)
 		return h.redirect(c, back)
 	}
-}
-
-// termTranslationView is the side-by-side translation page of a term.
-type termTranslationView struct {
-	translationView
-	K *termKind
 }
 
 // termTranslationViewOf reads term id in its source language and in the

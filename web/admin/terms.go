@@ -124,22 +124,6 @@ type termRow struct {
 	MissingLangs []string
 }
 
-// termListView is the list page of a taxonomy.
-type termListView struct {
-	Layout      layoutView
-	K           *termKind
-	Q           termQuery
-	Access      models.TermAdminAccess
-	Rows        []termRow
-	TotalText   string
-	PageText    string
-	PrevHref    string
-	NextHref    string
-	Orders      []option
-	Back        string
-	FilterError string
-}
-
 // termsList shows the terms of k: for categories in name order without a
 // search, the whole tree (parents before their children, indented) cut
 // into pages; otherwise a flat page in the order asked for.
@@ -328,18 +312,6 @@ func (h *handler) termsBulk(k *termKind) fiber.Handler {
 		h.setFlashCount(c, "terms_deleted", done, failed)
 		return c.Redirect(back, fiber.StatusSeeOther)
 	}
-}
-
-// confirmView is the confirmation step of a delete.
-type confirmView struct {
-	Layout  layoutView
-	K       *termKind
-	Names   []string
-	IDs     []string
-	Action  string // where the confirmed form posts
-	Back    string // where cancel leads, and where to go after
-	Single  bool   // one term, posted to its own delete path
-	Problem string // why the last attempt failed
 }
 
 // confirmDelete shows the terms ids will delete and the button that does
