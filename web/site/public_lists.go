@@ -61,9 +61,6 @@ func (h *handler) publicEventsOf(c *fiber.Ctx, lang string, v *recordPageView, f
 	return nil
 }
 
-// errBadPage marks a page argument that is not a page number.
-var errBadPage = fiber.NewError(fiber.StatusNotFound, "no such page")
-
 // linkedPage reads a venue or an organizer by slug for a public page.
 type linkedPage struct {
 	kind models.Kind // venue or organizer
@@ -143,23 +140,6 @@ func (h *handler) publicLinked(k linkedPage) func(*fiber.Ctx, string) error {
 		}
 		return h.renderPublic(c, fiber.StatusOK, publicRecordPage(*v))
 	}
-}
-
-// listError answers a list that cannot be shown, in one place for every
-// public list: a filter that cannot be read or names nothing is a 400
-// page that says why, a page past the end (or not a number) a 404 page,
-// anything else an error.
-func (h *handler) listError(c *fiber.Ctx, lang string, err error) error {
-	if errors.Is(err, errBadPage) {
-		return h.notFound(c, lang)
-	}
-	if msg, _, ok := ui.FilterMessage(h.d.I18n, lang, err); ok {
-		return h.badRequest(c, lang, msg)
-	}
-	if hidden(err) {
-		return h.notFound(c, lang)
-	}
-	return err
 }
 
 // publicTerm is /events/category/<slug>/ and /tag/<slug>/.
