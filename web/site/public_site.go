@@ -22,38 +22,27 @@ func (h *handler) root(c *fiber.Ctx, lang string) error {
 	if err != nil || id < 1 {
 		return h.notFound(c, lang)
 	}
-	u := actor(c)
-	ctx := c.UserContext()
-	var status, slug, page, edit string
-	switch pt {
-	case "tribe_events":
-		e, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return h.notFoundOr(c, lang, err)
-		}
-		status, slug, page, edit = e.Status, e.Slug, "/event/", "/admin/events/"
-	case "tribe_venue":
-		v, err := h.d.DB.Venues().Get(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return h.notFoundOr(c, lang, err)
-		}
-		status, slug, page, edit = v.Status, v.Slug, "/venue/", "/admin/venues/"
-	case "tribe_organizer":
-		o, err := h.d.DB.Organizers().Get(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return h.notFoundOr(c, lang, err)
-		}
-		status, slug, page, edit = o.Status, o.Slug, "/organizer/", "/admin/organizers/"
-	default:
+	kinds := map[string]struct {
+		kind models.Kind
+		edit string
+	}{"tribe_events": {models.KindEvent, "/admin/events/"}, "tribe_venue": {models.KindVenue, "/admin/venues/"},
+		"tribe_organizer": {models.KindOrganizer, "/admin/organizers/"}}
+	k, ok := kinds[pt]
+	if !ok {
 		return h.notFound(c, lang)
 	}
+	u := actor(c)
+	status, slug, err := h.statusAndSlug(c.UserContext(), u, k.kind, id, lang)
+	if err != nil {
+		return h.notFoundOr(c, lang, err)
+	}
 	if onPublicPage(status) {
-		return c.Redirect(h.d.PagePath(lang, page+url.PathEscape(slug)+"/"), fiber.StatusFound)
+		return c.Redirect(h.d.PagePath(lang, kindPaths[k.kind]+url.PathEscape(slug)+"/"), fiber.StatusFound)
 	}
 	if u == nil { // a published record is the only kind anonymous callers read
 		return h.notFound(c, lang)
 	}
-	return c.Redirect(edit+strconv.FormatInt(id, 10)+"/edit", fiber.StatusFound)
+	return c.Redirect(k.edit+strconv.FormatInt(id, 10)+"/edit", fiber.StatusFound)
 }
 
 func (h *handler) notFoundOr(c *fiber.Ctx, lang string, err error) error {

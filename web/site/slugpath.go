@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"unicode"
@@ -56,32 +57,9 @@ func (h *handler) movedSlug(c *fiber.Ctx, lang string, k models.Kind, slug, suff
 	if suffix == ".ics" {
 		u = nil
 	}
-	var status, now string
-	switch k {
-	case models.KindEvent:
-		e, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return false, ignoreHidden(err)
-		}
-		status, now = e.Status, e.Slug
-	case models.KindVenue:
-		v, err := h.d.DB.Venues().Get(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return false, ignoreHidden(err)
-		}
-		status, now = v.Status, v.Slug
-	case models.KindOrganizer:
-		o, err := h.d.DB.Organizers().Get(ctx, u, models.ByID(id), lang)
-		if err != nil {
-			return false, ignoreHidden(err)
-		}
-		status, now = o.Status, o.Slug
-	default: // categories and tags have no status: every one has a page
-		t, err := h.d.DB.GetTerm(ctx, u, string(k), id, lang)
-		if err != nil {
-			return false, ignoreHidden(err)
-		}
-		status, now = models.StatusPublish, t.Slug
+	status, now, err := h.statusAndSlug(ctx, u, k, id, lang)
+	if err != nil {
+		return false, ignoreHidden(err)
 	}
 	if !onPublicPage(status) || u == nil && status != models.StatusPublish || now == slug {
 		return false, nil
@@ -91,6 +69,37 @@ func (h *handler) movedSlug(c *fiber.Ctx, lang string, k models.Kind, slug, suff
 		to += "?" + string(q)
 	}
 	return true, c.Redirect(to, fiber.StatusMovedPermanently)
+}
+
+// statusAndSlug reads the status and the current slug of the record of
+// kind k with id, as u (nil: anonymous) may read it. Categories and tags
+// have no status: every one has a page, so they read as published.
+func (h *handler) statusAndSlug(ctx context.Context, u *models.User, k models.Kind, id int64, lang string) (status, slug string, err error) {
+	switch k {
+	case models.KindEvent:
+		e, err := h.d.DB.GetEvent(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return "", "", err
+		}
+		return e.Status, e.Slug, nil
+	case models.KindVenue:
+		v, err := h.d.DB.Venues().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return "", "", err
+		}
+		return v.Status, v.Slug, nil
+	case models.KindOrganizer:
+		o, err := h.d.DB.Organizers().Get(ctx, u, models.ByID(id), lang)
+		if err != nil {
+			return "", "", err
+		}
+		return o.Status, o.Slug, nil
+	}
+	t, err := h.d.DB.GetTerm(ctx, u, string(k), id, lang)
+	if err != nil {
+		return "", "", err
+	}
+	return models.StatusPublish, t.Slug, nil
 }
 
 // ignoreHidden is nil for an error that means the record cannot be shown
