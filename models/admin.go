@@ -54,14 +54,20 @@ type PostCounts map[Kind]map[string]int
 // default (SPEC §6: editors every status but trash, contributors and
 // authors the published ones and their own, everyone else the published
 // ones), by status: one grouped query per kind. Events hidden from
-// listings count too: the admin shows them.
+// listings count too: the admin shows them. Events are counted from the
+// day buckets of list totals (countEventsByStatus), so the admin's tabs and
+// dashboard do not count the calendar on every page view.
 func (s *Store) CountPosts(ctx context.Context, u *User) (PostCounts, error) {
 	vis := ListVisibility(u)
-	out := PostCounts{}
+	events, err := s.countEventsByStatus(ctx, vis)
+	if err != nil {
+		return nil, err
+	}
+	out := PostCounts{KindEvent: events}
 	for _, k := range []struct {
 		kind         Kind
 		table, alias string
-	}{{KindEvent, "events", "event"}, {KindVenue, "venues", "venue"}, {KindOrganizer, "organizers", "organizer"}} {
+	}{{KindVenue, "venues", "venue"}, {KindOrganizer, "organizers", "organizer"}} {
 		cond, args := statusCondition(k.alias, nil, vis)
 		var rows []struct {
 			Status string `bun:"status"`
@@ -79,6 +85,50 @@ func (s *Store) CountPosts(ctx context.Context, u *User) (PostCounts, error) {
 		out[k.kind] = m
 	}
 	return out, nil
+}
+
+// countEventsByStatus counts the events vis sees by default, by status,
+// from the all-events day buckets (event_day_counts, kept by triggers in
+// every write's transaction): a sum over the site's days, whatever the
+// number of events. Contributors and authors also see their own events in
+// any status but trash: those are counted from their rows (the author
+// index), the published ones from the buckets.
+func (s *Store) countEventsByStatus(ctx context.Context, vis Visibility) (map[string]int, error) {
+	var rows []struct {
+		Status string `bun:"status"`
+		N      int    `bun:"n"`
+	}
+	q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("status, SUM(n) AS n").
+		Where("dim = ?", dayDimAll).Where("ref = 0")
+	switch {
+	case vis.AllButTrash:
+		q.Where("status IN (?)", bun.List(notTrashed))
+	default:
+		q.Where("status = ?", StatusPublish)
+	}
+	if err := q.GroupExpr("status").Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("models: count events: %w", mapErr(err))
+	}
+	if !vis.AllButTrash && vis.OwnerID != 0 {
+		var own []struct {
+			Status string `bun:"status"`
+			N      int    `bun:"n"`
+		}
+		err := s.db.NewSelect().TableExpr("events AS event").ColumnExpr("event.status AS status, COUNT(*) AS n").
+			Where("event.author_id = ?", vis.OwnerID).Where("event.status NOT IN (?)", bun.List([]string{StatusPublish, StatusTrash})).
+			GroupExpr("event.status").Scan(ctx, &own)
+		if err != nil {
+			return nil, fmt.Errorf("models: count own events: %w", mapErr(err))
+		}
+		rows = append(rows, own...)
+	}
+	m := map[string]int{}
+	for _, r := range rows {
+		if r.N != 0 {
+			m[r.Status] += r.N
+		}
+	}
+	return m, nil
 }
 
 // RecentEvents returns up to limit events u wrote, the most recently

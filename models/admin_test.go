@@ -3,6 +3,8 @@ package models_test
 import (
 	"context"
 	"errors"
+	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -128,6 +130,91 @@ func TestDashboardCountsAndRecentEventsFollowVisibility(t *testing.T) {
 		}
 		if none, err := db.RecentEvents(ctx, nil, "en", 10); err != nil || len(none) != 0 {
 			t.Errorf("anonymous recent: %v %v", none, err)
+		}
+	})
+}
+
+// The admin's status tabs and dashboard count events from the day buckets
+// of list totals, not by counting the calendar, and stay equal to a count
+// of the rows through every kind of status change.
+func TestPostCountsReadTheBucketsAndStayExact(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := addAccount(t, db, "ed", models.RoleEditor)
+		carl := addAccount(t, db, "carl", models.RoleContributor)
+		var ids []int64
+		for i, who := range []*models.User{editor, editor, carl, editor, carl, editor} {
+			day := time.Date(2027, time.Month(1+i), 3, 10, 0, 0, 0, time.UTC)
+			in := baseInput("音楽祭 "+strconv.Itoa(i), day.Format(time.DateTime), day.Add(26*time.Hour).Format(time.DateTime))
+			in.HideFromListings = ptr(i == 3)
+			e, err := db.CreateEvent(ctx, who, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, e.ID)
+		}
+		check := func(step string) {
+			t.Helper()
+			for _, who := range []*models.User{editor, carl, nil} {
+				got, err := db.CountPosts(ctx, who)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int{}
+				for _, st := range []string{models.StatusPublish, models.StatusFuture, models.StatusDraft, models.StatusPending, models.StatusPrivate} {
+					var n int
+					q := db.IDB().NewSelect().TableExpr("events").ColumnExpr("COUNT(*)").Where("status = ?", st)
+					if who != nil && who.Role == models.RoleContributor && st != models.StatusPublish {
+						q.Where("author_id = ?", who.ID)
+					} else if who == nil && st != models.StatusPublish {
+						q.Where("1 = 0")
+					}
+					if err := q.Scan(ctx, &n); err != nil {
+						t.Fatal(err)
+					}
+					if n != 0 {
+						want[st] = n
+					}
+				}
+				if !reflect.DeepEqual(got[models.KindEvent], want) {
+					t.Errorf("%s, as %v: %v, want %v", step, who, got[models.KindEvent], want)
+				}
+			}
+		}
+		check("created")
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(ids[0]), models.EventInput{PostInput: models.PostInput{Status: ptr(models.StatusDraft)}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		check("published to draft")
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(ids[1]), models.EventInput{StartDate: ptr("2027-08-09 10:00"), EndDate: ptr("2027-08-09 11:00"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		check("moved")
+		if _, err := db.TrashEvent(ctx, editor, models.ByID(ids[3]), "en"); err != nil {
+			t.Fatal(err)
+		}
+		check("trashed")
+		if _, err := db.IDB().NewUpdate().TableExpr("events").Set("status = ?", models.StatusPrivate).Where("id = ?", ids[5]).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("changed in SQL")
+		if _, err := db.IDB().NewDelete().TableExpr("events").Where("id = ?", ids[2]).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("deleted in SQL")
+
+		// Served by the buckets: a bucket changed by hand shows.
+		if _, err := db.IDB().NewUpdate().TableExpr("event_day_counts").Set("n = n + 40").
+			Where("dim = 'e' AND ref = 0 AND status = ?", models.StatusPublish).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.CountPosts(ctx, editor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[models.KindEvent][models.StatusPublish] < 40 {
+			t.Errorf("the counts do not read the buckets: %v", got[models.KindEvent])
 		}
 	})
 }
