@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"strconv"
 	"testing"
 	"time"
@@ -215,6 +216,50 @@ func TestPostCountsReadTheBucketsAndStayExact(t *testing.T) {
 		}
 		if got[models.KindEvent][models.StatusPublish] < 40 {
 			t.Errorf("the counts do not read the buckets: %v", got[models.KindEvent])
+		}
+	})
+}
+
+// The dashboard's recent edits and upcoming list read indexes in order: an
+// author of a million events does not have them all sorted, and the
+// upcoming events (ends after now) are not found by reading every past
+// entry first.
+func TestDashboardListsReadIndexesInOrder(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := addAccount(t, db, "ed", models.RoleEditor)
+		for i := range 3 {
+			day := time.Date(2027, 4, 1+i, 9, 0, 0, 0, time.UTC)
+			if _, err := db.CreateEvent(ctx, editor, baseInput("공연 "+strconv.Itoa(i), day.Format(time.DateTime), day.Add(time.Hour).Format(time.DateTime))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log := &queryLog{}
+		db.AddQueryHook(log)
+		if _, err := db.RecentEvents(ctx, editor, "ko", 5); err != nil {
+			t.Fatal(err)
+		}
+		recent := log.reset()[0]
+		plan := explain(t, db, recent)
+		switch {
+		case !strings.Contains(plan, "events_author_updated_idx"):
+			t.Errorf("the recent edits cannot use the index on author and change:\n%s\n%s", recent, plan)
+		case db.Dialect() == models.SQLite && strings.Contains(plan, "TEMP B-TREE"):
+			// (MySQL scans a table of three rows whatever its indexes.)
+			t.Errorf("the recent edits are sorted, not read in order:\n%s\n%s", recent, plan)
+		}
+		now := time.Date(2027, 4, 2, 9, 30, 0, 0, time.UTC)
+		p, err := db.ListEvents(ctx, editor, models.EventFilter{EndsAfter: &now, PerPage: 2, Lang: "ko"})
+		if err != nil || p.Total != 2 {
+			t.Fatalf("upcoming: %v, %v", p, err)
+		}
+		for _, q := range log.reset() {
+			if strings.Contains(q, "event.end_at > ") {
+				if !strings.Contains(q, "event_span") {
+					t.Errorf("a query of the upcoming events has no lower bound on the start:\n%s", q)
+				}
+			}
 		}
 	})
 }

@@ -184,6 +184,21 @@ func windowConds(q *bun.SelectQuery, alias string, sqlite bool, f EventFilter) {
 	// start_at range of the index scan: the count then reads only the
 	// window's entries instead of every entry from the window start to the
 	// last event.
+	if f.noImpliedBounds {
+		return
+	}
 	bound(start+" <= ?", f.EndMax)
 	bound(start+" < ?", f.EndsBefore)
+	// Likewise an event that ends after t started at most the longest
+	// event kept (event_span, which triggers only grow) before t: without
+	// this bound, the upcoming events (ends after now) are found by reading
+	// every past entry of the start index first. A missing span row gives
+	// no bound rather than a wrong one.
+	if f.EndsAfter != nil {
+		if sqlite {
+			q.Where(start+" >= COALESCE(datetime(?, '-' || (SELECT secs FROM event_span WHERE id = 1) || ' seconds'), '')", Sec(*f.EndsAfter))
+		} else {
+			q.Where(start+" >= COALESCE(? - INTERVAL (SELECT secs FROM event_span WHERE id = 1) SECOND, '1000-01-01')", Sec(*f.EndsAfter))
+		}
+	}
 }

@@ -64,6 +64,9 @@ type EventFilter struct {
 	categoryIDs, tagIDs []int64
 	visibility          Visibility
 	reader              *User
+	// noImpliedBounds leaves out the bounds that the window implies
+	// (windowConds), for the tests that count the truth without them.
+	noImpliedBounds bool
 }
 
 // Sort keys of EventFilter.Order.

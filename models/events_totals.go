@@ -50,10 +50,46 @@ const (
 // countEvents is the total of the list f selects (f resolved, with its
 // visibility): from the buckets when it can, otherwise by counting rows.
 func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
+	if n, ok, err := s.countEndingAfter(ctx, f); ok || err != nil {
+		return n, err
+	}
 	if n, ok, err := s.countByDays(ctx, f); ok || err != nil {
 		return n, err
 	}
 	return s.countRows(ctx, f)
+}
+
+// countEndingAfter counts the events of a list bounded by "ends after t"
+// (the admin's upcoming tab, ends_after): those starting after t, from the
+// buckets, and those started by t that have not ended, a short range of
+// rows since they started at most the longest event before t. ok is false
+// when f has another strict bound or the buckets cannot serve it. Stored
+// times are whole seconds, so "starts after t" is "starts at t + 1 s or
+// later".
+func (s *Store) countEndingAfter(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	if f.EndsAfter == nil || f.StartsBefore != nil || f.StartsAfter != nil || f.EndsBefore != nil {
+		return 0, false, nil
+	}
+	t := Sec(*f.EndsAfter)
+	next := t.Add(time.Second)
+	later := f
+	later.EndsAfter = nil
+	if later.StartMin == nil || later.StartMin.Before(next) {
+		later.StartMin = &next
+	}
+	if _, _, _, ok := dayBuckets(later); !ok {
+		return 0, false, nil
+	}
+	if n, ok, err = s.countByDays(ctx, later); !ok || err != nil {
+		return n, ok, err
+	}
+	if f.StartMin != nil && !f.StartMin.Before(next) {
+		return n, true, nil
+	}
+	started := f
+	started.StartsBefore = &next
+	c, err := s.countRows(ctx, started)
+	return n + c, true, err
 }
 
 // countRows counts the events f selects from the links of its terms
