@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
