@@ -250,7 +250,14 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 			// Contributors and authors see others' records only when published.
 			q.Where("(event.status = ? OR event.author_id = ?)", StatusPublish, v.OwnerID)
 		}
+	case v.AllButTrash && counting:
+		// A count reads every entry of its range: IN lets it read them
+		// from the (status, start, …, end, hidden) index alone, where <>
+		// reads each row (the started events that have not ended, at a
+		// million events: 23-280 ms before, 4 ms after).
+		q.Where("event.status IN (?)", bun.List(notTrashed))
 	case v.AllButTrash:
+		// A page walks the start index in order and stops at its end.
 		q.Where("event.status <> ?", StatusTrash)
 	case v.OwnerID != 0:
 		q.Where("(event.status = ? OR (event.author_id = ? AND event.status <> ?))", StatusPublish, v.OwnerID, StatusTrash)
