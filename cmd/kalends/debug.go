@@ -15,11 +15,13 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 )
 
 // debugCounters are what the debug listener reports in /debug/vars: the
-// SQL queries run, which a benchmark divides by the requests it sent.
+// SQL queries run, which a benchmark divides by the requests it sent (and,
+// beside them, the goroutines and what the response cache holds).
 type debugCounters struct {
 	queries atomic.Int64
 }
@@ -45,6 +47,11 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	vars := expvar.NewMap("kalends")
 	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
 	vars.Set("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))
+	// The response cache: what it holds, counted as its bound counts it
+	// (make bench fills it and reads these).
+	vars.Set("cache_bytes", expvar.Func(func() any { b, _ := respcache.Held(); return b }))
+	vars.Set("cache_entries", expvar.Func(func() any { _, n := respcache.Held(); return n }))
+	vars.Set("cache_max_bytes", expvar.Func(func() any { return cfg.CacheSize }))
 	mux := http.NewServeMux()
 	mux.Handle("/debug/vars", expvar.Handler())
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
