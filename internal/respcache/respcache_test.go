@@ -63,19 +63,19 @@ func TestBytesCountWhatEntriesCost(t *testing.T) {
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&m1)
-			grew := int64(m1.HeapAlloc) - int64(m0.HeapAlloc)
+			grew := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
 			counted := rc.Bytes()
 			runtime.KeepAlive(rc)
 			runtime.KeepAlive(keys)
 			if rc.lru.Len() != tc.n {
 				t.Fatalf("%d entries held, want %d", rc.lru.Len(), tc.n)
 			}
-			ratio := float64(counted) / float64(grew)
-			t.Logf("%d entries: counted %d bytes, the heap grew by %d (%.3f)", tc.n, counted, grew, ratio)
+			ratio := float64(counted) / grew
+			t.Logf("%d entries: counted %d bytes, the heap grew by %.0f (%.3f)", tc.n, counted, grew, ratio)
 			// Counting less than the heap holds lets the cache exceed its
 			// bound; counting much more wastes it.
 			if ratio < 0.95 || ratio > 1.15 {
-				t.Errorf("Bytes counts %d, but the entries take %d bytes of heap (ratio %.3f, want 0.95–1.15)", counted, grew, ratio)
+				t.Errorf("Bytes counts %d, but the entries take %.0f bytes of heap (ratio %.3f, want 0.95–1.15)", counted, grew, ratio)
 			}
 		})
 	}
