@@ -148,15 +148,11 @@ func fillCache(ctx context.Context, base, debug string, proc *os.Process, words 
 		}
 	}
 	tick.Stop()
-	timedOut := ctx.Err() != nil
 	cancel()
 	wg.Wait()
 	took := time.Since(start)
 	a, h := memory(proc.Pid)
 	anon, hwm = max(anon, a), max(hwm, h)
-	if timedOut && !full {
-		return Result{}, fmt.Errorf("the cache held at most %d of %d bytes after %s", heldMax, maxBytes, took.Round(time.Second))
-	}
 	slices.Sort(lat)
 	r := Result{Name: fillName, Requests: int64(len(lat)), Errors: fails.Load() + refused.Load(), RSSAnon: anon, VMHWM: hwm}
 	if len(lat) > 0 {
@@ -169,8 +165,13 @@ func fillCache(ctx context.Context, base, debug string, proc *os.Process, words 
 	if refused.Load() > 0 {
 		fmt.Fprintf(os.Stderr, "  %d requests were turned away at the gate (503; a busy machine)\n", refused.Load())
 	}
-	if fails.Load() > 0 || refused.Load() > r.Requests/4 {
-		return r, fmt.Errorf("%d of %d requests failed, %d were turned away (503)", fails.Load(), r.Requests, refused.Load())
+	if !full || read.Load() < 2*maxBytes {
+		fmt.Fprintf(os.Stderr, "  WARNING: in %s the cache did not fill and turn over twice (a slow calendar or a busy machine): the peak may be low\n", took.Round(time.Second))
+	}
+	if fails.Load() > 0 {
+		// The row is kept (its errors column shows them) so that a long
+		// run's other rows are written.
+		fmt.Fprintf(os.Stderr, "  WARNING: %d of %d requests failed\n", fails.Load(), r.Requests)
 	}
 	return r, nil
 }
