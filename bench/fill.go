@@ -78,8 +78,9 @@ func fillURL(i int, words []string) string {
 // fillCache requests distinct URLs of large answers, fillWorkers at a time, on
 // a server with the response cache on, until the cache is full and twice
 // its bound has gone through it (so it has evicted as much as it holds),
-// sampling the server's memory all along: what a long-running site's cache
-// comes to, which a run of one URL never shows.
+// or for three minutes at most, sampling the server's memory all along:
+// what a long-running site's cache comes to, which a run of one URL never
+// shows.
 func fillCache(ctx context.Context, base, debug string, proc *os.Process, words []string) (Result, error) {
 	_, _, maxBytes, _, err := cacheVars(debug)
 	if err != nil {
