@@ -375,6 +375,24 @@ func emptyDB(ctx context.Context, c config, db string) error {
 	return nil
 }
 
+// mysqlTables lists the tables of the MySQL database name.
+func mysqlTables(ctx context.Context, conn *sql.DB, name string) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'", name)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+	}
+	return tables, rows.Err()
+}
+
 // dbBytes is the size of a database: a SQLite file with its WAL, or the
 // data and indexes of a MySQL database (0 when unknown).
 func dbBytes(ctx context.Context, db string) int64 {
@@ -398,6 +416,16 @@ func dbBytes(ctx context.Context, db string) int64 {
 		return 0
 	}
 	defer func() { _ = conn.Close() }()
+	// InnoDB's sizes in information_schema are statistics, refreshed in
+	// the background: just after a seed they still describe the empty
+	// tables. ANALYZE TABLE refreshes them (it samples pages: quick).
+	tables, err := mysqlTables(ctx, conn, name)
+	if err != nil {
+		return 0
+	}
+	for _, t := range tables {
+		_, _ = conn.ExecContext(ctx, "ANALYZE TABLE `"+name+"`.`"+t+"`")
+	}
 	var n sql.NullInt64
 	_ = conn.QueryRowContext(ctx, "SELECT SUM(data_length + index_length) FROM information_schema.tables WHERE table_schema = ?", name).Scan(&n)
 	return n.Int64

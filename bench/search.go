@@ -22,17 +22,18 @@ import (
 // Chinese, which do not separate words. Some are in mixed or full-width
 // case, or in hiragana for katakana, which search folds alike.
 var searchWords = []string{
-	"jazz. piano.", "Jazz. Wine.", "<p>coffee film.", "garden. <p>poetry", "ＣＯＮＣＥＲＴ. dance.",
+	"jazz. piano.", "Jazz. Wine.", "<p>coffee film.", "jazz. tea.", "ＣＯＮＣＥＲＴ. dance.",
 	"じゃずピアノ", "春の夜の", "本詩", "夜の港", "写真展示",
-	"爵士钢琴", "咖啡茶", "钢琴读书", "舞蹈戏剧", "摄影展览",
+	"爵士钢琴", "咖啡茶", "清晨市集", "舞蹈戏剧", "诗歌设计",
 	"재즈。 피아노。", "커피。 차。", "<p>춤 연극。", "봄。 가을。", "<p>사진 전시。",
 }
 
 // checkSearchWords reads how many events each word finds in the list the
 // row loads (X-WP-Total, per_page 50, the default window), against the
 // events of that list, prints them, records them in size, and fails when
-// one is outside 0.5–5% (a word the server answers 503 to is reported and
-// left unknown). It returns the row's paths.
+// one is outside 0.5–5% (only warns on a list under minSearchList; a word
+// the server answers 503 to is reported and left unknown). It returns the
+// row's paths.
 func checkSearchWords(api string, size *Size) ([]string, error) {
 	u, err := url.Parse(api)
 	if err != nil {
@@ -68,10 +69,22 @@ func checkSearchWords(api string, size *Size) ([]string, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("the search row's words must each find 0.5–5%% of the events: %s", strings.Join(bad, "; "))
+		err := fmt.Errorf("the search row's words must each find 0.5–5%% of the events: %s", strings.Join(bad, "; "))
+		if all < minSearchList {
+			// A few thousand events are too few for the shares to hold
+			// (0.5% of 1,000 is five events): a warning only.
+			fmt.Fprintf(os.Stderr, "  WARNING (a small calendar): %v\n", err)
+			return paths, nil
+		}
+		return nil, err
 	}
 	return paths, nil
 }
+
+// minSearchList is the smallest list (events in the default window) on
+// which a word outside 0.5–5% stops the run: the smallest of make bench,
+// 10,000 events, has about 5,500.
+const minSearchList = 5000
 
 // errUnavailable is a 503: the server was too busy or gave up on the
 // request.
