@@ -29,10 +29,13 @@ audit:
 ## bench: seed 10,000 and 100,000 realistic events, load the real binary with
 ## wrk on loopback beside a static responder, print the table, write
 ## bench/results.json and compare with bench/baseline.json (BENCHMARKS.md);
-## BENCH_DB=mysql://… for MariaDB
+## BENCH_DB=mysql://… for MariaDB; BENCH_EVENTS=1000000 for a million events
+## (with 5,000 weekly series; not part of the default run: seeding alone
+## takes minutes)
+BENCH_EVENTS ?= 10000,100000
 bench:
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make bench needs wrk: sudo apt-get install wrk"; exit 1; }
-	$(GO) run ./bench
+	$(GO) run ./bench -events $(BENCH_EVENTS)
 
 ## soak: 10 minutes of mixed load (API lists, pages, feeds, admin pages,
 ## writes) on 10,000 seeded events; fails on any 5xx or on memory or

@@ -52,10 +52,25 @@ func TestUnits(t *testing.T) {
 }
 
 func TestTableComparesWithTheBaseline(t *testing.T) {
-	now := Report{Machine: "m", DB: "sqlite", Results: []Result{{Size: 10, Name: "list", ReqPerS: 150, Ceiling: 0.5, Queries: 6}}}
+	now := Report{Machine: "m", DB: "sqlite", Results: []Result{{Size: 10, Name: "list", ReqPerS: 150, Ceiling: 0.5, Queries: 6}},
+		Sizes: []Size{{Events: 10, Series: 1, SeedS: 2.4, DBBytes: 3 << 20}, {Events: 20, Reused: true, DBBytes: 5 << 20}}}
 	base := &Report{Results: []Result{{Size: 10, Name: "list", ReqPerS: 100}}}
 	out := renderTable(now, base)
-	if !strings.Contains(out, "| 10 | list | 150 | 50.0% |") || !strings.Contains(out, "+50%") || !strings.Contains(out, "| 6.0 |") {
+	if !strings.Contains(out, "| 10 | list | 150 | 50.0% |") || !strings.Contains(out, "+50%") || !strings.Contains(out, "| 6.0 |") ||
+		!strings.Contains(out, "| 10 | 1 | 2 | 3 |") || !strings.Contains(out, "| 20 | 0 | reused | 5 |") {
 		t.Errorf("table:\n%s", out)
+	}
+}
+
+// TestFillURLsAreDistinct: the cache fill step must not ask for one answer
+// twice, or it measures hits instead of filling.
+func TestFillURLsAreDistinct(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 10000 {
+		u := fillURL(i, searchWords)
+		if j, ok := seen[u]; ok {
+			t.Fatalf("URL %d repeats URL %d: %s", i, j, u)
+		}
+		seen[u] = i
 	}
 }

@@ -34,6 +34,16 @@ func renderTable(rep Report, base *Report) string {
 			r.Size, r.Name, r.ReqPerS, r.Ceiling*100, r.P50Ms, r.P99Ms, r.Bytes, r.Errors,
 			float64(r.RSSAnon)/1024, float64(r.VMHWM)/1024, queries, change)
 	}
+	if len(rep.Sizes) > 0 {
+		b.WriteString("\n| events | series | seed s | database MB |\n|---:|---:|---:|---:|\n")
+		for _, s := range rep.Sizes {
+			seed := fmt.Sprintf("%.0f", s.SeedS)
+			if s.Reused {
+				seed = "reused"
+			}
+			fmt.Fprintf(&b, "| %d | %d | %s | %.0f |\n", s.Events, s.Series, seed, float64(s.DBBytes)/(1<<20))
+		}
+	}
 	fmt.Fprintf(&b, "\nwhole run: %.0f s\n", rep.Took)
 	return b.String()
 }

@@ -40,6 +40,7 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	warnLooseDatabase(cfg, logger)
 	site := siteOf(cfg)
 	db.UseSite(site)
+	defer limitMemory(cfg, logger)()
 	app, err := newApp(db, site, cfg, logger)
 	if err != nil {
 		return err

@@ -13,7 +13,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -48,7 +50,8 @@ type Cache struct {
 	checked time.Time
 	lru     *list.List // of *cacheEntry, most recent first
 	byKey   map[string]*list.Element
-	bytes   int64
+	bytes   int64 // what the answers cost (entrySize), plus charged
+	charged int64 // what caches sharing the budget hold (Charge)
 }
 
 type cacheEntry struct {
@@ -60,13 +63,24 @@ type cacheEntry struct {
 	body    []byte
 }
 
+// size is what the entry costs in memory, as the allocator counts it: the
+// body's capacity (not its length), the key, the header strings and their
+// slice, the entry itself, its list element and its slot in the map. An
+// answer of 300 kB costs about its length, but a cache of many small
+// answers costs far more than their bodies, and a bound that ignores it
+// is a bound on a fraction of what the cache holds.
 func (e *cacheEntry) size() int64 {
-	n := int64(len(e.key) + len(e.body) + 128)
+	n := entryFixed + AllocSize(len(e.key)) + AllocSize(cap(e.body)) + AllocSize(cap(e.headers)*int(unsafe.Sizeof([2]string{})))
 	for _, h := range e.headers {
-		n += int64(len(h[0]) + len(h[1]))
+		n += AllocSize(len(h[0])) + AllocSize(len(h[1]))
 	}
 	return n
 }
+
+// entryFixed is what every entry costs beside its strings and body: the
+// entry, its list element and its slot in byKey (a string key and a
+// pointer, at a swiss map's load, counted high).
+var entryFixed = AllocSize(int(unsafe.Sizeof(cacheEntry{}))) + AllocSize(int(unsafe.Sizeof(list.Element{}))) + 64
 
 // New returns a cache of at most maxBytes that reads the
 // generation at most every check; nil when maxBytes is 0 (no cache).
@@ -77,12 +91,40 @@ func New(db *models.DB, site *models.Site, maxBytes int64, check time.Duration) 
 	return &Cache{db: db, site: site, maxBytes: maxBytes, check: check, lru: list.New(), byKey: map[string]*list.Element{}}
 }
 
-// Bytes is the size of what the cache holds.
+// Bytes is the size of what the cache holds (with what was charged to
+// its budget).
 func (rc *Cache) Bytes() int64 {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return rc.bytes
 }
+
+// MaxBytes is the cache's bound (--cache-size).
+func (rc *Cache) MaxBytes() int64 { return rc.maxBytes }
+
+// Charge counts n more bytes (fewer when negative) that another cache
+// sharing this one's budget holds, and evicts answers, least recently used
+// first, until the sum fits again. It returns by how much the sum is still
+// above the bound once no answer is left (0 when it fits): the other cache
+// must then free that much of its own. Count n as the allocator does
+// (AllocSize of each allocation, and the slots that hold them).
+func (rc *Cache) Charge(n int64) (over int64) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.charged += n
+	rc.bytes += n
+	held.bytes.Add(n)
+	rc.evict()
+	return max(rc.bytes-rc.maxBytes, 0)
+}
+
+// held is what every cache of the process holds, for the debug listener
+// (Held).
+var held struct{ bytes, entries atomic.Int64 }
+
+// Held reports what the response caches of this process hold: bytes (as
+// Bytes counts them) and answers.
+func Held() (bytes, entries int64) { return held.bytes.Load(), held.entries.Load() }
 
 // generation returns the current generation, reading it from the database
 // when the last read is older than the check interval. A failed read
@@ -111,9 +153,11 @@ func (rc *Cache) generation(ctx context.Context, now time.Time) (int64, bool) {
 		return 0, false
 	}
 	if g != rc.gen {
+		held.bytes.Add(-(rc.bytes - rc.charged))
+		held.entries.Add(-int64(rc.lru.Len()))
 		rc.lru.Init()
 		rc.byKey = map[string]*list.Element{}
-		rc.bytes = 0
+		rc.bytes = rc.charged
 	}
 	rc.gen, rc.checked = g, now
 	return g, true
@@ -158,7 +202,15 @@ func (rc *Cache) put(e *cacheEntry) {
 	}
 	rc.byKey[e.key] = rc.lru.PushFront(e)
 	rc.bytes += size
-	for rc.bytes > rc.maxBytes {
+	held.bytes.Add(size)
+	held.entries.Add(1)
+	rc.evict()
+}
+
+// evict removes the least recently used answers until the budget fits or
+// none is left.
+func (rc *Cache) evict() {
+	for rc.bytes > rc.maxBytes && rc.lru.Len() > 0 {
 		rc.remove(rc.lru.Back())
 	}
 }
@@ -166,8 +218,50 @@ func (rc *Cache) put(e *cacheEntry) {
 func (rc *Cache) remove(el *list.Element) {
 	e := rc.lru.Remove(el).(*cacheEntry)
 	delete(rc.byKey, e.key)
-	rc.bytes -= e.size()
+	size := e.size()
+	rc.bytes -= size
+	held.bytes.Add(-size)
+	held.entries.Add(-1)
 }
+
+// newEntry is the entry of an answer: the body copied to a slice of its
+// own, the headers but those of each answer.
+func newEntry(key string, gen int64, expires time.Time, res *fiber.Response) *cacheEntry {
+	e := &cacheEntry{key: key, gen: gen, expires: expires, status: res.StatusCode(),
+		body: append([]byte(nil), res.Body()...)}
+	n := 0
+	res.Header.VisitAll(func(k, _ []byte) {
+		if !perRequestHeaders[string(k)] {
+			n++
+		}
+	})
+	e.headers = make([][2]string, 0, n)
+	res.Header.VisitAll(func(k, v []byte) {
+		if name := string(k); !perRequestHeaders[name] {
+			e.headers = append(e.headers, [2]string{name, string(v)})
+		}
+	})
+	return e
+}
+
+// AllocSize is what an allocation of n bytes takes from Go's heap: small
+// objects are rounded up to their size class, large ones to whole pages
+// (the classes of the runtime's sizeclasses.go, the same since Go 1.12).
+func AllocSize(n int) int64 {
+	if n <= 0 {
+		return 0
+	}
+	if n > sizeClasses[len(sizeClasses)-1] {
+		return int64((n + 8191) &^ 8191)
+	}
+	i := sort.SearchInts(sizeClasses, n)
+	return int64(sizeClasses[i])
+}
+
+var sizeClasses = []int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 288, 320, 352,
+	384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048, 2304, 2688, 3072, 3200,
+	3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336, 16384, 18432,
+	19072, 20480, 21760, 24576, 27264, 28672, 32768}
 
 // absoluteDate matches the date arguments a cached answer may depend on:
 // a date, a date and time (optionally with a zone), or a UNIX timestamp.
@@ -257,14 +351,7 @@ func (rc *Cache) Handler(next fiber.Handler, ttl time.Duration) fiber.Handler {
 		if ttl > 0 && now.Add(ttl).Before(expires) {
 			expires = now.Add(ttl)
 		}
-		e := &cacheEntry{key: key, gen: gen, expires: expires, status: res.StatusCode(),
-			body: append([]byte(nil), res.Body()...)}
-		res.Header.VisitAll(func(k, v []byte) {
-			if name := string(k); !perRequestHeaders[name] {
-				e.headers = append(e.headers, [2]string{name, string(v)})
-			}
-		})
-		rc.put(e)
+		rc.put(newEntry(key, gen, expires, res))
 		c.Set("X-Kalends-Cache", "miss")
 		return nil
 	}
