@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,13 +80,43 @@ func searchBody(fields ...*string) (string, bool) {
 // distinct trigram (gramToken) and per distinct character and pair of
 // characters (shortToken), space separated and sorted.
 func searchGrams(body string) string {
-	return joinTokens(ngramTokens(body, 3, gramToken), ngramTokens(body, 1, shortToken), ngramTokens(body, 2, shortToken))
+	return joinTokens(ngramTokens(body, 3, gramToken)) + " " + shortGrams(body)
 }
 
 // shortGrams is the document of a body in event_search_short (SQLite):
-// its characters and pairs of characters.
+// its characters and pairs of characters (shortToken), each once.
 func shortGrams(body string) string {
-	return joinTokens(ngramTokens(body, 1, shortToken), ngramTokens(body, 2, shortToken))
+	seen := make(map[uint64]struct{}, 512)
+	prev := rune(-1)
+	for _, r := range body {
+		if r == '\n' {
+			prev = -1
+			continue
+		}
+		// A rune from a range over a string is in [0, 0x10FFFF].
+		seen[uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
+		if prev >= 0 {
+			seen[1<<63|uint64(prev)<<21|uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
+		}
+		prev = r
+	}
+	keys := make([]uint64, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b := make([]byte, 0, 10*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if k&(1<<63) == 0 {
+			b = appendShortToken(b, rune(k), -1) //nolint:gosec // G115: k < 0x110000 here
+		} else {
+			b = appendShortToken(b, rune(k>>21&0x1FFFFF), rune(k&0x1FFFFF))
+		}
+	}
+	return string(b)
 }
 
 // ngramTokens is the set of tokens of the n-character substrings of body
@@ -122,30 +153,28 @@ func joinTokens(sets ...map[string]struct{}) string {
 // and the code point of each character in four base-36 digits, so that a
 // token stands for exactly one text.
 func shortToken(g string) string {
-	var b strings.Builder
-	if utf8.RuneCountInString(g) == 1 {
-		b.WriteByte('u')
-	} else {
-		b.WriteByte('b')
+	rs := []rune(g)
+	if len(rs) == 1 {
+		return string(appendShortToken(nil, rs[0], -1))
 	}
-	for _, r := range g {
-		d := strconv.FormatUint(uint64(r), 36)
-		b.WriteString(strings.Repeat("0", 4-len(d)))
-		b.WriteString(d)
-	}
-	return b.String()
+	return string(appendShortToken(nil, rs[0], rs[1]))
 }
 
-// gramToken is the FULLTEXT token of one trigram: a digit and four base-36
-// characters of its hash (16.8 million tokens; a collision only adds a
-// candidate that LOCATE then rejects). The digit keeps it off the
-// stopword list and five characters keep it above innodb_ft_min_token_size.
-func gramToken(g string) string {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(g))
-	v := h.Sum64()
-	s := strconv.FormatUint((v/10)%(36*36*36*36), 36)
-	return strconv.Itoa(int(v%10)) + strings.Repeat("0", 4-len(s)) + s
+func appendShortToken(b []byte, r1, r2 rune) []byte {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	put := func(r rune) {
+		v := uint32(r) //nolint:gosec // G115: a code point, never negative
+		b = append(b, digits[v/46656%36], digits[v/1296%36], digits[v/36%36], digits[v%36])
+	}
+	if r2 < 0 {
+		b = append(b, 'u')
+		put(r1)
+		return b
+	}
+	b = append(b, 'b')
+	put(r1)
+	put(r2)
+	return b
 }
 
 // wordGrams is the boolean FULLTEXT query (MySQL) of a folded word of at
@@ -516,23 +545,13 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
 		}
 		if s.dialect == SQLite {
 			b.WriteString(" RETURNING id, body")
-			rows, err := s.db.QueryContext(ctx, b.String(), args...)
-			if err != nil {
+			var rows []searchRow
+			if err := s.db.NewRaw(b.String(), args...).Scan(ctx, &rows); err != nil {
 				return fmt.Errorf("models: write search rows: %w", mapErr(err))
 			}
-			var ids []int64
-			var bodies []string
-			for rows.Next() {
-				var id int64
-				var body string
-				if err := rows.Scan(&id, &body); err != nil {
-					_ = rows.Close()
-					return fmt.Errorf("models: write search rows: %w", mapErr(err))
-				}
-				ids, bodies = append(ids, id), append(bodies, body)
-			}
-			if err := rows.Close(); err != nil {
-				return fmt.Errorf("models: write search rows: %w", mapErr(err))
+			ids, bodies := make([]int64, len(rows)), make([]string, len(rows))
+			for i, r := range rows {
+				ids[i], bodies[i] = r.ID, r.Body
 			}
 			if err := s.writeShortGrams(ctx, ids, bodies); err != nil {
 				return err
@@ -684,4 +703,17 @@ func (s *Store) writeShortGrams(ctx context.Context, ids []int64, bodies []strin
 		return fmt.Errorf("models: write search rows: %w", mapErr(err))
 	}
 	return nil
+}
+
+// gramToken is the FULLTEXT token (MySQL) of one trigram: a digit and four
+// base-36 characters of its hash (16.8 million tokens; a collision only
+// adds a candidate that LOCATE then rejects). The digit keeps it off the
+// stopword list and five characters keep it above
+// innodb_ft_min_token_size.
+func gramToken(g string) string {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(g))
+	v := h.Sum64()
+	s := strconv.FormatUint((v/10)%(36*36*36*36), 36)
+	return strconv.Itoa(int(v%10)) + strings.Repeat("0", 4-len(s)) + s
 }

@@ -91,15 +91,6 @@ func compareSearch(t *testing.T, db *models.DB, u *models.User, q, lang string) 
 	return len(want)
 }
 
-func eventIDs(es []*models.Event) []int64 {
-	ids := make([]int64, len(es))
-	for i, e := range es {
-		ids[i] = e.ID
-	}
-	slices.Sort(ids)
-	return ids
-}
-
 func clip(ids []int64) []int64 {
 	if len(ids) > 8 {
 		return ids[:8]
