@@ -353,3 +353,40 @@ func TestIndexedSearchNoticesASkippedWrite(t *testing.T) {
 		}
 	})
 }
+
+// TestIndexedSearchFoldsAsFoldSearch: a character whose folded form is
+// several characters (ligatures, roman numerals, squared units, ǆ, ĳ, the
+// ellipsis, a half-width kana with its separate voicing mark) is found as
+// FoldSearch writes it, on both dialects. MySQL's LIKE compares its
+// collation's weights character by character and misses these (ﬁ is not
+// found by "fi" there, nor "fi" by ﬁ): the index follows FoldSearch, the
+// documented rule, as SQLite's LIKE already did.
+func TestIndexedSearchFoldsAsFoldSearch(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		for _, group := range [][]string{{"ﬁ", "fi"}, {"Ⅳ", "iv"}, {"ǆ", "dž"}, {"ĳ", "ij"}, {"㎏", "kg"}, {"…", "..."}, {"ｳﾞ", "ヴ", "ゔ"}} {
+			var ids []int64
+			for i, c := range group {
+				e, err := db.CreateEvent(ctx, ed, baseInput("q"+c+"z", fmt.Sprintf("2031-01-%02d 10:00", i+1), fmt.Sprintf("2031-01-%02d 11:00", i+1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, e.ID)
+			}
+			slices.Sort(ids)
+			for _, c := range group {
+				got, err := db.EventIDs(ctx, ed, models.EventFilter{Search: []string{"q" + c + "z"}})
+				if err != nil || !slices.Equal(got, ids) {
+					t.Errorf("search %q: %v (%v), want %v: the events of %q", "q"+c+"z", got, err, ids, group)
+				}
+			}
+			for _, id := range ids {
+				if _, err := db.DeleteEvent(ctx, ed, models.ByID(id), "en"); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+}
