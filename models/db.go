@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -50,6 +51,9 @@ type Store struct {
 	// txPrep is the same cache inside a transaction on SQLite, for the
 	// writes that run through exec.
 	txPrep *prepared
+	// searchMode is the mode of the search index's upkeep in transactions
+	// (searchOn, or paused while migrations run; event_search.go).
+	searchMode *atomic.Int32
 }
 
 // Site returns the site settings the store works with.
@@ -92,7 +96,13 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	for attempt := 1; ; attempt++ {
 		err := s.db.RunInTx(ctx, opts, func(_ context.Context, tx bun.Tx) error {
-			return fn(&Store{db: tx, dialect: s.dialect, site: s.site, media: s.media, txPrep: s.prep})
+			st := &Store{db: tx, dialect: s.dialect, site: s.site, media: s.media, txPrep: s.prep, searchMode: s.searchMode}
+			if err := fn(st); err != nil {
+				return err
+			}
+			// The search index follows the events' text in the same
+			// transaction (event_search.go).
+			return st.indexMarked(ctx)
 		})
 		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
 			return mapErr(err)
@@ -160,7 +170,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("models: open sqlite %s: %w", path, err)
 	}
 	prep := &prepared{db: db, stmts: map[string]*sql.Stmt{}}
-	return &DB{Store: &Store{db: db, dialect: SQLite, site: DefaultSite(), prep: prep}, Bun: db, dialect: SQLite}, nil
+	return &DB{Store: &Store{db: db, dialect: SQLite, site: DefaultSite(), prep: prep, searchMode: new(atomic.Int32)}, Bun: db, dialect: SQLite}, nil
 }
 
 // MySQLConfig turns a mysql:// URL into a driver configuration with the
@@ -216,7 +226,7 @@ func openMySQL(ctx context.Context, dsn string) (*DB, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("models: open mysql %s: %w", redactDSN(dsn), err)
 	}
-	return &DB{Store: &Store{db: db, dialect: MySQL, site: DefaultSite()}, Bun: db, dialect: MySQL}, nil
+	return &DB{Store: &Store{db: db, dialect: MySQL, site: DefaultSite(), searchMode: new(atomic.Int32)}, Bun: db, dialect: MySQL}, nil
 }
 
 // createMySQLDatabase creates the database (utf8mb4) when it does not exist
@@ -311,7 +321,9 @@ func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err er
 			err = fmt.Errorf("models: migrate: unlock: %w", uerr)
 		}
 	}()
+	db.searchMode.Store(searchPaused)
 	group, err := m.Migrate(ctx)
+	db.searchMode.Store(searchOn)
 	if err != nil {
 		// Collisions resolved before the failure stay in rep: they were
 		// written (each batch commits).
@@ -319,6 +331,11 @@ func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err er
 	}
 	for _, mg := range group.Migrations {
 		rep.Applied = append(rep.Applied, mg.Name)
+	}
+	// Events a migration marked for the search index (all of them when
+	// the index is made) are folded now, under the lock.
+	if _, err := db.IndexBacklog(ctx); err != nil {
+		return rep, fmt.Errorf("models: migrate: %w", err)
 	}
 	return rep, nil
 }

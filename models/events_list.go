@@ -67,6 +67,16 @@ type EventFilter struct {
 	// noImpliedBounds leaves out the bounds that the window implies
 	// (windowConds), for the tests that count the truth without them.
 	noImpliedBounds bool
+	// The events marked for the search index and not yet refolded,
+	// searched with LIKE (searchAllDirty: too many, so all are).
+	searchDirty    []int64
+	searchAllDirty bool
+	// searchMatched is the events the index found (SQLite, nothing
+	// marked; nil otherwise).
+	searchMatched []int64
+	// likeSearch searches every event with the LIKE condition, not the
+	// index (the equality test compares the two).
+	likeSearch bool
 }
 
 // Sort keys of EventFilter.Order.
@@ -220,6 +230,14 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 	}
 	errs = append(errs, s.postsReadable(ctx, f.reader, KindVenue, "venue", venues.unknownReason, f.VenueIDs),
 		s.postsReadable(ctx, f.reader, KindOrganizer, "organizer", organizers.unknownReason, f.OrganizerIDs))
+	if len(f.Search) > 0 && !f.likeSearch {
+		var err error
+		f.searchDirty, f.searchAllDirty, err = s.searchDirty(ctx)
+		if err == nil && s.dialect == SQLite && !f.searchAllDirty && len(f.searchDirty) == 0 {
+			f.searchMatched, _, err = s.matchSearch(ctx, f.Lang, f.Search)
+		}
+		errs = append(errs, err)
+	}
 	if f.ParentID != nil {
 		ok, err := s.isEvent(ctx, *f.ParentID)
 		if err == nil && !ok {
@@ -265,8 +283,14 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.status = ?", StatusPublish)
 	}
 
-	if cond, args := SearchCondition(s.dialect, KindEvent, "event", "id", []string{"title", "description", "excerpt"}, f.Lang, f.Search); cond != "" {
+	if cond, args := eventSearchCondition(s.dialect, f.Lang, f.Search, f.searchDirty, f.searchAllDirty || f.likeSearch, f.searchMatched); cond != "" {
 		q.Where(cond, args...)
+		if counting && f.searchMatched != nil && !f.likeSearch {
+			// A count reads the matches by id (their number), not the
+			// whole window probing each event against them (the
+			// planner's choice, which grows with the calendar).
+			q.ModelTableExpr(`"events" AS "event" NOT INDEXED`)
+		}
 	}
 	linked := func(table, col string, ids []int64) {
 		if len(ids) == 0 {

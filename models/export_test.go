@@ -65,3 +65,37 @@ func (s *Store) ReadableIDs(ctx context.Context, u *User, k Kind) ([]int64, erro
 	err := s.db.NewSelect().TableExpr(kindTables[k]+" AS "+alias).Column(alias+".id").Where(cond, args...).Scan(ctx, &ids)
 	return ids, err
 }
+
+// LikeSearch makes f search every event with the LIKE condition instead
+// of the index (the equality test compares both).
+func LikeSearch(f EventFilter) EventFilter {
+	f.likeSearch = true
+	return f
+}
+
+// DropSearchIndexWrites makes the transactions of db clear the marks of
+// the events they change without refolding them (a forgotten index
+// write), to show the tests notice.
+func (db *DB) DropSearchIndexWrites(drop bool) {
+	if drop {
+		db.searchMode.Store(searchDropped)
+	} else {
+		db.searchMode.Store(searchOn)
+	}
+}
+
+// EventIDs is the ids of every event f selects for u, in id order,
+// without reading the events (the search tests compare many lists).
+func (s *Store) EventIDs(ctx context.Context, u *User, f EventFilter) ([]int64, error) {
+	f.reader = u
+	if err := s.resolveEventFilter(ctx, &f); err != nil {
+		return nil, err
+	}
+	f.visibility = ListVisibility(u)
+	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
+	q := s.db.NewSelect().TableExpr("events AS event").Column("event.id")
+	s.applyEventFilter(q, f, false)
+	var ids []int64
+	err := q.OrderExpr("event.id").Scan(ctx, &ids)
+	return ids, err
+}

@@ -62,6 +62,10 @@ var dumpSkip = map[string]bool{
 	"event_day_counts": true, "event_span": true,
 }
 
+// skipInDump tells whether table n is left out of a dump: dumpSkip, and
+// the search index of events with its FTS5 tables (LoadSite refolds it).
+func skipInDump(n string) bool { return dumpSkip[n] || strings.HasPrefix(n, "event_search") }
+
 // SiteLoadReport says what LoadSite wrote: the rows of each table, and
 // the slugs and names it had to change when it composed the text (an
 // export written before text was stored in NFC may hold a slug twice,
@@ -89,13 +93,13 @@ func (s *Store) siteTables(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	for _, n := range dumpOrder {
-		if slices.Contains(names, n) && !dumpSkip[n] {
+		if slices.Contains(names, n) && !skipInDump(n) {
 			out = append(out, n)
 		}
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		if !dumpSkip[n] && !slices.Contains(dumpOrder, n) {
+		if !skipInDump(n) && !slices.Contains(dumpOrder, n) {
 			out = append(out, n)
 		}
 	}

@@ -31,7 +31,7 @@ func (db *DB) LoadSite(ctx context.Context, r io.Reader) (*SiteLoadReport, error
 	var rep *SiteLoadReport
 	var written []string // media directories made, removed when the load fails
 	err := db.Bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		s := &Store{db: tx, dialect: db.dialect, site: db.site, media: db.media}
+		s := &Store{db: tx, dialect: db.dialect, site: db.site, media: db.media, searchMode: db.searchMode}
 		l := &siteLoader{s: s, dec: json.NewDecoder(r), written: &written}
 		l.dec.UseNumber()
 		var err error
@@ -42,7 +42,10 @@ func (db *DB) LoadSite(ctx context.Context, r io.Reader) (*SiteLoadReport, error
 		if rep.Collisions, err = s.NormalizeText(ctx); err != nil {
 			return err
 		}
-		return s.fileAllEvents(ctx) // derived, not exported
+		if err := s.fileAllEvents(ctx); err != nil { // derived, not exported
+			return err
+		}
+		return s.indexMarked(ctx) // the search index, derived too
 	})
 	if err != nil {
 		for _, d := range written {

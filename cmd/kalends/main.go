@@ -45,7 +45,7 @@ func main() {
 
 // command is a parsed command line.
 type command struct {
-	name string // "serve", "migrate", "recount", "user create", "app-password create", "version"
+	name string // "serve", "migrate", "recount", "reindex", "user create", "app-password create", "version"
 	cfg  *Config
 	set  *settings
 	// flags of user create and app-password create
@@ -66,7 +66,9 @@ Usage:
                                  languages); 'kalends seed -h' lists every option
   kalends [options] recount      recompute the event counts of categories and tags from the links, and
                                  the day counts behind list totals (X-WP-Total) from the events (they are
-                                 kept by every write; this repairs changes made outside Kalends)
+                                 kept by every write; this repairs changes made outside Kalends), and
+                                 says whether the search index of events is in step
+  kalends [options] reindex      rebuild the search index of events from their text
   kalends [options] user create --login L --password P --role R [--email E] [--display-name N]
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]
@@ -115,6 +117,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runMigrate(ctx, cmd.cfg, logger)
 	case "recount":
 		err = runRecount(ctx, cmd.cfg, stdout, logger)
+	case "reindex":
+		err = runReindex(ctx, cmd.cfg, stdout, logger)
 	case "seed":
 		err = runSeed(ctx, cmd, stdout, logger)
 	case "user create":
@@ -219,7 +223,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.SetOutput(io.Discard)
 	fs.Usage = usage(fs)
 	switch cmd.name {
-	case "serve", "migrate", "recount", "version":
+	case "serve", "migrate", "recount", "reindex", "version":
 	case "user create":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.login, "login", "", "login of the new user (required)")
@@ -250,7 +254,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
-	if cmd.name == "serve" || cmd.name == "migrate" || cmd.name == "recount" {
+	if cmd.name == "serve" || cmd.name == "migrate" || cmd.name == "recount" || cmd.name == "reindex" {
 		s.addFlags(fs)
 	}
 	if err := fs.Parse(rest); err != nil {

@@ -487,7 +487,8 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("Concert"), StartDate: ptrTo("2027-05-01 10:00"),
 			EndDate: ptrTo("2027-05-01 11:00"), Categories: &[]models.TermRef{{ID: music.ID}}, Lang: "en"})
 	}
-	for _, q := range []string{"UPDATE terms SET event_count = 7", "DELETE FROM event_category_ancestors", "UPDATE event_day_counts SET n = n + 5 WHERE dim = 'e'"} {
+	for _, q := range []string{"UPDATE terms SET event_count = 7", "DELETE FROM event_category_ancestors", "UPDATE event_day_counts SET n = n + 5 WHERE dim = 'e'",
+		"UPDATE event_search SET body = 'x' WHERE id = (SELECT MIN(id) FROM event_search)"} {
 		if err == nil {
 			_, err = db.IDB().NewRaw(q).Exec(ctx)
 		}
@@ -496,13 +497,20 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stale := "search index not in step: 0 rows missing, 1 stale, 0 extra, 0 events marked to refold; run 'kalends reindex'\n"
 	for _, want := range []string{
-		"1 term counts repaired\n0 category and tag links repaired\n1 events refiled under their categories\n1 day buckets of the list totals repaired\n",
-		"0 term counts repaired\n0 category and tag links repaired\n0 events refiled under their categories\n0 day buckets of the list totals repaired\n",
+		"1 term counts repaired\n0 category and tag links repaired\n1 events refiled under their categories\n1 day buckets of the list totals repaired\n" + stale,
+		"0 term counts repaired\n0 category and tag links repaired\n0 events refiled under their categories\n0 day buckets of the list totals repaired\n" + stale,
 	} {
 		if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || r.stdout != want {
 			t.Fatalf("recount: exit %d, stdout %q (want %q)\n%s", r.code, r.stdout, want, r.stderr)
 		}
+	}
+	if r := kalends(t, "reindex", "--db", "sqlite:"+path); r.code != 0 || !strings.HasPrefix(r.stdout, "search index rebuilt: ") {
+		t.Fatalf("reindex: exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || !strings.HasSuffix(r.stdout, "search index in step\n") {
+		t.Fatalf("recount after reindex: exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -186,6 +186,35 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "%d day buckets of the list totals repaired\n", days)
+	if err != nil {
+		return err
+	}
+	st, err := db.CheckSearchIndex(ctx)
+	if err != nil {
+		return err
+	}
+	if st.InStep() {
+		_, err = fmt.Fprintln(stdout, "search index in step")
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "search index not in step: %d rows missing, %d stale, %d extra, %d events marked to refold%s; run 'kalends reindex'\n",
+		st.Missing, st.Stale, st.Extra, st.Marked, map[bool]string{true: ", trigram index broken"}[st.FTSBroken])
+	return err
+}
+
+// runReindex rebuilds the search index of events (kalends reindex).
+func runReindex(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
+	db, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = db.Close() }()
+	t0 := time.Now()
+	n, err := db.Reindex(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "search index rebuilt: %d events in %s\n", n, time.Since(t0).Round(time.Millisecond))
 	return err
 }
 

@@ -1,0 +1,719 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/uptrace/bun"
+)
+
+// The search index of events (migration 20261201000100_event_search): per
+// event a row of its source text (lang "") and one per translation, each
+// the FoldSearch form of the stored title, description and excerpt (the
+// non-NULL ones of a translation) joined by "\n". SearchWords never keeps a
+// control character in a word, so a word is a substring of a row's body
+// exactly when it is a substring of one of its fields: what the LIKE search
+// (SearchCondition) asks, field by field.
+//
+// Triggers on events and event_translations mark the events whose text
+// changed in event_search_dirty, in the writing statement; RunInTx refolds
+// the marked events of its transaction before it commits (indexMarked), so
+// the index changes with the text in one transaction. Marks left by a
+// write outside Kalends' transactions (raw SQL, a write without RunInTx)
+// are read at search time: those events are searched with the LIKE
+// condition until something refolds them, so results never depend on it.
+
+// Mark owners (event_search_dirty.conn): on SQLite the triggers mark with
+// searchMarkTx (one writer at a time: a transaction refolds every such
+// mark); on MySQL with CONNECTION_ID(), so that concurrent transactions
+// never touch each other's marks. searchMarkBacklog marks what a migration
+// or Reindex left to fold in batches.
+const (
+	searchMarkBacklog = 0
+	searchMarkTx      = 1
+)
+
+// The modes of Store.searchMode: on; paused while migrations run (the
+// index's tables may not exist yet: marks stay, and MigrateAndReport folds
+// them all once done); dropped, for tests only (marks cleared, nothing
+// written: a forgotten index write).
+const (
+	searchOn int32 = iota
+	searchPaused
+	searchDropped
+)
+
+// searchIndexBatch is the number of events folded per statement group.
+const searchIndexBatch = 500
+
+// searchMaxDirty is the number of marked events past which a search reads
+// every event with the LIKE condition instead of listing them.
+const searchMaxDirty = 2000
+
+// searchSourceLang is the lang of the source text's row.
+const searchSourceLang = ""
+
+// searchBody is the indexed text of one row: the folded non-NULL fields.
+func searchBody(fields ...*string) (string, bool) {
+	var b strings.Builder
+	any := false
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		if any {
+			b.WriteByte('\n')
+		}
+		b.WriteString(FoldSearch(*f))
+		any = true
+	}
+	return b.String(), any
+}
+
+// searchGrams is the FULLTEXT document of a body on MySQL: one token per
+// distinct trigram (gramToken) and per distinct character and pair of
+// characters (shortToken), space separated and sorted.
+func searchGrams(body string) string {
+	return joinTokens(ngramTokens(body, 3, gramToken)) + " " + shortGrams(body)
+}
+
+// shortGrams is the document of a body in event_search_short (SQLite):
+// its characters and pairs of characters (shortToken), each once.
+func shortGrams(body string) string {
+	seen := make(map[uint64]struct{}, 512)
+	prev := rune(-1)
+	for _, r := range body {
+		if r == '\n' {
+			prev = -1
+			continue
+		}
+		// A rune from a range over a string is in [0, 0x10FFFF].
+		seen[uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
+		if prev >= 0 {
+			seen[1<<63|uint64(prev)<<21|uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
+		}
+		prev = r
+	}
+	keys := make([]uint64, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b := make([]byte, 0, 10*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if k&(1<<63) == 0 {
+			b = appendShortToken(b, rune(k), -1) //nolint:gosec // G115: k < 0x110000 here
+		} else {
+			b = appendShortToken(b, rune(k>>21&0x1FFFFF), rune(k&0x1FFFFF))
+		}
+	}
+	return string(b)
+}
+
+// ngramTokens is the set of tokens of the n-character substrings of body
+// that hold no line break.
+func ngramTokens(body string, n int, token func(string) string) map[string]struct{} {
+	seen := map[string]struct{}{}
+	starts := make([]int, 0, len(body)+1)
+	for i := range body {
+		starts = append(starts, i)
+	}
+	starts = append(starts, len(body))
+	for k := 0; k+n < len(starts); k++ {
+		g := body[starts[k]:starts[k+n]]
+		if strings.IndexByte(g, '\n') >= 0 {
+			continue
+		}
+		seen[token(g)] = struct{}{}
+	}
+	return seen
+}
+
+func joinTokens(sets ...map[string]struct{}) string {
+	var toks []string
+	for _, set := range sets {
+		for t := range set {
+			toks = append(toks, t)
+		}
+	}
+	sort.Strings(toks)
+	return strings.Join(toks, " ")
+}
+
+// shortToken is the token of a text of one or two characters: "u" or "b"
+// and the code point of each character in four base-36 digits, so that a
+// token stands for exactly one text.
+func shortToken(g string) string {
+	rs := []rune(g)
+	if len(rs) == 1 {
+		return string(appendShortToken(nil, rs[0], -1))
+	}
+	return string(appendShortToken(nil, rs[0], rs[1]))
+}
+
+func appendShortToken(b []byte, r1, r2 rune) []byte {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	put := func(r rune) {
+		v := uint32(r) //nolint:gosec // G115: a code point, never negative
+		b = append(b, digits[v/46656%36], digits[v/1296%36], digits[v/36%36], digits[v%36])
+	}
+	if r2 < 0 {
+		b = append(b, 'u')
+		put(r1)
+		return b
+	}
+	b = append(b, 'b')
+	put(r1)
+	put(r2)
+	return b
+}
+
+// wordGrams is the boolean FULLTEXT query (MySQL) of a folded word of at
+// least three characters: every one of its trigrams' tokens.
+func wordGrams(w string) string {
+	var toks []string
+	for t := range ngramTokens(w, 3, gramToken) {
+		toks = append(toks, "+"+t)
+	}
+	sort.Strings(toks)
+	return strings.Join(toks, " ")
+}
+
+// wordTrigrams is the FTS5 query (SQLite) of a folded word of at least
+// three characters: all of its trigrams, each a quoted string.
+func wordTrigrams(w string) string {
+	var toks []string
+	for t := range ngramTokens(w, 3, func(g string) string { return g }) {
+		toks = append(toks, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	sort.Strings(toks)
+	return strings.Join(toks, " AND ")
+}
+
+// eventSearchCondition is the WHERE fragment of a search of events
+// (alias event) through the index: every word in the source row or the
+// lang row of the event. Events in dirty (marked, not yet refolded) are
+// searched with the LIKE condition instead; allDirty says too many are
+// marked to list them, so every event is. matched, when not nil, is the
+// result of the index already read (matchSearch): the events it holds.
+func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64, allDirty bool, matched []int64) (string, []any) {
+	likeCond, likeArgs := SearchCondition(d, KindEvent, "event", "id", []string{"title", "description", "excerpt"}, lang, words)
+	if likeCond == "" || allDirty {
+		return likeCond, likeArgs
+	}
+	if matched != nil {
+		return "event.id IN (SELECT value FROM json_each(?))", []any{jsonIDs(matched)}
+	}
+	subs, args := wordMatches(d, lang, words)
+	conds := make([]string, len(subs))
+	for i, sub := range subs {
+		conds[i] = "event.id IN (" + sub + ")"
+	}
+	idx := "1 = 1"
+	if len(conds) > 0 {
+		idx = strings.Join(conds, " AND ")
+	}
+	if len(dirty) == 0 {
+		return "(" + idx + ")", args
+	}
+	in := bun.List(dirty)
+	cond := "((event.id NOT IN (?) AND " + idx + ") OR (event.id IN (?) AND " + likeCond + "))"
+	all := append([]any{in}, args...)
+	all = append(all, in)
+	return cond, append(all, likeArgs...)
+}
+
+// wordMatches is one query per word of the events whose source row or
+// lang row holds it (none for a word that folds to nothing: every event's
+// title holds it).
+func wordMatches(d Dialect, lang string, words []string) ([]string, []any) {
+	langs := []string{searchSourceLang}
+	if lang != "" {
+		langs = append(langs, lang)
+	}
+	var subs []string
+	var args []any
+	for _, w := range words {
+		fw := FoldSearch(w)
+		if fw == "" {
+			continue
+		}
+		// A word of three characters is one trigram: the index alone
+		// answers it; a longer one is checked in the text of the rows
+		// that hold all its trigrams. One or two characters are one token.
+		n := utf8.RuneCountInString(fw)
+		switch {
+		case d == SQLite && n > 3:
+			subs = append(subs, "SELECT es.event_id FROM event_search_fts f JOIN event_search es ON es.id = f.rowid "+
+				"WHERE event_search_fts MATCH ? AND es.lang IN (?) AND instr(es.body, ?) > 0")
+			args = append(args, wordTrigrams(fw), bun.List(langs), fw)
+		case d == SQLite && n == 3:
+			subs = append(subs, "SELECT es.event_id FROM event_search_fts f JOIN event_search es ON es.id = f.rowid "+
+				"WHERE event_search_fts MATCH ? AND es.lang IN (?)")
+			args = append(args, wordTrigrams(fw), bun.List(langs))
+		case d == SQLite:
+			subs = append(subs, "SELECT es.event_id FROM event_search_short f JOIN event_search es ON es.id = f.rowid "+
+				"WHERE event_search_short MATCH ? AND es.lang IN (?)")
+			args = append(args, shortToken(fw), bun.List(langs))
+		case n >= 3:
+			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE MATCH(es.grams) AGAINST(? IN BOOLEAN MODE) "+
+				"AND es.lang IN (?) AND LOCATE(?, es.body) > 0")
+			args = append(args, wordGrams(fw), bun.List(langs), fw)
+		default:
+			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE MATCH(es.grams) AGAINST(? IN BOOLEAN MODE) "+
+				"AND es.lang IN (?)")
+			args = append(args, "+"+shortToken(fw), bun.List(langs))
+		}
+	}
+	return subs, args
+}
+
+// matchSearch reads the events that hold every word through the index
+// once (SQLite: a list reads its page and its total from the result, not
+// the index twice). all says every event matches (no word folds to
+// anything).
+func (s *Store) matchSearch(ctx context.Context, lang string, words []string) (ids []int64, all bool, err error) {
+	subs, args := wordMatches(s.dialect, lang, words)
+	if len(subs) == 0 {
+		return nil, true, nil
+	}
+	if err := s.db.NewRaw(strings.Join(subs, " INTERSECT "), args...).Scan(ctx, &ids); err != nil {
+		return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
+	}
+	if ids == nil {
+		ids = []int64{}
+	}
+	return ids, false, nil
+}
+
+// jsonIDs is ids as a JSON array, for json_each.
+func jsonIDs(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// searchDirty returns the events marked and not yet refolded (all
+// owners), or tooMany when they are more than searchMaxDirty.
+func (s *Store) searchDirty(ctx context.Context) (ids []int64, tooMany bool, err error) {
+	err = s.db.NewSelect().TableExpr("event_search_dirty").ColumnExpr("DISTINCT event_id").
+		OrderExpr("event_id").Limit(searchMaxDirty+1).Scan(ctx, &ids)
+	if err != nil {
+		return nil, false, fmt.Errorf("models: read search marks: %w", mapErr(err))
+	}
+	if len(ids) > searchMaxDirty {
+		return nil, true, nil
+	}
+	return ids, false, nil
+}
+
+// indexMarked refolds the events marked by this transaction's own writes
+// and clears their marks. RunInTx calls it before committing.
+func (s *Store) indexMarked(ctx context.Context) error {
+	mode := searchOn
+	if s.searchMode != nil {
+		mode = s.searchMode.Load()
+	}
+	if mode == searchPaused {
+		return nil
+	}
+	owner := "conn = " + strconv.Itoa(searchMarkTx)
+	if s.dialect == MySQL {
+		owner = "conn = CONNECTION_ID()"
+	}
+	for {
+		var ids []int64
+		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("event_id").Where(owner).
+			OrderExpr("event_id").Limit(searchIndexBatch).Scan(ctx, &ids)
+		if err != nil {
+			return fmt.Errorf("models: read search marks: %w", mapErr(err))
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		if mode == searchOn {
+			if err := s.indexEvents(ctx, ids); err != nil {
+				return err
+			}
+		}
+		if _, err := s.db.NewDelete().TableExpr("event_search_dirty").Where(owner).Where("event_id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+			return fmt.Errorf("models: clear search marks: %w", mapErr(err))
+		}
+		if len(ids) < searchIndexBatch {
+			return nil
+		}
+	}
+}
+
+// IndexBacklog refolds every marked event, whoever marked it, a batch per
+// transaction (after a migration, and by Reindex), and returns how many
+// events it refolded. A mark of a transaction still running elsewhere is
+// not visible and stays to its owner.
+func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
+	done := 0
+	for {
+		type mark struct {
+			Conn    int64 `bun:"conn"`
+			EventID int64 `bun:"event_id"`
+		}
+		var marks []mark
+		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("conn", "event_id").
+			OrderExpr("event_id, conn").Limit(searchIndexBatch).Scan(ctx, &marks)
+		if err != nil {
+			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
+		}
+		if len(marks) == 0 {
+			return done, nil
+		}
+		err = s.RunInTx(ctx, func(tx *Store) error {
+			var ids []int64
+			for _, m := range marks {
+				if len(ids) == 0 || ids[len(ids)-1] != m.EventID {
+					ids = append(ids, m.EventID)
+				}
+			}
+			if err := tx.indexEvents(ctx, ids); err != nil {
+				return err
+			}
+			for _, m := range marks {
+				if _, err := tx.db.NewDelete().TableExpr("event_search_dirty").Where("conn = ? AND event_id = ?", m.Conn, m.EventID).Exec(ctx); err != nil {
+					return fmt.Errorf("models: clear search marks: %w", mapErr(err))
+				}
+			}
+			done += len(ids)
+			return nil
+		})
+		if err != nil {
+			return done, err
+		}
+	}
+}
+
+// searchRow is one row of event_search.
+type searchRow struct {
+	ID      int64  `bun:"id"`
+	EventID int64  `bun:"event_id"`
+	Lang    string `bun:"lang"`
+	Body    string `bun:"body"`
+}
+
+type searchKey struct {
+	event int64
+	lang  string
+}
+
+// wantedSearchRows folds the stored text of the events ids (gone ones have
+// none).
+func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKey]string, error) {
+	want := map[searchKey]string{}
+	lock := ""
+	if s.dialect == MySQL {
+		if _, ok := s.db.(bun.Tx); ok {
+			// The latest committed text, and no writer of these events
+			// commits between this read and the index write.
+			lock = " FOR UPDATE"
+		}
+	}
+	in, args := inList(ids)
+	rows, err := s.query(ctx, "SELECT id, title, description, excerpt FROM events WHERE id IN ("+in+") ORDER BY id"+lock, args...)
+	if err != nil {
+		return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+	}
+	for rows.Next() {
+		var id int64
+		var t, d, e *string
+		if err := rows.Scan(&id, &t, &d, &e); err != nil {
+			_ = rows.Close()
+			return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+		}
+		if body, ok := searchBody(t, d, e); ok {
+			want[searchKey{id, searchSourceLang}] = body
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+	}
+	rows, err = s.query(ctx, "SELECT event_id, lang, title, description, excerpt FROM event_translations WHERE event_id IN ("+in+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var id int64
+		var lang string
+		var t, d, e *string
+		if err := rows.Scan(&id, &lang, &t, &d, &e); err != nil {
+			return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+		}
+		if lang == searchSourceLang {
+			continue // not a language; never read by a search
+		}
+		if body, ok := searchBody(t, d, e); ok {
+			want[searchKey{id, lang}] = body
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+	}
+	return want, nil
+}
+
+// indexEvents brings the index rows of the events ids in step with their
+// stored text, writing only the rows that changed.
+func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
+	want, err := s.wantedSearchRows(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var have []searchRow
+	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
+		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
+		return fmt.Errorf("models: read search index: %w", mapErr(err))
+	}
+	var gone []int64
+	for _, h := range have {
+		k := searchKey{h.EventID, h.Lang}
+		body, ok := want[k]
+		switch {
+		case !ok:
+			gone = append(gone, h.ID)
+		case body != h.Body:
+			if err := s.writeSearchRow(ctx, h.ID, k, body); err != nil {
+				return err
+			}
+		}
+		delete(want, k)
+	}
+	if len(gone) > 0 {
+		if _, err := s.db.NewDelete().TableExpr("event_search").Where("id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
+			return fmt.Errorf("models: delete search rows: %w", mapErr(err))
+		}
+		if s.dialect == SQLite {
+			if _, err := s.db.NewDelete().TableExpr("event_search_short").Where("rowid IN (?)", bun.List(gone)).Exec(ctx); err != nil {
+				return fmt.Errorf("models: delete search rows: %w", mapErr(err))
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	keys := make([]searchKey, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].event != keys[j].event {
+			return keys[i].event < keys[j].event
+		}
+		return keys[i].lang < keys[j].lang
+	})
+	for len(keys) > 0 {
+		n := min(len(keys), 200)
+		var b strings.Builder
+		var args []any
+		if s.dialect == MySQL {
+			b.WriteString("INSERT INTO event_search (event_id, lang, body, grams) VALUES ")
+		} else {
+			b.WriteString("INSERT INTO event_search (event_id, lang, body) VALUES ")
+		}
+		for i, k := range keys[:n] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			args = append(args, k.event, k.lang, want[k])
+			if s.dialect == MySQL {
+				b.WriteString("(?, ?, ?, ?)")
+				args = append(args, searchGrams(want[k]))
+			} else {
+				b.WriteString("(?, ?, ?)")
+			}
+		}
+		if s.dialect == SQLite {
+			b.WriteString(" RETURNING id, body")
+			var rows []searchRow
+			if err := s.db.NewRaw(b.String(), args...).Scan(ctx, &rows); err != nil {
+				return fmt.Errorf("models: write search rows: %w", mapErr(err))
+			}
+			ids, bodies := make([]int64, len(rows)), make([]string, len(rows))
+			for i, r := range rows {
+				ids[i], bodies[i] = r.ID, r.Body
+			}
+			if err := s.writeShortGrams(ctx, ids, bodies); err != nil {
+				return err
+			}
+		} else if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("models: write search rows: %w", mapErr(err))
+		}
+		keys = keys[n:]
+	}
+	return nil
+}
+
+func (s *Store) writeSearchRow(ctx context.Context, id int64, k searchKey, body string) error {
+	var err error
+	if s.dialect == MySQL {
+		_, err = s.db.ExecContext(ctx, "UPDATE event_search SET body = ?, grams = ? WHERE id = ?", body, searchGrams(body), id)
+	} else {
+		_, err = s.db.ExecContext(ctx, "UPDATE event_search SET body = ? WHERE id = ?", body, id)
+		if err == nil {
+			_, err = s.db.ExecContext(ctx, "DELETE FROM event_search_short WHERE rowid = ?", id)
+		}
+		if err == nil {
+			err = s.writeShortGrams(ctx, []int64{id}, []string{body})
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("models: write search row of event %d %q: %w", k.event, k.lang, mapErr(err))
+	}
+	return nil
+}
+
+// SearchIndexState says how the search index of events stands against
+// the events' stored text: rows missing, rows whose text is stale, rows
+// of no event or language, and events still marked to refold. On SQLite,
+// FTSBroken says the trigram index disagrees with its rows.
+type SearchIndexState struct {
+	Missing, Stale, Extra, Marked int
+	FTSBroken                     bool
+}
+
+// InStep tells whether nothing is missing, stale or extra.
+func (st SearchIndexState) InStep() bool {
+	return st.Missing == 0 && st.Stale == 0 && st.Extra == 0 && st.Marked == 0 && !st.FTSBroken
+}
+
+// CheckSearchIndex folds every event's text again and compares it with
+// the index (kalends recount), writing nothing.
+func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) {
+	var st SearchIndexState
+	marked, err := s.db.NewSelect().TableExpr("event_search_dirty").Count(ctx)
+	if err != nil {
+		return st, fmt.Errorf("models: check search index: %w", mapErr(err))
+	}
+	st.Marked = int(marked)
+	var after int64
+	for {
+		var ids []int64
+		if err := s.db.NewSelect().TableExpr("events").Column("id").Where("id > ?", after).
+			OrderExpr("id").Limit(searchIndexBatch).Scan(ctx, &ids); err != nil {
+			return st, fmt.Errorf("models: check search index: %w", mapErr(err))
+		}
+		if len(ids) == 0 {
+			break
+		}
+		after = ids[len(ids)-1]
+		want, err := s.wantedSearchRows(ctx, ids)
+		if err != nil {
+			return st, err
+		}
+		var have []searchRow
+		if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
+			Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
+			return st, fmt.Errorf("models: check search index: %w", mapErr(err))
+		}
+		for _, h := range have {
+			k := searchKey{h.EventID, h.Lang}
+			body, ok := want[k]
+			switch {
+			case !ok:
+				st.Extra++
+			case body != h.Body:
+				st.Stale++
+			}
+			delete(want, k)
+		}
+		st.Missing += len(want)
+	}
+	orphans, err := s.db.NewSelect().TableExpr("event_search AS es").
+		Where("NOT EXISTS (SELECT 1 FROM events e WHERE e.id = es.event_id)").Count(ctx)
+	if err != nil {
+		return st, fmt.Errorf("models: check search index: %w", mapErr(err))
+	}
+	st.Extra += int(orphans)
+	if s.dialect == SQLite {
+		// FTS5 compares its index with the rows of event_search (rank 1:
+		// with the external content).
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO event_search_fts (event_search_fts, rank) VALUES ('integrity-check', 1)"); err != nil {
+			st.FTSBroken = true
+		}
+	}
+	return st, nil
+}
+
+// Reindex rebuilds the search index of events from their stored text
+// (kalends reindex): every event is refolded, a batch per transaction, the
+// rows of events that no longer exist are dropped, and on SQLite the
+// trigram index is rebuilt from its rows. It returns the events refolded.
+func (db *DB) Reindex(ctx context.Context) (int, error) {
+	// Emptied and marked in one transaction: until each batch is folded,
+	// searches read the marked events with LIKE.
+	qs := []string{"DELETE FROM event_search"}
+	if db.dialect == SQLite {
+		qs = append(qs, "INSERT INTO event_search_fts (event_search_fts) VALUES ('delete-all')",
+			"INSERT INTO event_search_short (event_search_short) VALUES ('delete-all')")
+	}
+	qs = append(qs, "INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
+		"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
+	err := db.Bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, q := range qs {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("models: reindex: %w", mapErr(err))
+	}
+	return db.IndexBacklog(ctx)
+}
+
+// writeShortGrams writes the event_search_short rows of the event_search
+// rows ids (SQLite).
+func (s *Store) writeShortGrams(ctx context.Context, ids []int64, bodies []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	args := make([]any, 0, 2*len(ids))
+	b.WriteString("INSERT INTO event_search_short (rowid, grams) VALUES ")
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?)")
+		args = append(args, id, shortGrams(bodies[i]))
+	}
+	if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
+		return fmt.Errorf("models: write search rows: %w", mapErr(err))
+	}
+	return nil
+}
+
+// gramToken is the FULLTEXT token (MySQL) of one trigram: a digit and four
+// base-36 characters of its hash (16.8 million tokens; a collision only
+// adds a candidate that LOCATE then rejects). The digit keeps it off the
+// stopword list and five characters keep it above
+// innodb_ft_min_token_size.
+func gramToken(g string) string {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(g))
+	v := h.Sum64()
+	s := strconv.FormatUint((v/10)%(36*36*36*36), 36)
+	return strconv.Itoa(int(v%10)) + strings.Repeat("0", 4-len(s)) + s
+}
