@@ -58,6 +58,10 @@ type EventFilter struct {
 	// whoever lists: kalends export lists as the console (hidden events
 	// too) but writes the public calendar.
 	PublicLinks bool
+	// Bare leaves the events of the page as stored (no translation, no
+	// linked records): the caller completes those it needs with
+	// CompleteEvents (the API, for the events it has no ready part of).
+	Bare bool
 
 	// Resolved by ListEvents: the categories asked (each standing for its
 	// subcategories too) and the tags; who the events are shown to.
@@ -153,8 +157,10 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		}
 		total = int64(n)
 	}
-	if err := s.completeEvents(ctx, f.reader, events, f.Lang); err != nil {
-		return nil, err
+	if !f.Bare {
+		if err := s.completeEvents(ctx, f.reader, events, f.Lang); err != nil {
+			return nil, err
+		}
 	}
 	if events == nil {
 		events = []*Event{}

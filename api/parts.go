@@ -1,0 +1,90 @@
+package api
+
+import (
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/internal/partcache"
+	"github.com/kalends/kalends/models"
+)
+
+// PartCache keeps the rendered JSON of single records, from which lists
+// are assembled (internal/partcache).
+type PartCache = partcache.Cache
+
+// NewPartCache returns a parts cache of at most maxBytes (nil when 0).
+var NewPartCache = partcache.New
+
+// rawJSON is JSON already written (a part), copied as is into a body.
+type rawJSON []byte
+
+// Shapes of the parts (partcache.Key.Shape).
+const partEvent = "event" // an event as a list shows it
+
+// partKey names the part of record id in shape as r reads it: the bytes
+// depend on the record's data (the generation stands for it), on the
+// language and its path prefix (text, links), and on what the reader may
+// read of linked records (a contributor sees own draft venues), so a
+// signed-in reader has parts of their own (the role is part of the key:
+// a role change moves no generation).
+func partKey(r *Request, shape string, id int64) partcache.Key {
+	k := partcache.Key{Shape: shape, ID: id, Lang: r.Lang, Prefix: r.Prefix}
+	if r.User != nil {
+		k.Reader = strconv.FormatInt(r.User.ID, 10) + "/" + string(r.User.Role)
+	}
+	return k
+}
+
+// eventItems shapes the events of a list page. Without parts (gen not
+// valid) the events come whole from the store and are shaped here; with
+// parts they come bare (EventFilter.Bare): those with a ready part take it,
+// the others are completed in one batch (a fixed number of queries
+// whatever their number), shaped, and kept as parts.
+func eventItems(r *Request, events []*models.Event, gen int64, parts bool) ([]any, error) {
+	items := make([]any, len(events))
+	if !parts {
+		for i, e := range events {
+			items[i] = presentEvent(r, e, false)
+		}
+		return items, nil
+	}
+	cache := r.Deps.Parts
+	var missing []*models.Event
+	var at []int
+	for i, e := range events {
+		if b := cache.Get(partKey(r, partEvent, e.ID), gen); b != nil {
+			items[i] = rawJSON(b)
+			continue
+		}
+		missing = append(missing, e)
+		at = append(at, i)
+	}
+	if len(missing) == 0 {
+		return items, nil
+	}
+	if err := r.Deps.DB.CompleteEvents(r.Ctx, r.User, missing, r.Lang); err != nil {
+		return nil, err
+	}
+	for j, e := range missing {
+		b, err := marshal(presentEvent(r, e, false))
+		if err != nil {
+			return nil, ErrInternal(err)
+		}
+		cache.Put(partKey(r, partEvent, e.ID), gen, b)
+		items[at[j]] = rawJSON(b)
+	}
+	return items, nil
+}
+
+// partsWrote wraps next so that a write (any method but GET, HEAD and
+// OPTIONS) makes the parts cache read the generation before its next part.
+func partsWrote(parts *PartCache, next fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		err := next(c)
+		if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead && m != fiber.MethodOptions {
+			parts.Wrote()
+		}
+		return err
+	}
+}
