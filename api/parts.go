@@ -20,7 +20,10 @@ var NewPartCache = partcache.New
 type rawJSON []byte
 
 // Shapes of the parts (partcache.Key.Shape).
-const partEvent = "event" // an event as a list shows it
+const (
+	partEvent       = "event"        // an event as a list shows it
+	partEventSingle = "event/single" // an event read alone (with json_ld)
+)
 
 // partKey names the part of record id in shape as r reads it: the bytes
 // depend on the record's data (the generation stands for it), on the
@@ -75,6 +78,24 @@ func eventItems(r *Request, events []*models.Event, gen int64, parts bool) ([]an
 		items[at[j]] = rawJSON(b)
 	}
 	return items, nil
+}
+
+// eventPart is the single read of event e (as stored, from
+// GetEventBare), from its ready part or shaped and kept.
+func eventPart(r *Request, e *models.Event, gen int64) (rawJSON, error) {
+	k := partKey(r, partEventSingle, e.ID)
+	if b := r.Deps.Parts.Get(k, gen); b != nil {
+		return b, nil
+	}
+	if err := r.Deps.DB.CompleteEvents(r.Ctx, r.User, []*models.Event{e}, r.Lang); err != nil {
+		return nil, err
+	}
+	b, err := marshal(presentEvent(r, e, true))
+	if err != nil {
+		return nil, ErrInternal(err)
+	}
+	r.Deps.Parts.Put(k, gen, b)
+	return b, nil
 }
 
 // partsWrote wraps next so that a write (any method but GET, HEAD and
