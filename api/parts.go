@@ -23,6 +23,9 @@ type rawJSON []byte
 const (
 	partEvent       = "event"        // an event as a list shows it
 	partEventSingle = "event/single" // an event read alone (with json_ld)
+	partTerm        = "term"         // a term as /categories and /tags list it
+	// Venues and organizers as their lists show them: models.KindVenue
+	// and models.KindOrganizer.
 )
 
 // partKey names the part of record id in shape as r reads it: the bytes
@@ -96,6 +99,27 @@ func eventPart(r *Request, e *models.Event, gen int64) (rawJSON, error) {
 	}
 	r.Deps.Parts.Put(k, gen, b)
 	return b, nil
+}
+
+// partOf is the JSON of record id in shape: its ready part, or what
+// present shapes, kept as a part. Without parts (parts false) it is what
+// present shapes. gen must have been read before the record was: data
+// read under an older generation could then be kept under a newer one.
+func partOf(r *Request, gen int64, parts bool, shape string, id int64, present func() Obj) any {
+	if !parts {
+		return present()
+	}
+	k := partKey(r, shape, id)
+	if b := r.Deps.Parts.Get(k, gen); b != nil {
+		return rawJSON(b)
+	}
+	o := present()
+	b, err := marshal(o)
+	if err != nil { // not kept: the body's own encoding reports it
+		return o
+	}
+	r.Deps.Parts.Put(k, gen, b)
+	return rawJSON(b)
 }
 
 // partsWrote wraps next so that a write (any method but GET, HEAD and

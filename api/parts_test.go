@@ -48,6 +48,7 @@ func newPartsBench(t *testing.T, e *testEnv) *partsBench {
 		site.BaseURL = host
 		off := *e.Deps
 		off.Site = &site
+		off.Parts = nil
 		on := off
 		// The generation is read at every request: a write through
 		// another instance shows at once, and a part kept across a write
