@@ -222,7 +222,9 @@ func TestPartsCacheBodies(t *testing.T) {
 			name  string
 			write func(t *testing.T)
 		}{
-			{"an event's update", func(t *testing.T) { b.ok(t, "PATCH", ev(1), map[string]any{"title": "Fête de la musique", "cost": "5"}) }},
+			{"an event's update", func(t *testing.T) {
+				b.ok(t, "PATCH", ev(1), map[string]any{"title": "Fête de la musique", "cost": "5"})
+			}},
 			{"an event's translation", func(t *testing.T) {
 				b.ok(t, "PATCH", ev(1)+"?ml_language=ja", map[string]any{"title": "音楽の祭日", "description": "第一部"})
 			}},
@@ -242,11 +244,15 @@ func TestPartsCacheBodies(t *testing.T) {
 			{"an organizer's translation", func(t *testing.T) {
 				b.ok(t, "PATCH", fmt.Sprintf("/organizers/%d?ml_language=zh-hans", b.org), map[string]any{"organizer": "佐伊合唱团"})
 			}},
-			{"a category's rename", func(t *testing.T) { b.ok(t, "PATCH", fmt.Sprintf("/categories/%d", b.category), map[string]any{"name": "Musique d'été"}) }},
+			{"a category's rename", func(t *testing.T) {
+				b.ok(t, "PATCH", fmt.Sprintf("/categories/%d", b.category), map[string]any{"name": "Musique d'été"})
+			}},
 			{"a category's translation", func(t *testing.T) {
 				b.ok(t, "PATCH", fmt.Sprintf("/categories/%d?ml_language=ja", b.category), map[string]any{"name": "夏のおんがく"})
 			}},
-			{"a category's new parent", func(t *testing.T) { b.ok(t, "PATCH", fmt.Sprintf("/categories/%d", b.category), map[string]any{"parent": 0}) }},
+			{"a category's new parent", func(t *testing.T) {
+				b.ok(t, "PATCH", fmt.Sprintf("/categories/%d", b.category), map[string]any{"parent": 0})
+			}},
 			{"a tag's rename", func(t *testing.T) { b.ok(t, "PATCH", fmt.Sprintf("/tags/%d", b.tag), map[string]any{"name": "野外"}) }},
 			{"a new image on an event", func(t *testing.T) {
 				m, err := e.DB.CreateMedia(ctx, admin, models.MediaUpload{FileName: "affiche.png", Title: "Affiche", Data: imagetest.PNG(40, 30)})
@@ -264,8 +270,12 @@ func TestPartsCacheBodies(t *testing.T) {
 			}},
 			{"an image's deletion", func(t *testing.T) { b.ok(t, "DELETE", fmt.Sprintf("/media/%d?force=true&unlink=true", media), nil) }},
 			{"an event's status", func(t *testing.T) { b.ok(t, "PATCH", ev(2), map[string]any{"status": "draft"}) }},
-			{"a venue's status", func(t *testing.T) { b.ok(t, "PATCH", fmt.Sprintf("/venues/%d", b.venue), map[string]any{"status": "draft"}) }},
-			{"a series edit", func(t *testing.T) { b.ok(t, "PATCH", ev(3), map[string]any{"title": "Atelier du mardi", "scope": "all"}) }},
+			{"a venue's status", func(t *testing.T) {
+				b.ok(t, "PATCH", fmt.Sprintf("/venues/%d", b.venue), map[string]any{"status": "draft"})
+			}},
+			{"a series edit", func(t *testing.T) {
+				b.ok(t, "PATCH", ev(3), map[string]any{"title": "Atelier du mardi", "scope": "all"})
+			}},
 			{"an event to the trash", func(t *testing.T) { b.ok(t, "DELETE", ev(1), nil) }},
 			{"an event deleted", func(t *testing.T) { b.ok(t, "DELETE", ev(1)+"?force=true", nil) }},
 			{"an organizer deleted", func(t *testing.T) { b.ok(t, "DELETE", fmt.Sprintf("/organizers/%d?force=true", b.org), nil) }},

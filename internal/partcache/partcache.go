@@ -65,7 +65,7 @@ type entry struct {
 // entry, its list element, its map slot (key and pointer, with the map's
 // own slack) and the allocator's rounding, measured with testing's
 // allocation counts (see TestEntryCost).
-const entryOverhead = 320
+const entryOverhead = 384
 
 func (e *entry) size() int64 {
 	return int64(entryOverhead + len(e.key.Shape) + len(e.key.Lang) + len(e.key.Prefix) + len(e.key.Reader) + cap(e.body))
