@@ -203,3 +203,11 @@ func (c *Cache) remove(el *list.Element) {
 	delete(c.byKey, e.key)
 	c.bytes -= e.size()
 }
+
+// MaxBytes is the most the cache holds.
+func (c *Cache) MaxBytes() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.maxBytes
+}
