@@ -34,7 +34,7 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	if len(page.Statuses) > 0 { // echoed where TEC lists it, after search
 		echo = append(echo[:statusAt], append([]KV{{"status", strings.Join(page.Statuses, ",")}}, echo[statusAt:]...)...)
 	}
-	objs, err := eventItems(r, page.Items, gen, parts)
+	objs, sums, err := eventItems(r, page.Items, gen, parts)
 	if err != nil {
 		return err
 	}
@@ -59,6 +59,9 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	}
 	body = append(body, KV{"total", page.Total}, KV{"total_pages", totalPages})
 	setListHeaders(c, r, int64(page.Total), totalPages, next, prev)
+	if sums != nil {
+		return sendParts(c, "events", objs, sums, body[1:])
+	}
 	return sendJSON(c, http.StatusOK, body)
 }
 

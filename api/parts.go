@@ -1,6 +1,10 @@
 package api
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -46,41 +50,88 @@ func partKey(r *Request, shape string, id int64) partcache.Key {
 // valid) the events come whole from the store and are shaped here; with
 // parts they come bare (EventFilter.Bare): those with a ready part take it,
 // the others are completed in one batch (a fixed number of queries
-// whatever their number), shaped, and kept as parts.
-func eventItems(r *Request, events []*models.Event, gen int64, parts bool) ([]any, error) {
-	items := make([]any, len(events))
+// whatever their number), shaped, and kept as parts. With parts, sums
+// holds the SHA-256 of each part.
+func eventItems(r *Request, events []*models.Event, gen int64, parts bool) (items []any, sums [][sha256.Size]byte, err error) {
+	items = make([]any, len(events))
 	if !parts {
 		for i, e := range events {
 			items[i] = presentEvent(r, e, false)
 		}
-		return items, nil
+		return items, nil, nil
 	}
 	cache := r.Deps.Parts
+	sums = make([][sha256.Size]byte, len(events))
 	var missing []*models.Event
 	var at []int
 	for i, e := range events {
-		if b := cache.Get(partKey(r, partEvent, e.ID), gen); b != nil {
-			items[i] = rawJSON(b)
+		if b, sum := cache.GetSum(partKey(r, partEvent, e.ID), gen); b != nil {
+			items[i], sums[i] = rawJSON(b), sum
 			continue
 		}
 		missing = append(missing, e)
 		at = append(at, i)
 	}
 	if len(missing) == 0 {
-		return items, nil
+		return items, sums, nil
 	}
 	if err := r.Deps.DB.CompleteEvents(r.Ctx, r.User, missing, r.Lang); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for j, e := range missing {
 		b, err := marshal(presentEvent(r, e, false))
 		if err != nil {
-			return nil, ErrInternal(err)
+			return nil, nil, ErrInternal(err)
 		}
-		cache.Put(partKey(r, partEvent, e.ID), gen, b)
+		sums[at[j]] = cache.Put(partKey(r, partEvent, e.ID), gen, b)
 		items[at[j]] = rawJSON(b)
 	}
-	return items, nil
+	return items, sums, nil
+}
+
+// sendParts answers 200 with the object {key: [parts…], rest…}, byte for
+// byte as sendJSON writes it, and its ETag: a hash of the answer in which
+// each part stands as its SHA-256 (sums), so the parts, most of a page,
+// are not hashed again on every answer. A change of any part changes its
+// sum, so the tag stays a strong one.
+func sendParts(c *fiber.Ctx, key string, parts []any, sums [][sha256.Size]byte, rest Obj) error {
+	b := jsonBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= maxPooledJSON {
+			b.Reset()
+			jsonBuffers.Put(b)
+		}
+	}()
+	h := sha256.New()
+	b.WriteByte('{')
+	appendString(b, key)
+	b.WriteString(":[")
+	h.Write(b.Bytes())
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+			h.Write([]byte{','})
+		}
+		b.Write(p.(rawJSON))
+		h.Write(sums[i][:])
+	}
+	tail := b.Len()
+	b.WriteByte(']')
+	for _, kv := range rest {
+		b.WriteByte(',')
+		appendString(b, kv.K)
+		b.WriteByte(':')
+		if err := appendJSON(b, kv.V); err != nil {
+			return ErrInternal(err)
+		}
+	}
+	b.WriteByte('}')
+	h.Write(b.Bytes()[tail:])
+	sum := h.Sum(nil)
+	c.Set(fiber.HeaderETag, `"`+hex.EncodeToString(sum[:12])+`"`)
+	c.Set(fiber.HeaderContentType, contentTypeJSON)
+	c.Status(http.StatusOK).Response().SetBody(b.Bytes())
+	return nil
 }
 
 // eventPart is the single read of event e (as stored, from

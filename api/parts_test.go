@@ -38,11 +38,12 @@ type partsBench struct {
 	org      int64
 	category int64
 	tag      int64
+	seen     map[string][2]string // the last body and ETag of each read on the parts instance
 }
 
 func newPartsBench(t *testing.T, e *testEnv) *partsBench {
 	t.Helper()
-	b := &partsBench{e: e}
+	b := &partsBench{e: e, seen: map[string][2]string{}}
 	for _, host := range []string{"http://example.test", "https://カレンダー.example:8443/sub"} {
 		site := *e.Deps.Site
 		site.BaseURL = host
@@ -106,8 +107,8 @@ func (b *partsBench) paths() []string {
 	return p
 }
 
-// get reads path from app as role.
-func (b *partsBench) get(t *testing.T, app *fiber.App, target string, as models.Role) (int, string) {
+// get reads path from app as role: status, body and ETag.
+func (b *partsBench) get(t *testing.T, app *fiber.App, target string, as models.Role) (int, string, string) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, target, nil)
 	if as != "" {
@@ -122,7 +123,7 @@ func (b *partsBench) get(t *testing.T, app *fiber.App, target string, as models.
 	if err != nil {
 		t.Fatalf("GET %s: %v", target, err)
 	}
-	return res.StatusCode, string(body)
+	return res.StatusCode, string(body), res.Header.Get(fiber.HeaderETag)
 }
 
 // differences compares every path for every reader on both instances of
@@ -144,10 +145,19 @@ func (b *partsBench) differences(t *testing.T) []string {
 				if rd.query != "" {
 					target += map[bool]string{true: "&", false: "?"}[strings.Contains(target, "?")] + "ml_language=" + rd.query
 				}
-				so, off := b.get(t, pair.off, target, rd.as)
-				sn, on := b.get(t, pair.on, target, rd.as)
+				so, off, _ := b.get(t, pair.off, target, rd.as)
+				sn, on, tag := b.get(t, pair.on, target, rd.as)
 				if so != sn || off != on {
 					diffs = append(diffs, fmt.Sprintf("%s %s as %q: %d/%d\n  fresh: %.400s\n  parts: %.400s", pair.host, target, rd.as, so, sn, off, on))
+				}
+				// The ETag of an answer made of parts changes with its
+				// body, and only then.
+				key := pair.host + " " + target + " " + string(rd.as)
+				if last, ok := b.seen[key]; ok && sn == http.StatusOK && (last[0] == on) != (last[1] == tag) {
+					diffs = append(diffs, fmt.Sprintf("%s: same body %v, same ETag %v (%s)", key, last[0] == on, last[1] == tag, tag))
+				}
+				if sn == http.StatusOK {
+					b.seen[key] = [2]string{on, tag}
 				}
 			}
 		}

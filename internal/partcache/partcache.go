@@ -8,6 +8,7 @@ package partcache
 import (
 	"container/list"
 	"context"
+	"crypto/sha256"
 	"sync"
 	"time"
 )
@@ -59,6 +60,7 @@ type entry struct {
 	key  Key
 	gen  int64
 	body []byte
+	sum  [sha256.Size]byte // of body: an answer of parts hashes these, not the parts again
 }
 
 // entryOverhead is what an entry costs besides its strings and body: the
@@ -154,39 +156,46 @@ func (c *Cache) Wrote() {
 // Get returns the part of k made under gen, or nil. The bytes are shared:
 // the caller must not change them.
 func (c *Cache) Get(k Key, gen int64) []byte {
+	b, _ := c.GetSum(k, gen)
+	return b
+}
+
+// GetSum is Get with the SHA-256 of the part's bytes.
+func (c *Cache) GetSum(k Key, gen int64) ([]byte, [sha256.Size]byte) {
 	if c == nil {
-		return nil
+		return nil, [sha256.Size]byte{}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.byKey[k]
 	if !ok {
-		return nil
+		return nil, [sha256.Size]byte{}
 	}
 	e := el.Value.(*entry)
 	if e.gen != gen {
 		c.remove(el)
-		return nil
+		return nil, [sha256.Size]byte{}
 	}
 	c.lru.MoveToFront(el)
-	return e.body
+	return e.body, e.sum
 }
 
 // Put keeps a copy of body as the part of k made under gen, unless the
-// generation has moved on since.
-func (c *Cache) Put(k Key, gen int64, body []byte) {
+// generation has moved on since, and returns the SHA-256 of body.
+func (c *Cache) Put(k Key, gen int64, body []byte) [sha256.Size]byte {
+	sum := sha256.Sum256(body)
 	if c == nil {
-		return
+		return sum
 	}
-	e := &entry{key: k, gen: gen, body: append(make([]byte, 0, len(body)), body...)}
+	e := &entry{key: k, gen: gen, body: append(make([]byte, 0, len(body)), body...), sum: sum}
 	size := e.size()
 	if size > c.maxBytes/16 { // one part may not push out most of the others
-		return
+		return sum
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.gen { // made under a generation that has moved on
-		return
+		return sum
 	}
 	if el, ok := c.byKey[k]; ok {
 		c.remove(el)
@@ -196,6 +205,7 @@ func (c *Cache) Put(k Key, gen int64, body []byte) {
 	for c.bytes > c.maxBytes {
 		c.remove(c.lru.Back())
 	}
+	return sum
 }
 
 func (c *Cache) remove(el *list.Element) {
