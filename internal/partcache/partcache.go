@@ -67,7 +67,7 @@ type entry struct {
 // entry, its list element, its map slot (key and pointer, with the map's
 // own slack) and the allocator's rounding, measured with testing's
 // allocation counts (see TestEntryCost).
-const entryOverhead = 384
+const entryOverhead = 416
 
 func (e *entry) size() int64 {
 	return int64(entryOverhead + len(e.key.Shape) + len(e.key.Lang) + len(e.key.Prefix) + len(e.key.Reader) + cap(e.body))
