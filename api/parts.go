@@ -50,7 +50,9 @@ func partKey(r *Request, shape string, id int64) partcache.Key {
 // valid) the events come whole from the store and are shaped here; with
 // parts they come bare (EventFilter.Bare): those with a ready part take it,
 // the others are completed in one batch (a fixed number of queries
-// whatever their number), shaped, and kept as parts. With parts, sums
+// whatever their number), shaped, and kept as parts. The page gives ids
+// only with parts (EventFilter.Bare): the rows of those without a part are
+// read in one more query. With parts, sums
 // holds the SHA-256 of each part.
 func eventItems(r *Request, events []*models.Event, gen int64, parts bool) (items []any, sums [][sha256.Size]byte, err error) {
 	items = make([]any, len(events))
@@ -75,16 +77,44 @@ func eventItems(r *Request, events []*models.Event, gen int64, parts bool) (item
 	if len(missing) == 0 {
 		return items, sums, nil
 	}
-	if err := r.Deps.DB.CompleteEvents(r.Ctx, r.User, missing, r.Lang); err != nil {
+	// The page gave ids only: the rows of the missing, then their links.
+	ids := make([]int64, len(missing))
+	for j, e := range missing {
+		ids[j] = e.ID
+	}
+	rows, err := r.Deps.DB.EventsByIDs(r.Ctx, ids)
+	if err != nil {
 		return nil, nil, err
 	}
-	for j, e := range missing {
+	if err := r.Deps.DB.CompleteEvents(r.Ctx, r.User, rows, r.Lang); err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[int64]*models.Event, len(rows))
+	for _, e := range rows {
+		byID[e.ID] = e
+	}
+	gone := false
+	for j, id := range ids {
+		e := byID[id]
+		if e == nil { // deleted since the page was read: left out, as if read after
+			gone = true
+			continue
+		}
 		b, err := marshal(presentEvent(r, e, false))
 		if err != nil {
 			return nil, nil, ErrInternal(err)
 		}
 		sums[at[j]] = cache.Put(partKey(r, partEvent, e.ID), gen, b)
 		items[at[j]] = rawJSON(b)
+	}
+	if gone {
+		kept, keptSums := items[:0], sums[:0]
+		for i, it := range items {
+			if it != nil {
+				kept, keptSums = append(kept, it), append(keptSums, sums[i])
+			}
+		}
+		items, sums = kept, keptSums
 	}
 	return items, sums, nil
 }

@@ -58,9 +58,10 @@ type EventFilter struct {
 	// whoever lists: kalends export lists as the console (hidden events
 	// too) but writes the public calendar.
 	PublicLinks bool
-	// Bare leaves the events of the page as stored (no translation, no
-	// linked records): the caller completes those it needs with
-	// CompleteEvents (the API, for the events it has no ready part of).
+	// Bare gives the events of the page as ids only (no other column, no
+	// translation, no linked records): the caller reads and completes
+	// those it needs with EventsByIDs and CompleteEvents (the API, for
+	// the events it has no ready part of).
 	Bare bool
 
 	// Resolved by ListEvents: the categories asked (each standing for its
@@ -144,6 +145,9 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
 	}
 	q = q.Limit(int64(f.PerPage)).Offset(int64(offset))
+	if f.Bare {
+		q = q.Column("event.id")
+	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("models: list events: %w", mapErr(err))
 	}
