@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
 
 	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
@@ -317,5 +318,49 @@ func TestPartsCacheSeesMissedInvalidation(t *testing.T) {
 		if len(b.differences(t)) == 0 {
 			t.Error("a write that moved no generation left no trace: the comparison cannot catch a missed invalidation")
 		}
+	})
+}
+
+// queryLog keeps the SQL of the queries run through a bun.DB.
+type queryLog struct{ queries []string }
+
+func (l *queryLog) BeforeQuery(ctx context.Context, q *bun.QueryEvent) context.Context {
+	l.queries = append(l.queries, q.Query)
+	return ctx
+}
+
+func (l *queryLog) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// TestPartsListReadsIDsAndTotalOnly: once its events are parts, a list of
+// events runs the page query (ids) and the count, and nothing for rows,
+// translations, venues, organizers or terms. (That a page runs as many
+// queries whatever per_page, parts or not, is
+// TestEventListCostsTheSameQueriesWhateverPerPage, with parts on.)
+func TestPartsListReadsIDsAndTotalOnly(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		b := newPartsBench(t, e)
+		b.fixture(t)
+		log := &queryLog{}
+		e.DB.AddQueryHook(log)
+		list := func(perPage int) []string {
+			log.queries = nil
+			res := e.do(t, "GET", fmt.Sprintf("/%s/events?per_page=%d&ml_language=ja&%s", Namespace, perPage, b.window), nil, "")
+			mustStatus(t, res, http.StatusOK)
+			return log.queries
+		}
+		list(1)          // one event becomes a part
+		some := list(3)  // one part, two not
+		again := list(3) // all parts
+		for _, q := range again {
+			for _, table := range []string{"translations", "venues", "organizers", "terms"} {
+				if strings.Contains(q, table) && !strings.Contains(q, "cache_generation") {
+					t.Errorf("a page of parts queried %s: %.200s", table, q)
+				}
+			}
+		}
+		if len(again) >= len(some) {
+			t.Errorf("a page of parts ran %d queries, as many as one without (%d)", len(again), len(some))
+		}
+		t.Logf("queries: %d for a page without parts, %d for a page of parts", len(some), len(again))
 	})
 }
