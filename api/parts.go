@@ -48,12 +48,10 @@ func partKey(r *Request, shape string, id int64) partcache.Key {
 
 // eventItems shapes the events of a list page. Without parts (gen not
 // valid) the events come whole from the store and are shaped here; with
-// parts they come bare (EventFilter.Bare): those with a ready part take it,
-// the others are completed in one batch (a fixed number of queries
-// whatever their number), shaped, and kept as parts. The page gives ids
-// only with parts (EventFilter.Bare): the rows of those without a part are
-// read in one more query. With parts, sums
-// holds the SHA-256 of each part.
+// parts the page gives ids only (EventFilter.Bare): those with a ready part
+// take it, the rows of the others are read and completed in one batch (a
+// fixed number of queries whatever their number), shaped, and kept as
+// parts; sums then holds the SHA-256 of each part.
 func eventItems(r *Request, events []*models.Event, gen int64, parts bool) (items []any, sums [][sha256.Size]byte, err error) {
 	items = make([]any, len(events))
 	if !parts {
