@@ -28,6 +28,9 @@ type Deps struct {
 	Logger      *slog.Logger
 	// Cache, when set, answers anonymous GETs from memory (ResponseCache).
 	Cache *ResponseCache
+	// Parts, when set, keeps the rendered JSON of single records, from
+	// which lists are assembled (PartCache).
+	Parts *PartCache
 	// Gate, when set, bounds the requests worked on at once (shared with
 	// the admin); answers from the cache do not wait for it.
 	Gate *admission.Gate

@@ -158,9 +158,23 @@ func itemRef(r *Request) models.Ref {
 
 // getEvent answers GET /events/{id} and /events/by-slug/{slug}.
 func getEvent(c *fiber.Ctx, r *Request) error {
-	e, err := r.Deps.DB.GetEvent(r.Ctx, r.User, itemRef(r), r.Lang)
+	gen, parts := r.Deps.Parts.Generation(r.Ctx)
+	if !parts {
+		e, err := r.Deps.DB.GetEvent(r.Ctx, r.User, itemRef(r), r.Lang)
+		if err != nil {
+			return err
+		}
+		return sendJSON(c, http.StatusOK, presentEvent(r, e, true))
+	}
+	// The permission checks need the stored row; the rest comes from the
+	// ready part when there is one.
+	e, err := r.Deps.DB.GetEventBare(r.Ctx, r.User, itemRef(r))
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, http.StatusOK, presentEvent(r, e, true))
+	b, err := eventPart(r, e, gen)
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, http.StatusOK, b)
 }

@@ -22,6 +22,8 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
+	gen, parts := r.Deps.Parts.Generation(r.Ctx)
+	f.Bare = parts
 	page, err := r.Deps.DB.ListEvents(r.Ctx, r.User, f)
 	if err != nil {
 		return err
@@ -32,9 +34,9 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	if len(page.Statuses) > 0 { // echoed where TEC lists it, after search
 		echo = append(echo[:statusAt], append([]KV{{"status", strings.Join(page.Statuses, ",")}}, echo[statusAt:]...)...)
 	}
-	objs := make([]Obj, len(page.Items))
-	for i, e := range page.Items {
-		objs[i] = presentEvent(r, e, false)
+	objs, sums, err := eventItems(r, page.Items, gen, parts)
+	if err != nil {
+		return err
 	}
 	totalPages := (page.Total + f.PerPage - 1) / f.PerPage
 	pageKV := func(n int) []KV {
@@ -57,6 +59,9 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	}
 	body = append(body, KV{"total", page.Total}, KV{"total_pages", totalPages})
 	setListHeaders(c, r, int64(page.Total), totalPages, next, prev)
+	if sums != nil {
+		return sendParts(c, "events", objs, sums, body[1:])
+	}
 	return sendJSON(c, http.StatusOK, body)
 }
 

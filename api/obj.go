@@ -36,6 +36,8 @@ func (o Obj) MarshalJSON() ([]byte, error) {
 // through encoding/json.
 func appendJSON(b *bytes.Buffer, v any) error {
 	switch v := v.(type) {
+	case rawJSON: // a part (parts.go), written once
+		b.Write(v)
 	case ordered.Obj: // the JSON-LD of internal/jsonld, written as an Obj
 		return appendMembers(b, len(v), func(i int) (string, any) { return v[i].K, v[i].V })
 	case []ordered.Obj:

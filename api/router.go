@@ -54,6 +54,9 @@ func mount(app *fiber.App, d *Deps, routes []Route) {
 	}
 	serve := d.Gate.Wrap(dp.serve)
 	handler := serve
+	if d.Parts != nil {
+		handler = partsWrote(d.Parts, handler)
+	}
 	if d.Cache != nil {
 		handler = d.Cache.Handler(handler, 0)
 	}

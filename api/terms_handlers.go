@@ -40,6 +40,7 @@ func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
 	if id, ok := r.Int("event"); ok && r.Has("event") {
 		f.EventID = id
 	}
+	gen, parts := r.Deps.Parts.Generation(r.Ctx)
 	page, err := r.Deps.DB.ListTerms(r.Ctx, r.User, f)
 	if err != nil {
 		return err
@@ -91,9 +92,9 @@ func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
 		}
 		prev = listURL(r, base, filters(p))
 	}
-	items := make([]Obj, len(terms))
+	items := make([]any, len(terms))
 	for i, t := range terms {
-		items[i] = presentTerm(r, t)
+		items[i] = partOf(r, gen, parts, partTerm, t.ID, func() Obj { return presentTerm(r, t) })
 	}
 	body := Obj{
 		{"rest_url", listURL(r, base, filters(f.Page))},

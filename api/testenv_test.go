@@ -77,7 +77,10 @@ func newTestEnvWithRoutes(t testing.TB, db *models.DB, routes []Route) *testEnv 
 		CurrencyCode:     "USD",
 	}
 	db.UseSite(site)
-	d := &Deps{DB: db, I18n: b, Site: site, Logger: slog.New(slog.DiscardHandler)}
+	// Lists come from the parts cache, which reads the generation at every
+	// request: every test of the package checks its answers through it
+	// (TestPartsCacheBodies compares them with fresh ones).
+	d := &Deps{DB: db, I18n: b, Site: site, Logger: slog.New(slog.DiscardHandler), Parts: NewPartCache(db, 8<<20, time.Nanosecond)}
 	e := &testEnv{DB: db, Deps: d, Users: map[models.Role]*models.User{}, passwords: map[models.Role]string{}}
 	if routes == nil {
 		routes = Routes()

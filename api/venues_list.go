@@ -29,6 +29,7 @@ func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
 		b := tecTruthy(r.Args["has_events"])
 		f.HasEvents = &b
 	}
+	gen, parts := r.Deps.Parts.Generation(r.Ctx)
 	res, err := k.ops(r.Deps.DB).List(r.Ctx, r.User, f)
 	if err != nil {
 		return err
@@ -38,9 +39,9 @@ func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
 	if len(items) == 0 && page > 1 {
 		return archiveNotFound(k.kind)
 	}
-	list := make([]Obj, 0, len(items))
+	list := make([]any, 0, len(items))
 	for _, v := range items {
-		list = append(list, k.present(r, v, false))
+		list = append(list, partOf(r, gen, parts, string(k.kind), k.post(v).ID, func() Obj { return k.present(r, v, false) }))
 	}
 	// Every effective filter is echoed, in TEC's order (nil values drop out).
 	var hasEvents, upcoming any

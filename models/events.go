@@ -629,6 +629,20 @@ func (s *Store) readEvent(ctx context.Context, reader *User, id int64, lang stri
 // read it: a trashed event is refused as no longer available, an
 // unpublished one u may not see as not accessible.
 func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*Event, error) {
+	e, err := s.GetEventBare(ctx, u, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.completeEvents(ctx, u, []*Event{e}, lang); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// GetEventBare is GetEvent with the event as stored (no translation, no
+// linked records): the caller completes it with CompleteEvents when it
+// needs to (the API, when it has no ready part of it).
+func (s *Store) GetEventBare(ctx context.Context, u *User, ref Ref) (*Event, error) {
 	id := ref.ID
 	if id == 0 {
 		var err error
@@ -638,7 +652,7 @@ func (s *Store) GetEvent(ctx context.Context, u *User, ref Ref, lang string) (*E
 	}
 	// By id, the event is read at once; only when there is none does the
 	// id's kind matter (a venue's id is a WrongKindError, not a 404).
-	e, err := s.readEvent(ctx, u, id, lang)
+	e, err := s.rawEvent(ctx, id, false)
 	if errors.Is(err, ErrNotFound) && ref.ID != 0 {
 		if _, rerr := s.resolvePost(ctx, KindEvent, ref); rerr != nil {
 			return nil, rerr

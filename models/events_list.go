@@ -58,6 +58,11 @@ type EventFilter struct {
 	// whoever lists: kalends export lists as the console (hidden events
 	// too) but writes the public calendar.
 	PublicLinks bool
+	// Bare gives the events of the page as ids only (no other column, no
+	// translation, no linked records): the caller reads and completes
+	// those it needs with EventsByIDs and CompleteEvents (the API, for
+	// the events it has no ready part of).
+	Bare bool
 
 	// Resolved by ListEvents: the categories asked (each standing for its
 	// subcategories too) and the tags; who the events are shown to.
@@ -140,10 +145,23 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	orderEvents(page, f)
 	page.Limit(int64(f.PerPage)).Offset(int64(offset))
 	var events []*Event
-	q := s.db.NewSelect().Model(&events).ModelTableExpr("(?) AS page JOIN events AS event ON event.id = page.id", page)
-	orderEvents(q, f)
-	if err := q.Scan(ctx); err != nil {
-		return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+	if f.Bare {
+		// The ids alone: the page query itself.
+		var ids []int64
+		if err := page.Scan(ctx, &ids); err != nil {
+			return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+		}
+		events = make([]*Event, len(ids))
+		for i, id := range ids {
+			events[i] = &Event{}
+			events[i].ID = id
+		}
+	} else {
+		q := s.db.NewSelect().Model(&events).ModelTableExpr("(?) AS page JOIN events AS event ON event.id = page.id", page)
+		orderEvents(q, f)
+		if err := q.Scan(ctx); err != nil {
+			return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+		}
 	}
 	// A page that is not full tells the total without counting (the count
 	// is the costly part of a big window); otherwise one COUNT query.
@@ -155,8 +173,10 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		}
 		total = int64(n)
 	}
-	if err := s.completeEvents(ctx, f.reader, events, f.Lang); err != nil {
-		return nil, err
+	if !f.Bare {
+		if err := s.completeEvents(ctx, f.reader, events, f.Lang); err != nil {
+			return nil, err
+		}
 	}
 	if events == nil {
 		events = []*Event{}

@@ -18,7 +18,6 @@ import (
 	"github.com/kalends/kalends/api"
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/internal/admission"
-	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/web"
 )
@@ -37,12 +36,12 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	db.UseMedia(cfg.mediaStorage())
 	// One response cache (one byte budget) for the API and the public
 	// pages and feeds.
-	cache := respcache.New(db, site, cfg.CacheSize, cfg.CacheCheck)
+	cache, parts := caches(db, site, cfg)
 	// One gate for both surfaces: the cores are shared.
 	reads, writes := cfg.activeLimit(db.Dialect())
 	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
-		Cache: cache, Gate: gate}
+		Cache: cache, Parts: parts, Gate: gate}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
@@ -73,7 +72,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	proxyConfig(&fcfg, cfg.TrustedProxies)
 	app := fiber.New(fcfg)
 	// refuseEncodedBodies first: nothing may read a compressed body.
-	app.Use(refuseEncodedBodies(logger), clientAddress(cfg.TrustedNets), requestID(), cachingHeaders, accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg))
+	app.Use(refuseEncodedBodies(logger), clientAddress(cfg.TrustedNets), requestID(), cachingHeaders, accessLog(logger), recoverPanics(logger), securityHeaders, bodyLimit(cfg), partsWrote(parts))
 	app.Get("/healthz", healthz(db))
 	api.Mount(app, apiDeps)
 	web.Mount(app, webDeps)

@@ -42,6 +42,9 @@ type Config struct {
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
 	CacheCheck time.Duration
+	// CacheAnswersOff keeps whole answers out of the cache: only the parts
+	// lists are assembled from are kept (--cache-answers=false).
+	CacheAnswersOff bool
 	// MaxActive bounds the requests worked on at once (0: chosen from the
 	// cores and the database, see activeLimit); MaxWait is how long one
 	// waits for its turn.
@@ -142,6 +145,15 @@ var options = []option{
 				return fmt.Errorf("not an integer: %q", v)
 			}
 			c.CacheSize = n << 20
+			return nil
+		}},
+	{name: "cache-answers", def: "true", usage: "keep whole anonymous answers in the cache (false: keep only the rendered records lists are assembled from, within the same --cache-size)",
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not true or false: %q", v)
+			}
+			c.CacheAnswersOff = !b
 			return nil
 		}},
 	{name: "cache-check", def: "250ms", usage: "how often each instance checks whether another one wrote (the most a cached answer can lag behind)",

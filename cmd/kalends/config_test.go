@@ -87,6 +87,12 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 					t.Errorf("session max age %v", c.cfg.SessionMaxAge)
 				}
 			}},
+		{"whole answers kept out of the cache", []string{"--cache-answers=false"}, nil,
+			func(t *testing.T, c *command) {
+				if !c.cfg.CacheAnswersOff || c.cfg.CacheSize != 64<<20 {
+					t.Errorf("cache answers off %v, size %d", c.cfg.CacheAnswersOff, c.cfg.CacheSize)
+				}
+			}},
 		{"session lifetime from the environment", nil, map[string]string{"KALENDS_SESSION_MAX_AGE": " 90d "},
 			func(t *testing.T, c *command) {
 				if c.cfg.SessionMaxAge != 90*24*time.Hour {
@@ -157,6 +163,7 @@ func TestConfigRejectsBadValuesWithTheOptionName(t *testing.T) {
 		{"page size zero", []string{"--max-per-page", "0"}, nil, "--max-per-page must be at least 1"},
 		{"page size not a number", nil, map[string]string{"KALENDS_MAX_PER_PAGE": "many"}, "env KALENDS_MAX_PER_PAGE"},
 		{"log format", []string{"--log-format", "xml"}, nil, "--log-format"},
+		{"cache answers neither true nor false", nil, map[string]string{"KALENDS_CACHE_ANSWERS": "sometimes"}, "env KALENDS_CACHE_ANSWERS"},
 		{"trusted proxy not an address", []string{"--trusted-proxies", "10.0.0.0/8,proxy.local"}, nil, "--trusted-proxies"},
 		{"relative base URL", []string{"--base-url", "/cal"}, nil, "--base-url"},
 		{"base URL of another scheme", []string{"--base-url", "ftp://example.org"}, nil, "--base-url"},

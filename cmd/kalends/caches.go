@@ -1,0 +1,38 @@
+package main
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/kalends/kalends/api"
+	"github.com/kalends/kalends/internal/respcache"
+	"github.com/kalends/kalends/models"
+)
+
+// partsShare is the part of --cache-size the parts cache takes when whole
+// answers are cached too: an answer cached whole needs no parts, so parts
+// serve the answers that miss (distinct arguments, signed-in readers).
+// With --cache-answers=false the parts take all of it.
+const partsShare = 4
+
+// caches builds the response cache (nil with --cache-answers=false) and
+// the parts cache lists are assembled from, within one byte budget:
+// --cache-size; both nil when it is 0.
+func caches(db *models.DB, site *models.Site, cfg *Config) (*respcache.Cache, *api.PartCache) {
+	if cfg.CacheAnswersOff {
+		return nil, api.NewPartCache(db, cfg.CacheSize, cfg.CacheCheck)
+	}
+	parts := cfg.CacheSize / partsShare
+	return respcache.New(db, site, cfg.CacheSize-parts, cfg.CacheCheck), api.NewPartCache(db, parts, cfg.CacheCheck)
+}
+
+// partsWrote makes the parts cache read the generation before its next
+// part once a request that may write (the admin's forms too) is done.
+func partsWrote(parts *api.PartCache) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		err := c.Next()
+		if m := c.Method(); m != fiber.MethodGet && m != fiber.MethodHead && m != fiber.MethodOptions {
+			parts.Wrote()
+		}
+		return err
+	}
+}
