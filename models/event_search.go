@@ -52,6 +52,12 @@ const (
 // searchIndexBatch is the number of events folded per statement group.
 const searchIndexBatch = 500
 
+// searchBacklogBatch is the number of marked events IndexBacklog refolds
+// per transaction: on SQLite each transaction adds a segment to the
+// trigram index that later merges rewrite, so a bulk refold (a seed, a
+// reindex) takes big ones.
+const searchBacklogBatch = 5000
+
 // searchMaxDirty is the number of marked events past which a search reads
 // every event with the LIKE condition instead of listing them.
 const searchMaxDirty = 2000
@@ -84,7 +90,13 @@ func searchGrams(body string) string {
 }
 
 // shortGrams is the document of a body in event_search_short (SQLite):
-// its characters and pairs of characters (shortToken), each once.
+// its characters and pairs of characters (shortToken), each once, those
+// that hold a character beyond ASCII only. One- and two-character words
+// are how Chinese, Japanese and Korean are searched ("祭", "音楽"); an
+// ASCII one ("a", "de") is in nearly every event anyway, so it is looked
+// for in the text (shortASCII) and the index is not made to hold the
+// hundreds of ASCII pairs of every Latin text (they were most of the
+// seed's time).
 func shortGrams(body string) string {
 	seen := make(map[uint64]struct{}, 512)
 	prev := rune(-1)
@@ -94,8 +106,10 @@ func shortGrams(body string) string {
 			continue
 		}
 		// A rune from a range over a string is in [0, 0x10FFFF].
-		seen[uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
-		if prev >= 0 {
+		if r >= utf8.RuneSelf {
+			seen[uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
+		}
+		if prev >= 0 && (r >= utf8.RuneSelf || prev >= utf8.RuneSelf) {
 			seen[1<<63|uint64(prev)<<21|uint64(r)] = struct{}{} //nolint:gosec // G115: never negative
 		}
 		prev = r
@@ -260,6 +274,12 @@ func wordMatches(d Dialect, lang string, words []string) ([]string, []any) {
 			subs = append(subs, "SELECT es.event_id FROM event_search_fts f JOIN event_search es ON es.id = f.rowid "+
 				"WHERE event_search_fts MATCH ? AND es.lang IN (?)")
 			args = append(args, wordTrigrams(fw), bun.List(langs))
+		case n < 3 && shortASCII(fw) && d == SQLite:
+			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE es.lang IN (?) AND instr(es.body, ?) > 0")
+			args = append(args, bun.List(langs), fw)
+		case n < 3 && shortASCII(fw):
+			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE es.lang IN (?) AND LOCATE(?, es.body) > 0")
+			args = append(args, bun.List(langs), fw)
 		case d == SQLite:
 			subs = append(subs, "SELECT es.event_id FROM event_search_short f JOIN event_search es ON es.id = f.rowid "+
 				"WHERE event_search_short MATCH ? AND es.lang IN (?)")
@@ -275,6 +295,18 @@ func wordMatches(d Dialect, lang string, words []string) ([]string, []any) {
 		}
 	}
 	return subs, args
+}
+
+// shortASCII tells whether a folded word of one or two characters is
+// ASCII only: its characters and pair are not in the short-word index
+// (shortGrams).
+func shortASCII(fw string) bool {
+	for i := 0; i < len(fw); i++ {
+		if fw[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // matchSearch reads the events that hold every word through the index
@@ -373,7 +405,7 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 		}
 		var marks []mark
 		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("conn", "event_id").
-			OrderExpr("event_id, conn").Limit(searchIndexBatch).Scan(ctx, &marks)
+			OrderExpr("event_id, conn").Limit(searchBacklogBatch).Scan(ctx, &marks)
 		if err != nil {
 			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
 		}
@@ -390,8 +422,14 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 			if err := tx.indexEvents(ctx, ids); err != nil {
 				return err
 			}
+			// The marks read, one statement per owner.
+			byConn := map[int64][]int64{}
 			for _, m := range marks {
-				if _, err := tx.db.NewDelete().TableExpr("event_search_dirty").Where("conn = ? AND event_id = ?", m.Conn, m.EventID).Exec(ctx); err != nil {
+				byConn[m.Conn] = append(byConn[m.Conn], m.EventID)
+			}
+			for conn, events := range byConn {
+				if _, err := tx.db.NewDelete().TableExpr("event_search_dirty").Where("conn = ?", conn).
+					Where("event_id IN (?)", bun.List(events)).Exec(ctx); err != nil {
 					return fmt.Errorf("models: clear search marks: %w", mapErr(err))
 				}
 			}
