@@ -11,6 +11,8 @@ import (
 	"crypto/sha256"
 	"sync"
 	"time"
+
+	"github.com/kalends/kalends/internal/cachegen"
 )
 
 // Key names one part: the record, and everything its bytes depend on
@@ -30,9 +32,7 @@ type Key struct {
 
 // Generations reads the database's cache generation: a number every
 // write moves in its transaction (models.CacheGeneration).
-type Generations interface {
-	CacheGeneration(ctx context.Context) (int64, error)
-}
+type Generations = cachegen.Source
 
 // Cache holds parts in memory, bounded in bytes (least recently used first
 // out). A part is served only while the cache generation is the one it was
@@ -43,17 +43,14 @@ type Generations interface {
 //
 // A nil *Cache is a cache that holds nothing.
 type Cache struct {
-	db       Generations
 	maxBytes int64
-	check    time.Duration
+	watch    *cachegen.Watch
 
-	genMu   sync.Mutex // one generation read at a time
-	mu      sync.Mutex
-	gen     int64
-	checked time.Time
-	lru     *list.List // of *entry, most recent first
-	byKey   map[Key]*list.Element
-	bytes   int64
+	mu    sync.Mutex
+	gen   int64      // the generation the parts held were made under
+	lru   *list.List // of *entry, most recent first
+	byKey map[Key]*list.Element
+	bytes int64
 }
 
 type entry struct {
@@ -79,7 +76,7 @@ func New(db Generations, maxBytes int64, check time.Duration) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{db: db, maxBytes: maxBytes, check: check, lru: list.New(), byKey: map[Key]*list.Element{}}
+	return &Cache{maxBytes: maxBytes, watch: cachegen.New(db, check), lru: list.New(), byKey: map[Key]*list.Element{}}
 }
 
 // Bytes is the size of what the cache holds.
@@ -110,35 +107,18 @@ func (c *Cache) Generation(ctx context.Context) (int64, bool) {
 	if c == nil {
 		return 0, false
 	}
-	now := time.Now()
-	c.mu.Lock()
-	gen, fresh := c.gen, !c.checked.IsZero() && now.Sub(c.checked) < c.check
-	c.mu.Unlock()
-	if fresh {
-		return gen, true
-	}
-	c.genMu.Lock()
-	defer c.genMu.Unlock()
-	c.mu.Lock()
-	if !c.checked.IsZero() && now.Sub(c.checked) < c.check { // another request just read it
-		gen = c.gen
-		c.mu.Unlock()
-		return gen, true
-	}
-	c.mu.Unlock()
-	g, err := c.db.CacheGeneration(ctx)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err != nil {
-		c.checked = time.Time{}
+	g, ok := c.watch.Current(ctx, time.Now())
+	if !ok {
 		return 0, false
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if g != c.gen {
 		c.lru.Init()
 		c.byKey = map[Key]*list.Element{}
 		c.bytes = 0
+		c.gen = g
 	}
-	c.gen, c.checked = g, now
 	return g, true
 }
 
@@ -148,9 +128,7 @@ func (c *Cache) Wrote() {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	c.checked = time.Time{}
-	c.mu.Unlock()
+	c.watch.Wrote()
 }
 
 // Get returns the part of k made under gen, or nil. The bytes are shared:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/models"
 )
 
@@ -39,15 +40,12 @@ import (
 // Requests that carry credentials (Authorization, the session cookie,
 // X-WP-Nonce) are never cached nor answered from the cache.
 type Cache struct {
-	db       *models.DB
 	site     *models.Site
 	maxBytes int64
-	check    time.Duration
+	watch    *cachegen.Watch
 
-	genMu   sync.Mutex // one generation read at a time
 	mu      sync.Mutex
-	gen     int64
-	checked time.Time
+	gen     int64      // the generation the answers held were made under
 	lru     *list.List // of *cacheEntry, most recent first
 	byKey   map[string]*list.Element
 	bytes   int64 // what the answers cost (entrySize), plus charged
@@ -88,7 +86,7 @@ func New(db *models.DB, site *models.Site, maxBytes int64, check time.Duration) 
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{db: db, site: site, maxBytes: maxBytes, check: check, lru: list.New(), byKey: map[string]*list.Element{}}
+	return &Cache{site: site, maxBytes: maxBytes, watch: cachegen.New(db, check), lru: list.New(), byKey: map[string]*list.Element{}}
 }
 
 // Bytes is the size of what the cache holds (with what was charged to
@@ -130,46 +128,26 @@ func Held() (bytes, entries int64) { return held.bytes.Load(), held.entries.Load
 // when the last read is older than the check interval. A failed read
 // empties the cache's view: nothing is served until a read succeeds.
 func (rc *Cache) generation(ctx context.Context, now time.Time) (int64, bool) {
-	rc.mu.Lock()
-	gen, fresh := rc.gen, !rc.checked.IsZero() && now.Sub(rc.checked) < rc.check
-	rc.mu.Unlock()
-	if fresh {
-		return gen, true
-	}
-	rc.genMu.Lock()
-	defer rc.genMu.Unlock()
-	rc.mu.Lock()
-	if !rc.checked.IsZero() && now.Sub(rc.checked) < rc.check { // another request just read it
-		gen = rc.gen
-		rc.mu.Unlock()
-		return gen, true
-	}
-	rc.mu.Unlock()
-	g, err := rc.db.CacheGeneration(ctx)
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if err != nil {
-		rc.checked = time.Time{}
+	g, ok := rc.watch.Current(ctx, now)
+	if !ok {
 		return 0, false
 	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
 	if g != rc.gen {
 		held.bytes.Add(-(rc.bytes - rc.charged))
 		held.entries.Add(-int64(rc.lru.Len()))
 		rc.lru.Init()
 		rc.byKey = map[string]*list.Element{}
 		rc.bytes = rc.charged
+		rc.gen = g
 	}
-	rc.gen, rc.checked = g, now
 	return g, true
 }
 
 // Wrote makes the next request read the generation (a write of this
 // instance just moved it).
-func (rc *Cache) Wrote() {
-	rc.mu.Lock()
-	rc.checked = time.Time{}
-	rc.mu.Unlock()
-}
+func (rc *Cache) Wrote() { rc.watch.Wrote() }
 
 func (rc *Cache) get(key string, gen int64, now time.Time) *cacheEntry {
 	rc.mu.Lock()
