@@ -562,7 +562,10 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		}
 		// The links' copies change with the status, the dates, the hidden
 		// flag, or new links; an edit of the text leaves them as they are.
-		if len(after.terms) > 0 && (in.Categories != nil || in.Tags != nil || old.Status != e.Status ||
+		// An occurrence has links but counts in no term (after.terms is
+		// empty): its copies were once left stale by a move of its dates,
+		// and the totals of its categories went wrong.
+		if (len(after.terms) > 0 || e.IsOccurrence()) && (in.Categories != nil || in.Tags != nil || old.Status != e.Status ||
 			!old.StartAt.Equal(e.StartAt) || !old.EndAt.Equal(e.EndAt) || old.HideFromListings != e.HideFromListings) {
 			if err := tx.copyEventToTerms(ctx, &e, in.Categories != nil); err != nil {
 				return err

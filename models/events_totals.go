@@ -45,6 +45,7 @@ const (
 	dayDimTerm      = "t" // linked (event_terms)
 	dayDimVenue     = "v"
 	dayDimOrganizer = "o"
+	dayDimSeries    = "r" // the events of series (series_id set), ref 0
 )
 
 // countEvents is the total of the list f selects (f resolved, with its
@@ -53,10 +54,64 @@ func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
 	if n, ok, err := s.countEndingAfter(ctx, f); ok || err != nil {
 		return n, err
 	}
+	if n, ok, err := s.countSeriesByDays(ctx, f); ok || err != nil {
+		return n, err
+	}
 	if n, ok, err := s.countByDays(ctx, f); ok || err != nil {
 		return n, err
 	}
 	return s.countRows(ctx, f)
+}
+
+// countSeriesByDays counts a list with one row per series
+// (recurrence=series): the events of the window from the buckets, less
+// those of series (the buckets of dim 'r'), plus the series with an
+// event in the window, found by one probe of each series' events in
+// start order. Counting the distinct series of the window's rows instead
+// reads every event of the window. ok is false unless f is such a list
+// whose other filters the buckets of all events serve.
+func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	if f.Recurrence != RecurrenceSeries {
+		return 0, false, nil
+	}
+	g := f
+	g.Recurrence = ""
+	if dim, _, _, ok := dayBuckets(g); !ok || dim != dayDimAll {
+		return 0, false, nil
+	}
+	all, _, err := s.countByDays(ctx, g)
+	if err != nil {
+		return 0, true, err
+	}
+	g.seriesOnly = true
+	inSeries, _, err := s.countByDays(ctx, g)
+	if err != nil {
+		return 0, true, err
+	}
+	g.seriesOnly = false
+	series, err := s.countSeriesIn(ctx, g)
+	return all - inSeries + series, true, err
+}
+
+// countSeriesIn counts the series with an event that f (no recurrence
+// filter) selects: each series row (series_until is set on series rows
+// only) probes its events through the (series_id, start_at, …) index,
+// which the probe is pinned to; the window's bounds on start_at make it
+// one short range per series, stopping at the first event found.
+func (s *Store) countSeriesIn(ctx context.Context, f EventFilter) (int, error) {
+	probe := s.db.NewSelect().Model((*Event)(nil)).ColumnExpr("1")
+	if s.dialect == MySQL {
+		probe.ModelTableExpr("events AS event FORCE INDEX (events_series_start_idx)")
+	} else {
+		probe.ModelTableExpr(`"events" AS "event" INDEXED BY events_series_start_idx`)
+	}
+	s.applyEventFilter(probe, f, true)
+	probe.Where("event.series_id = s.id")
+	n, err := s.db.NewSelect().TableExpr("events AS s").Where("s.series_until IS NOT NULL").Where("EXISTS (?)", probe).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("models: count series: %w", mapErr(err))
+	}
+	return int(n), nil
 }
 
 // countEndingAfter counts the events of a list bounded by "ends after t"
@@ -121,6 +176,9 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		return "", 0, nil, false
 	}
 	dim = dayDimAll
+	if f.seriesOnly {
+		dim = dayDimSeries
+	}
 	for _, d := range []struct {
 		dim string
 		ids []int64
@@ -128,6 +186,7 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		switch {
 		case len(d.ids) == 0:
 		case len(d.ids) > 1 || dim != dayDimAll:
+			// (the events of series have buckets of all events only)
 			return "", 0, nil, false
 		default:
 			dim, ref = d.dim, d.ids[0]
@@ -278,7 +337,8 @@ func (s *Store) dayBucketsTruthSQL() string {
 		q += " UNION ALL SELECT '" + l.dim + "', l." + l.col + ", e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM " + l.table +
 			" l JOIN events e ON e.id = l.event_id GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
 	}
-	return q
+	return q + " UNION ALL SELECT '" + dayDimSeries + "', 0, e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM events e " +
+		"WHERE e.series_id IS NOT NULL GROUP BY e.status, e.hide_from_listings, " + day
 }
 
 // spanSQL is the longest event's length in seconds.

@@ -16,6 +16,11 @@ func (s *Store) ListTotals(ctx context.Context, u *User, f EventFilter) (days in
 		return 0, false, 0, err
 	}
 	if !ok {
+		if days, ok, err = s.countSeriesByDays(ctx, f); err != nil {
+			return 0, false, 0, err
+		}
+	}
+	if !ok {
 		if days, ok, err = s.countByDays(ctx, f); err != nil {
 			return 0, false, 0, err
 		}

@@ -191,6 +191,8 @@ func checkTotals(t *testing.T, db *models.DB, u *models.User, step string) {
 		{StartMin: at("2027-04-01 00:00:00"), EndMax: at("2027-07-01 00:00:00")},
 		{StartMin: at("2027-05-01 10:30:00"), EndMax: at("2027-05-15 00:00:00")},
 		{EndMax: at("2027-05-12 00:00:00")},
+		{StartMin: at("2027-04-01 00:00:00"), EndMax: at("2027-07-01 00:00:00"), Recurrence: models.RecurrenceSeries},
+		{StartMin: at("2027-05-06 00:00:00"), Recurrence: models.RecurrenceSeries},
 		{StartMin: at("2027-05-02 00:00:00")},
 		{},
 	} {
@@ -275,6 +277,47 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 				}
 			}
 		}
+		// Weekly series, some of their occurrences trashed, moved or
+		// drafts, and one series ended (a single event again), for the
+		// totals of one row per series.
+		for i := range 6 {
+			s := base.AddDate(0, 0, 3+9*i).Add(time.Duration(18+i%3) * time.Hour)
+			in := baseInput(fmt.Sprint("Répétition ", i), s.Format(time.DateTime), s.Add(2*time.Hour).Format(time.DateTime))
+			in.Recurrence = ptr(fmt.Sprint("FREQ=WEEKLY;COUNT=", 3+i))
+			in.Categories = termRefs(cats[i%2 : i%2+1])
+			if i == 4 {
+				in.Status = ptr(models.StatusDraft)
+			}
+			e, err := db.CreateEvent(ctx, editor, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			occ, err := db.ListEvents(ctx, editor, models.EventFilter{ParentID: &e.ID, PerPage: 50, Lang: "en", StartMin: &base})
+			if err != nil || len(occ.Items) < 3 {
+				t.Fatalf("series %d: %v occurrences, %v", i, occ, err)
+			}
+			switch i {
+			case 1:
+				if _, err := db.TrashEvent(ctx, editor, models.ByID(occ.Items[1].ID), "en"); err != nil {
+					t.Fatal(err)
+				}
+			case 2:
+				moved := s.AddDate(0, 0, 9)
+				if _, err := db.UpdateEvent(ctx, editor, models.ByID(occ.Items[2].ID), models.EventInput{StartDate: ptr(moved.Format(time.DateTime)),
+					EndDate: ptr(moved.Add(time.Hour).Format(time.DateTime)), Lang: "en"}); err != nil {
+					t.Fatal(err)
+				}
+			case 3:
+				if _, err := db.UpdateEvent(ctx, editor, models.ByID(occ.Items[0].ID), models.EventInput{
+					PostInput: models.PostInput{Status: ptr(models.StatusPrivate)}, Lang: "en"}); err != nil {
+					t.Fatal(err)
+				}
+			case 5:
+				if _, err := db.UpdateEvent(ctx, editor, models.ByID(e.ID), models.EventInput{Recurrence: ptr(""), Scope: models.ScopeAll, Lang: "en"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		// The longest events become longer than any created.
 		for i, days := range []int{12, 20} {
 			s := base.AddDate(0, 0, 10+20*i).Add(7 * time.Hour)
@@ -290,8 +333,8 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			}
 		}
 		exact(t, db, "fixtures")
-		served := 0
-		for q := range 400 {
+		served, series := 0, 0
+		for q := range 500 {
 			f := models.EventFilter{Lang: "en"}
 			// Instants on and off day boundaries, before, inside and after the events.
 			instant := func() *time.Time {
@@ -323,6 +366,9 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			case 4:
 				f.OrganizerIDs = []int64{orgs[rng.IntN(len(orgs))]}
 			}
+			if rng.IntN(3) == 0 {
+				f.Recurrence = models.RecurrenceSeries
+			}
 			var u *models.User
 			if rng.IntN(2) == 0 {
 				u = editor
@@ -340,13 +386,16 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			}
 			if ok {
 				served++
+				if f.Recurrence == models.RecurrenceSeries {
+					series++
+				}
 				if days != rows {
 					t.Errorf("query %d (%+v, editor %v): total %d from the buckets, %d rows", q, f, u != nil, days, rows)
 				}
 			}
 		}
-		if served < 300 {
-			t.Errorf("the buckets served %d of 400 totals", served)
+		if served < 300 || series < 40 {
+			t.Errorf("the buckets served %d of 500 totals, %d of one row per series", served, series)
 		}
 	})
 }
@@ -381,6 +430,28 @@ func TestListTotalReadsTheDayBuckets(t *testing.T) {
 		}
 		if !buckets {
 			t.Error("the total does not read the day buckets")
+		}
+		// One row per series: the buckets and one probe per series, not
+		// the distinct series of every event of the window.
+		in := baseInput("Atelier hebdomadaire", "2027-01-05 18:00:00", "2027-01-05 20:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=8")
+		if _, err := db.CreateEvent(ctx, editor, in); err != nil {
+			t.Fatal(err)
+		}
+		log.reset()
+		p, err = db.ListEvents(ctx, nil, models.EventFilter{PerPage: 2, StartMin: &from, EndMax: &to, Recurrence: models.RecurrenceSeries, Lang: "en"})
+		if err != nil || p.Total != 7 {
+			t.Fatalf("total of one row per series %v, %v; want 7", p, err)
+		}
+		buckets = false
+		for _, q := range log.reset() {
+			buckets = buckets || strings.Contains(q, "FROM event_day_counts")
+			if strings.Contains(q, "COUNT(DISTINCT") {
+				t.Errorf("the total of one row per series counts distinct series over the window:\n%s", q)
+			}
+		}
+		if !buckets {
+			t.Error("the total of one row per series does not read the day buckets")
 		}
 	})
 }

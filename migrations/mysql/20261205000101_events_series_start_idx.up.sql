@@ -1,0 +1,4 @@
+-- The events of each series in start order, with what a window and the
+-- visibility test, so the total of a list with one row per series probes
+-- each series once (models/events_totals.go, countSeriesIn).
+ALTER TABLE events ADD INDEX events_series_start_idx (series_id, start_at, end_at, status, hide_from_listings);
