@@ -59,10 +59,45 @@
     },
     marks: {}
   });
+  // Bold and italic are read from their elements, and from the styles of
+  // pasted spans (Google Docs, Word), which cleanPaste renames data-style:
+  // a style attribute would break the CSP even in a detached document.
+  function styleOf(node) {
+    return (node.getAttribute("data-style") || "").toLowerCase();
+  }
+  function styled(re) {
+    return function (node) {
+      return re.test(styleOf(node)) && null;
+    };
+  }
+  var strong = Object.assign({}, PM.marks.strong, {
+    parseDOM: [
+      { tag: "strong" },
+      { tag: "b", getAttrs: function (node) {
+        return !/font-weight\s*:\s*(normal|[1-4]00)\b/.test(styleOf(node)) && null;
+      } },
+      { tag: "span[data-style]", getAttrs: styled(/font-weight\s*:\s*(bold|bolder|[6-9]00)\b/) }
+    ]
+  });
+  var em = Object.assign({}, PM.marks.em, {
+    parseDOM: [{ tag: "i" }, { tag: "em" }, { tag: "span[data-style]", getAttrs: styled(/font-style\s*:\s*italic\b/) }]
+  });
   var schema = new PM.Schema({
     nodes: PM.addListNodes(base.spec.nodes, "paragraph block*", "block"),
-    marks: { link: PM.marks.link, em: PM.marks.em, strong: PM.marks.strong }
+    marks: { link: PM.marks.link, em: em, strong: strong }
   });
+
+  // cleanPaste prepares HTML from the clipboard: comments, style sheets
+  // and Office's own elements go, and style attributes are renamed
+  // data-style (read for bold and italic above, dropped with every other
+  // attribute the schema does not keep).
+  function cleanPaste(html) {
+    return html.replace(/<!--[\s\S]*?-->/g, "").replace(/<style[\s\S]*?<\/style>/gi, "")
+      .replace(/<\/?o:p[^>]*>/gi, "")
+      .replace(/<[a-zA-Z][^>]*>/g, function (tag) {
+        return tag.replace(/(\s)style(\s*=)/gi, "$1data-style$2");
+      });
+  }
   var parser = PM.DOMParser.fromSchema(schema);
   var serializer = PM.DOMSerializer.fromSchema(schema);
   var N = schema.nodes;
@@ -566,12 +601,7 @@
         }
         updateButtons(ed);
       },
-      transformPastedHTML: function (html) {
-        // Word's and web pages' HTML: drop what never carries structure
-        // (style sheets, comments, Office's own elements).
-        return html.replace(/<!--[\s\S]*?-->/g, "").replace(/<style[\s\S]*?<\/style>/gi, "")
-          .replace(/<\/?o:p[^>]*>/gi, "");
-      }
+      transformPastedHTML: cleanPaste
     });
     ed.view = view;
     updateButtons(ed);
