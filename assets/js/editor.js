@@ -451,6 +451,29 @@
     ];
   }
 
+  // Icons drawn here (24 × 24, stroked) for the buttons whose mark is no
+  // letter; the others are letters and signs from admin's CSS.
+  var icons = {
+    link: ["M9 15l6-6", "M11 6l2-2a4 4 0 0 1 6 6l-2 2", "M13 18l-2 2a4 4 0 0 1-6-6l2-2"],
+    image: ["M5 4h14a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z", "M9 8a2 2 0 1 1 0 4a2 2 0 1 1 0-4z", "M21 16l-5-5-10 9"]
+  };
+
+  function svgIcon(paths) {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    [["viewBox", "0 0 24 24"], ["width", "18"], ["height", "18"], ["fill", "none"], ["stroke", "currentColor"],
+      ["stroke-width", "2"], ["stroke-linecap", "round"], ["stroke-linejoin", "round"], ["aria-hidden", "true"],
+      ["focusable", "false"]].forEach(function (a) {
+      svg.setAttribute(a[0], a[1]);
+    });
+    paths.forEach(function (d) {
+      var p = document.createElementNS(ns, "path");
+      p.setAttribute("d", d);
+      svg.appendChild(p);
+    });
+    return svg;
+  }
+
   function attach(textarea, options) {
     if (editors.has(textarea)) {
       return editors.get(textarea);
@@ -478,7 +501,7 @@
       if (spec.on) {
         b.setAttribute("aria-pressed", "false");
       }
-      b.appendChild(el("span", { "aria-hidden": "true", "class": "rich-icon" }));
+      b.appendChild(icons[spec.name] ? svgIcon(icons[spec.name]) : el("span", { "aria-hidden": "true", "class": "rich-icon" }));
       b.addEventListener("mousedown", function (e) {
         e.preventDefault(); // keep the editor's selection
       });
@@ -500,12 +523,39 @@
       setMode(ed, ed.mode === "visual" ? "source" : "visual", true);
     });
     bar.appendChild(sourceButton);
+    // One tab stop for the toolbar; the arrow keys, Home and End move
+    // within it (the ARIA toolbar pattern).
+    bar.addEventListener("keydown", function (e) {
+      var all = toolbarButtons(ed).filter(function (b) {
+        return !b.disabled;
+      });
+      var at = all.indexOf(document.activeElement);
+      var to = -1;
+      if (e.key === "ArrowRight" || e.key === "ArrowDown") {
+        to = (at + 1) % all.length;
+      } else if (e.key === "ArrowLeft" || e.key === "ArrowUp") {
+        to = (at - 1 + all.length) % all.length;
+      } else if (e.key === "Home") {
+        to = 0;
+      } else if (e.key === "End") {
+        to = all.length - 1;
+      }
+      if (to >= 0 && all.length) {
+        e.preventDefault();
+        all[to].focus();
+      }
+    });
+    bar.addEventListener("focusin", function (e) {
+      if (e.target.matches("button")) {
+        setTabStop(ed, e.target);
+      }
+    });
 
     var note = el("p", { "class": "rich-note help", "data-rich-note": "", id: id + "-note" }, labels.sourceNote || "");
     note.hidden = true;
     var promptBox = el("div", { "class": "rich-prompt", "data-rich-prompt": "" });
     promptBox.hidden = true;
-    var host = el("div", { "class": "rich-host" });
+    var host = el("div", { "class": "rich-host" + (textarea.rows && textarea.rows <= 3 ? " rich-short" : "") });
 
     wrap.appendChild(bar);
     wrap.appendChild(promptBox);
@@ -639,6 +689,26 @@
     updateButtons(ed);
   }
 
+  function toolbarButtons(ed) {
+    return ed.buttons.map(function (b) {
+      return b.el;
+    }).concat([ed.sourceButton]);
+  }
+
+  // setTabStop makes button (or, when it is disabled, the first enabled
+  // button) the toolbar's one tab stop.
+  function setTabStop(ed, button) {
+    var all = toolbarButtons(ed);
+    if (!button || button.disabled) {
+      button = all.filter(function (b) {
+        return !b.disabled;
+      })[0];
+    }
+    all.forEach(function (b) {
+      b.tabIndex = b === button ? 0 : -1;
+    });
+  }
+
   function updateButtons(ed) {
     var view = ed.mode === "visual" ? ed.view : null;
     ed.buttons.forEach(function (b) {
@@ -656,6 +726,10 @@
         b.el.setAttribute("aria-pressed", String(!!spec.on(state)));
       }
     });
+    var stop = toolbarButtons(ed).filter(function (b) {
+      return b.tabIndex === 0;
+    })[0];
+    setTabStop(ed, stop);
   }
 
   // openPrompt shows the small form that asks for a link's or an image's

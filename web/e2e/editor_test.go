@@ -145,6 +145,17 @@ func TestEditorSavesWhatTheAPIWouldStore(t *testing.T) {
 	p.Click(bar + `[data-rich-cmd="undo"]`)
 	p.Click(bar + `[data-rich-cmd="redo"]`)
 
+	// The toolbar is one tab stop, and the arrow keys and End move in it.
+	if n := p.Count(bar + `button[tabindex="0"]`); n != 1 {
+		t.Errorf("the toolbar has %d tab stops, want 1", n)
+	}
+	browsertest.Eval[bool](p, `(document.querySelector('`+bar+`button[tabindex="0"]').focus(), true)`)
+	p.Key("ArrowRight", "ArrowRight", 39, "")
+	p.Key("End", "End", 35, "")
+	if got := browsertest.Eval[string](p, `document.activeElement.dataset.richCmd || ""`); got != "source" {
+		t.Errorf("End in the toolbar moved to %q, want the source button", got)
+	}
+
 	// Pasted from a word processor: the structure stays, the styles,
 	// classes and Office's own markup go.
 	word := `<html xmlns:o="urn:schemas-microsoft-com:office:office"><head><style>p.MsoNormal{margin:0}</style></head><body>
