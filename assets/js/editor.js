@@ -111,6 +111,8 @@
     return parser.parse(t.content);
   }
 
+  var inert = document.implementation.createHTMLDocument("");
+
   function isEmpty(doc) {
     return doc.childCount === 1 && doc.firstChild.type === N.paragraph && doc.firstChild.content.size === 0;
   }
@@ -121,8 +123,9 @@
     if (isEmpty(doc)) {
       return "";
     }
-    var div = document.createElement("div");
-    div.appendChild(serializer.serializeFragment(doc.content));
+    // In a document of its own: nothing in it loads (no image).
+    var div = inert.createElement("div");
+    div.appendChild(serializer.serializeFragment(doc.content, { document: inert }));
     div.querySelectorAll("li").forEach(function (li) {
       var p = li.firstElementChild;
       if (li.childNodes.length === 1 && p && p.nodeName === "P" && p.attributes.length === 0) {
@@ -594,8 +597,25 @@
     } else {
       setMode(ed, "source", false);
       note.hidden = false;
+      describedBy(textarea, note.id, true);
     }
     return ed;
+  }
+
+  // describedBy adds id to (on) or takes it from (off) el's
+  // aria-describedby.
+  function describedBy(el, id, on) {
+    var ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (x) {
+      return x && x !== id;
+    });
+    if (on) {
+      ids.push(id);
+    }
+    if (ids.length) {
+      el.setAttribute("aria-describedby", ids.join(" "));
+    } else {
+      el.removeAttribute("aria-describedby");
+    }
   }
 
   function detach(textarea) {
@@ -610,9 +630,14 @@
     if (ed.label) {
       ed.label.removeEventListener("click", ed.onLabel);
     }
+    describedBy(textarea, ed.note.id, false);
     ed.wrap.remove();
     ed.note.remove();
     textarea.hidden = false;
+    var hint = textarea.id ? document.getElementById(textarea.id + "-hint") : null;
+    if (hint) {
+      hint.hidden = false;
+    }
     editors.delete(textarea);
   }
 
@@ -637,6 +662,16 @@
         attrs[a] = textarea.getAttribute(a);
       }
     });
+    // The field's hint is about writing HTML: not the visual editor's.
+    if (attrs["aria-describedby"]) {
+      attrs["aria-describedby"] = attrs["aria-describedby"].split(/\s+/).filter(function (id) {
+        var d = document.getElementById(id);
+        return !(d && d.classList.contains("field-hint"));
+      }).join(" ");
+      if (!attrs["aria-describedby"]) {
+        delete attrs["aria-describedby"];
+      }
+    }
     var view = new PM.EditorView(ed.host, {
       state: PM.EditorState.create({ doc: doc, plugins: plugins }),
       attributes: attrs,
@@ -670,6 +705,7 @@
       textarea.hidden = true;
       ed.host.hidden = false;
       ed.note.hidden = true;
+      describedBy(textarea, ed.note.id, false);
       if (focus) {
         ed.view.focus();
       }
@@ -683,6 +719,10 @@
       if (focus) {
         textarea.focus();
       }
+    }
+    var hint = textarea.id ? document.getElementById(textarea.id + "-hint") : null;
+    if (hint && hint.classList.contains("field-hint")) {
+      hint.hidden = mode === "visual";
     }
     ed.sourceButton.setAttribute("aria-pressed", String(mode === "source"));
     ed.wrap.classList.toggle("rich-source", mode === "source");

@@ -83,6 +83,32 @@ func TestEditorOpensAndSavesWithoutLoss(t *testing.T) {
 		}
 	}
 
+	// The rule itself, on more shapes: true only where the editor's HTML
+	// looks the same.
+	for html, want := range map[string]bool{
+		"":                                       true,
+		"Just one line, 一行だけ":                    true,
+		"<p>a  b &amp; c&nbsp;d</p>\r\n<p>e</p>": true,
+		"<h1>Title</h1><ul><li><p>a</p><p>b</p></li></ul><hr>": true,
+		`<p><a href="/x">x</a> <img src="/y.png" alt="y"></p>`: true,
+		"two\nlines":                               false,
+		"<p>a</p><!-- note -->":                    false,
+		`<p><img src="/y.png" width="10"></p>`:     false,
+		`<p><a href="/x" rel="nofollow">x</a></p>`: false,
+		"<blockquote>bare text</blockquote>":       false,
+		"<p>a<span>b</span></p>":                   false,
+		"<ul><li>a<ul><li>b</li></ul></li></ul>":   false,
+		"<dl><dt>a</dt><dd>b</dd></dl>":            false,
+		"<p><code>x</code></p>":                    false,
+		`<h2 id="a">x</h2>`:                        false,
+		"<p><u>u</u> <s>s</s></p>":                 false,
+		"<table><tr><td>x</td></tr></table>":       false,
+	} {
+		if got := browsertest.Eval[bool](p, `KalendsEditor.representable(`+strconv.Quote(html)+`)`); got != want {
+			t.Errorf("representable(%q) = %v, want %v", html, got, want)
+		}
+	}
+
 	// The rich fixture's picture is not in the library: its 404 is expected.
 	for _, pr := range p.TakeProblems() {
 		if !strings.Contains(pr, "/media/hall.jpg") {
