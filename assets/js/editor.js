@@ -323,7 +323,9 @@
           var text = schema.text(href, [M.link.create({ href: href })]);
           tr.replaceSelectionWith(text, false);
         } else {
+          // The link is made; the cursor goes to its end.
           tr.removeMark(sel.from, sel.to, M.link).addMark(sel.from, sel.to, M.link.create({ href: href }));
+          tr.setSelection(PM.TextSelection.create(tr.doc, sel.to));
         }
         dispatch(tr.scrollIntoView());
       }

@@ -235,4 +235,33 @@ func TestEditorSavesWhatTheAPIWouldStore(t *testing.T) {
 			t.Errorf("%s: no rich-text field in the visual editor", path)
 		}
 	}
+
+	// A link through the toolbar's address field, and a picture through
+	// the hook a media picker uses (kalends:pick-image, then insertImage).
+	p.Visit("/admin/venues/new")
+	p.Click(descBox)
+	p.Commit("チケット")
+	browsertest.Eval[bool](p, `(() => { const r = document.createRange();
+		r.selectNodeContents(document.querySelector(".rich:has(+ #description) [data-rich-content] p"));
+		getSelection().removeAllRanges(); getSelection().addRange(r); return true; })()`)
+	browsertest.WaitUntil(p, `getSelection().toString() === "チケット"`)
+	p.Click(bar + `[data-rich-cmd="link"]`)
+	p.Type(bar+`[data-rich-prompt] [data-rich-input="url"]`, "https://example.com/tickets")
+	p.Key("Enter", "Enter", 13, "\r")
+	if p.Path() != "/admin/venues/new" {
+		t.Fatalf("Enter in the link's address sent the form (now at %s)", p.Path())
+	}
+	hook := browsertest.Eval[[]any](p, `(() => {
+		const ta = document.getElementById("description");
+		let asked = false;
+		ta.addEventListener("kalends:pick-image", e => { asked = true; e.preventDefault(); }, {once: true});
+		document.querySelector('.rich:has(+ #description) [data-rich-cmd="image"]').click();
+		const promptOpen = !document.querySelector(".rich:has(+ #description) [data-rich-prompt]").hidden;
+		const ok = KalendsEditor.insertImage(ta, {src: "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", alt: "ホール"});
+		return [asked, promptOpen, ok, ta.value];
+	})()`)
+	wantHook := `<p><a href="https://example.com/tickets">チケット</a><img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7" alt="ホール"></p>`
+	if len(hook) != 4 || hook[0] != true || hook[1] != false || hook[2] != true || hook[3] != wantHook {
+		t.Errorf("link and picker hook: [asked, prompt open, inserted, value] = %v, want [true false true %s]", hook, wantHook)
+	}
 }
