@@ -110,6 +110,7 @@ var formFields = []string{"title", "description", "excerpt", "status", "start_da
 
 func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id int64) (eventFormView, error) {
 	lay := h.layoutFor(c, titleID)
+	withRichText(&lay)
 	lang, u := lay.Lang, ui.UserOf(c)
 	v := eventFormView{Layout: lay, F: f, ID: id, Action: eventsPath, Zones: zoneNames, SiteZone: h.d.Site.Zone().String(),
 		Access: models.ListAccess(u, models.KindEvent)}

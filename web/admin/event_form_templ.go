@@ -389,11 +389,11 @@ func eventFormPage(v eventFormView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = areaField(v.Layout, v.Errors, "description", "admin.event.field.description", v.F.Description, 8, "admin.event.help.description").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = richField(v.Layout, v.Errors, "description", "admin.event.field.description", v.F.Description, 8, "admin.event.help.description").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = areaField(v.Layout, v.Errors, "excerpt", "admin.event.field.excerpt", v.F.Excerpt, 3, "").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = richField(v.Layout, v.Errors, "excerpt", "admin.event.field.excerpt", v.F.Excerpt, 3, "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -67,6 +67,7 @@ func (h *handler) translationView(c *fiber.Ctx, id int64) (translationView, erro
 		return translationView{}, err
 	}
 	lay := h.layoutFor(c, "admin.translations.title")
+	withRichText(&lay)
 	v := translationView{Layout: lay, ID: id, Lang: lang, LangName: ui.LanguageNames[lang], LangTag: i18n.Tag(lang).String(),
 		SourceName: ui.LanguageNames[src.Lang], SourceTag: i18n.Tag(src.Lang).String(),
 		Source: eventForm{Title: src.Title, Description: src.Description, Excerpt: src.Excerpt},

@@ -49,6 +49,7 @@ func fieldNames(fields []formField, extra ...string) []string {
 
 func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string) linkedFormView {
 	lay := h.layoutFor(c, titleID)
+	withRichText(&lay)
 	v := linkedFormView{Layout: lay, Kind: strings.TrimPrefix(p.path, "/admin/"), ID: id, Action: p.path, Fields: p.fields,
 		Values: vals, Status: vals["status"]}
 	if id != 0 {

@@ -60,6 +60,7 @@ func (p *linkedPages[T, In]) translationView(c *fiber.Ctx, h *handler, id int64,
 		LangTag: i18n.Tag(lang).String(), SourceName: ui.LanguageNames[sp.Lang], SourceTag: i18n.Tag(sp.Lang).String(),
 		Source: srcVals, Values: map[string]string{}, Missing: map[string]bool{}, Action: p.recordPath(id, "/translations/"+lang),
 		EditHref: p.recordPath(id, "/edit"), RecordTitle: srcVals[p.fields[0].Name]}
+	withRichText(&v.Layout)
 	has := false
 	for _, l := range sp.Translations {
 		has = has || l == lang

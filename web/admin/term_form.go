@@ -57,6 +57,7 @@ func termFormFields(k *termKind) []string {
 
 func (h *handler) termFormView(c *fiber.Ctx, k *termKind, titleID string, f termForm, id int64) (termFormView, error) {
 	lay := h.layoutFor(c, titleID)
+	withRichText(&lay)
 	v := termFormView{Layout: lay, K: k, F: f, ID: id, Action: k.Path, Access: models.TermAccess(ui.UserOf(c), k.Taxonomy)}
 	if id != 0 {
 		v.Action = k.termPath(id, "")
@@ -255,6 +256,7 @@ func (h *handler) termTranslationViewOf(c *fiber.Ctx, k *termKind, id int64) (te
 		return termTranslationView{}, err
 	}
 	lay := h.layoutFor(c, "admin.translations.title")
+	withRichText(&lay)
 	v := translationView{Layout: lay, ID: id, Lang: lang, LangName: ui.LanguageNames[lang], LangTag: i18n.Tag(lang).String(),
 		SourceName: ui.LanguageNames[src.Lang], SourceTag: i18n.Tag(src.Lang).String(),
 		Source: eventForm{Title: src.Name, Description: src.Description},

@@ -1103,7 +1103,7 @@ func termFormPage(v termFormView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = areaField(v.Layout, v.Errors, "description", "admin.terms.field.description", v.F.Description, 5, "").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = richField(v.Layout, v.Errors, "description", "admin.terms.field.description", v.F.Description, 5, "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -155,6 +155,7 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 		t.Fatalf("occurrences of the seeded series: %d %s", status, body)
 	}
 	seriesOccurrence = list.Events[1].ID
+	seedEditorEvent(t, srv, a)
 }
 
 // TestScreenshots takes the main pages in English and Japanese, on a
