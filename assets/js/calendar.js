@@ -283,6 +283,7 @@
       f.elements.end_date.value = e.toFormat(fmt);
       f.elements.title.value = "";
       dialog.querySelector("#quick-errors").innerHTML = "";
+      f.dispatchEvent(new Event("unsaved:reset")); // unsaved.js: this is the form's start
       dialog.showModal();
       f.elements.title.focus();
     }

@@ -50,8 +50,10 @@ func fieldNames(fields []formField, extra ...string) []string {
 func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, id int64, vals map[string]string) linkedFormView {
 	lay := h.layoutFor(c, titleID)
 	v := linkedFormView{Layout: lay, Kind: strings.TrimPrefix(p.path, "/admin/"), ID: id, Action: p.path, Fields: p.fields,
-		Values: vals, Status: vals["status"]}
+		Values: vals, Status: vals["status"], Library: mediaLibrary(ui.UserOf(c)), PreviewAction: ui.PreviewPath + string(p.kind)}
+	withPicker(&v.Layout, v.Library)
 	if id != 0 {
+		v.PreviewAction += "/" + strconv.FormatInt(id, 10)
 		v.Action = p.recordPath(id, "")
 		v.JSONURL = h.d.APIPath + v.Kind + "/" + strconv.FormatInt(id, 10)
 	}
