@@ -19,12 +19,6 @@ import (
 // choices cannot say, the RFC 5545 text itself. A preview (htmx) shows the
 // rule's sentence and its first dates before anything is saved.
 
-
-
-
-
-
-
 // previewDates is how many dates the preview lists.
 const previewDates = 10
 

@@ -73,29 +73,29 @@ type docsView struct {
 
 // eventFormView is the create or edit page of an event.
 type eventFormView struct {
-	Layout     layoutView
+	Layout layoutView
 	// Library: the image field offers the media library's picker.
 	Library bool
 	// PreviewAction is where the Preview button posts the form (web/site).
 	PreviewAction string
-	Revisions  revisionsView // of a stored event
-	F          eventForm
-	ID         int64 // 0 for a new event
-	Action     string
-	Errors     formErrors
-	Statuses   []option
-	Venues     []option
-	Organizers []option
-	Categories []option
-	Tags       []option
-	Zones      []string
-	SiteZone   string
-	Conflict   *conflictView
-	JSONURL    string
-	Trashed    bool
-	Langs      []translationLink
-	Access     models.AdminListAccess
-	StatusName string
+	Revisions     revisionsView // of a stored event
+	F             eventForm
+	ID            int64 // 0 for a new event
+	Action        string
+	Errors        formErrors
+	Statuses      []option
+	Venues        []option
+	Organizers    []option
+	Categories    []option
+	Tags          []option
+	Zones         []string
+	SiteZone      string
+	Conflict      *conflictView
+	JSONURL       string
+	Trashed       bool
+	Langs         []translationLink
+	Access        models.AdminListAccess
+	StatusName    string
 }
 
 // translationView is the side-by-side translation page of an event.
@@ -184,24 +184,24 @@ type formField struct {
 
 // linkedFormView is the create or edit page of a venue or organizer.
 type linkedFormView struct {
-	Layout     layoutView
+	Layout layoutView
 	// Library and PreviewAction: as eventFormView's.
 	Library       bool
 	PreviewAction string
-	Revisions  revisionsView // of a stored record
-	Kind       string
-	ID         int64
-	Action     string
-	Fields     []formField
-	Values     map[string]string
-	Errors     formErrors
-	Conflict   bool // the record changed since the form was loaded
-	Statuses   []option
-	StatusName string
-	Status     string
-	Langs      []translationLink
-	JSONURL    string
-	Trashed    bool
+	Revisions     revisionsView // of a stored record
+	Kind          string
+	ID            int64
+	Action        string
+	Fields        []formField
+	Values        map[string]string
+	Errors        formErrors
+	Conflict      bool // the record changed since the form was loaded
+	Statuses      []option
+	StatusName    string
+	Status        string
+	Langs         []translationLink
+	JSONURL       string
+	Trashed       bool
 }
 
 // linkedListView is a venues or organizers list page.
