@@ -67,13 +67,19 @@ func TestPreviewShowsUnsavedFormsToWhoMayEditThem(t *testing.T) {
 				"start_date": {day + "T18:00"}, "end_date": {day + "T20:00"}, "timezone": {"UTC"}, "status": {models.StatusPublish},
 				"new_tags": {"夜市"}}
 		}
-		post := func(path, cookie string, form url.Values) (*http.Response, string) {
+		// answer is a response whose body do read and closed.
+		type answer struct {
+			StatusCode int
+			Header     http.Header
+		}
+		post := func(path, cookie string, form url.Values) (answer, string) {
 			req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			if cookie != "" {
 				req.Header.Set("Cookie", cookie)
 			}
-			return do(t, app, req)
+			res, body := do(t, app, req)
+			return answer{res.StatusCode, res.Header}, body
 		}
 		eventPath := "/preview/event/" + strconv.FormatInt(ev.ID, 10)
 
@@ -98,15 +104,17 @@ func TestPreviewShowsUnsavedFormsToWhoMayEditThem(t *testing.T) {
 		}
 
 		// The public page is in the cache before the preview.
-		anon := func() (*http.Response, string) {
-			return do(t, app, httptest.NewRequest(http.MethodGet, "/event/"+ev.Slug+"/", nil))
+		anon := func() (answer, string) {
+			res, body := do(t, app, httptest.NewRequest(http.MethodGet, "/event/"+ev.Slug+"/", nil))
+			return answer{res.StatusCode, res.Header}, body
 		}
 		anon()
 		previewed := func(name, path, cookie string, form url.Values, want ...string) {
 			t.Helper()
 			res, body := post(path, cookie, form)
 			if res.StatusCode != http.StatusOK {
-				t.Fatalf("%s: %d %s", name, res.StatusCode, body[strings.Index(body, "<main"):])
+				_, main, _ := strings.Cut(body, "<main")
+				t.Fatalf("%s: %d %s", name, res.StatusCode, main)
 			}
 			for _, w := range append([]string{`data-testid="preview-banner"`, `<meta name="robots" content="noindex">`,
 				"Preview: this page shows unsaved changes"}, want...) {
