@@ -4,16 +4,18 @@
 // /admin/media/picker); choosing an image writes its URL into the field
 // and previews it. The dialog is modal (showModal keeps focus inside),
 // closes with Escape or its Close button, and gives focus back to the
-// button that opened it. Without this script the field is a URL field.
+// button that opened it. A URL typed or pasted is previewed too (the only
+// way for contributors, who may not use the library). Without this script
+// the field is a URL field.
 (function () {
   "use strict";
   var dialog = document.querySelector("[data-image-picker]");
-  if (!dialog || typeof dialog.showModal !== "function" || !window.htmx) {
-    return;
+  if (dialog && (typeof dialog.showModal !== "function" || !window.htmx)) {
+    dialog = null; // the URL field alone
   }
-  var grid = dialog.querySelector("[data-picker-grid]");
-  var upload = dialog.querySelector("[data-picker-upload]");
-  var bar = dialog.querySelector("[data-picker-progress]");
+  var grid = dialog && dialog.querySelector("[data-picker-grid]");
+  var upload = dialog && dialog.querySelector("[data-picker-upload]");
+  var bar = dialog && dialog.querySelector("[data-picker-progress]");
   var field = null;
   var opener = null;
   var loaded = false;
@@ -72,7 +74,7 @@
   document.querySelectorAll("[data-image-field]").forEach(function (f) {
     var input = f.querySelector("[data-image-input]");
     var button = f.querySelector("[data-image-pick]");
-    if (button) {
+    if (button && dialog) {
       button.hidden = false;
       button.addEventListener("click", function () { open(f, button); });
     }
@@ -89,6 +91,9 @@
     });
   });
 
+  if (!dialog) {
+    return;
+  }
   dialog.addEventListener("close", function () {
     if (opener) {
       opener.focus();

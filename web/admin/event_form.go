@@ -61,7 +61,7 @@ func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id in
 	v := eventFormView{Layout: lay, F: f, ID: id, Action: eventsPath, Zones: zoneNames, SiteZone: h.d.Site.Zone().String(),
 		Access: models.ListAccess(u, models.KindEvent)}
 	v.Library, v.PreviewAction = mediaLibrary(u), ui.PreviewPath+"event"
-	withPicker(&v.Layout, v.Library)
+	withPicker(&v.Layout)
 	if id != 0 {
 		v.PreviewAction += "/" + strconv.FormatInt(id, 10)
 		v.Action = eventPath(id, "")

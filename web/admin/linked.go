@@ -51,7 +51,7 @@ func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, 
 	lay := h.layoutFor(c, titleID)
 	v := linkedFormView{Layout: lay, Kind: strings.TrimPrefix(p.path, "/admin/"), ID: id, Action: p.path, Fields: p.fields,
 		Values: vals, Status: vals["status"], Library: mediaLibrary(ui.UserOf(c)), PreviewAction: ui.PreviewPath + string(p.kind)}
-	withPicker(&v.Layout, v.Library)
+	withPicker(&v.Layout)
 	if id != 0 {
 		v.PreviewAction += "/" + strconv.FormatInt(id, 10)
 		v.Action = p.recordPath(id, "")

@@ -38,11 +38,10 @@ type pickerView struct {
 // may use the media library (contributors get the URL field only).
 func mediaLibrary(u *models.User) bool { return models.MayUploadMedia(u) }
 
-// withPicker adds the picker's script to a form page that offers it.
-func withPicker(lay *layoutView, library bool) {
-	if library {
-		lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/picker.js"))
-	}
+// withPicker adds the image field's script to a form page (the picker
+// when library is true, the preview of a URL always).
+func withPicker(lay *layoutView) {
+	lay.ExtraJS = append(lay.ExtraJS, assets.URL("js/picker.js"))
 }
 
 // mediaPicker is GET /admin/media/picker: a page of the grid (htmx),
@@ -111,4 +110,13 @@ func pickerLabel(title, name string) string {
 // pickerPageURL is the picker's page n of the images matching search.
 func pickerPageURL(search string, n int) string {
 	return mediaPickerPath + "?page=" + strconv.Itoa(n) + "&s=" + url.QueryEscape(search)
+}
+
+// pickerThumb is the URL of an image's thumbnail, or of the image itself
+// when it is too small to have one.
+func pickerThumb(m *models.Media) string {
+	if m.File("thumbnail") != nil {
+		return m.Path("thumbnail")
+	}
+	return m.Path("full")
 }
