@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -29,6 +30,17 @@ const (
 	KeyRight     = kb.ArrowRight
 	KeyBackspace = kb.Backspace
 )
+
+// KeyboardOnly makes the tab take key presses as a focused window does
+// (a background tab of headless Chromium has no focused document, and Tab
+// would go nowhere). Call it once before the first Press.
+func (p *Page) KeyboardOnly() {
+	p.t.Helper()
+	p.do("emulate a focused window", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	}))
+}
 
 // Press presses each key of keys in turn (a kb rune or a character), with
 // Shift held when shift is true.
@@ -73,6 +85,8 @@ type Focus struct {
 	Type                              string // an input's type
 	Outline, BoxShadow                string // computed outline and box-shadow
 	FocusVisible                      bool   // it matches :focus-visible
+	HasFocus                          bool   // it matches :focus (false while the window has no focus)
+	DocFocus                          bool   // document.hasFocus()
 	InDialog                          string // the id of the open dialog holding it, if any
 }
 
@@ -88,12 +102,16 @@ func (f Focus) String() string {
 }
 
 // Visible reports whether the focus is drawn: the element matches
-// :focus-visible and has an outline or a box shadow.
+// :focus-visible (or is a date or time input) and has an outline or a box
+// shadow.
 func (f Focus) Visible() bool {
 	outline := f.Outline != "" && !strings.Contains(f.Outline, "none") &&
 		!strings.HasSuffix(f.Outline, " 0px") && !strings.HasPrefix(f.Outline, "rgba(0, 0, 0, 0)")
 	shadow := f.BoxShadow != "" && f.BoxShadow != "none"
-	return f.FocusVisible && (outline || shadow)
+	// Date and time inputs hold the focus in their inner fields: the
+	// input matches :focus, never :focus-visible.
+	dateInput := f.Tag == "input" && (f.Type == "date" || f.Type == "datetime-local" || f.Type == "time")
+	return (f.FocusVisible || dateInput) && (outline || shadow)
 }
 
 const focusScript = `(() => {
@@ -105,7 +123,7 @@ const focusScript = `(() => {
     TestID: el.getAttribute("data-testid") || "", Role: el.getAttribute("role") || "",
     Text: (el.innerText || el.value || "").trim().slice(0, 40), Type: el.getAttribute("type") || "",
     Outline: cs.outlineStyle === "none" ? "none" : cs.outlineColor + " " + cs.outlineStyle + " " + cs.outlineWidth,
-    BoxShadow: cs.boxShadow, FocusVisible: el.matches(":focus-visible"), InDialog: dlg ? (dlg.id || "dialog") : ""};
+    BoxShadow: cs.boxShadow, FocusVisible: el.matches(":focus-visible"), HasFocus: el.matches(":focus"), DocFocus: document.hasFocus(), InDialog: dlg ? (dlg.id || "dialog") : ""};
 })()`
 
 // Focused describes the focused element.
@@ -119,24 +137,36 @@ func (p *Page) MustSeeFocus(step string) Focus {
 	p.t.Helper()
 	f := p.Focused()
 	if !f.Visible() {
-		p.t.Fatalf("%s: focus on %s is not visible (outline %q, box-shadow %q, :focus-visible %v)",
-			step, f, f.Outline, f.BoxShadow, f.FocusVisible)
+		p.t.Fatalf("%s: focus on %s is not visible (outline %q, box-shadow %q, :focus-visible %v, :focus %v, document has focus %v)",
+			step, f, f.Outline, f.BoxShadow, f.FocusVisible, f.HasFocus, f.DocFocus)
 	}
 	return f
 }
 
 // TabTo presses Tab (Shift+Tab when back) until the focused element
-// matches the CSS selector sel, at most limit times, checking at each stop
-// that the focus is visible; it fails the test when sel is not reached.
+// matches the CSS selector sel (none when it already does), at most limit
+// times, checking at each stop that the focus is visible (passing the end
+// of the page, where focus goes to the browser's controls, is no stop); it
+// fails the test when sel is not reached.
 func (p *Page) TabTo(sel string, back bool, limit int) Focus {
 	p.t.Helper()
 	js, _ := json.Marshal(sel)
+	at := func() bool {
+		return Eval[bool](p, `(() => { const el = document.activeElement; return !!el && el.matches(`+string(js)+`); })()`)
+	}
+	if at() {
+		return p.MustSeeFocus("at " + sel)
+	}
 	var path []string
 	for range limit {
 		p.Press(KeyTab, back)
-		f := p.MustSeeFocus("tab to " + sel)
+		f := p.Focused()
 		path = append(path, f.String())
-		if Eval[bool](p, `(() => { const el = document.activeElement; return !!el && el.matches(`+string(js)+`); })()`) {
+		if f.Tag == "body" {
+			continue // past the page's last (or first) element: the browser's own controls, then round again
+		}
+		p.MustSeeFocus("tab to " + sel)
+		if at() {
 			return f
 		}
 	}
@@ -175,4 +205,28 @@ func (p *Page) FocusTrapped(dialogID string, n int) {
 			}
 		}
 	}
+}
+
+// WaitLoaded waits until a page whose path matches the regular expression
+// pathRE has loaded (after a key that submits a form or follows a link):
+// evaluations that meet the page being replaced are tried again.
+func (p *Page) WaitLoaded(pathRE string) {
+	p.t.Helper()
+	re, _ := json.Marshal(pathRE)
+	expr := `new RegExp(` + string(re) + `).test(location.pathname) && document.readyState === "complete"`
+	deadline := time.Now().Add(ActionTimeout)
+	var last error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(p.ctx, time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		last = err
+		ctx, cancel = context.WithTimeout(p.ctx, time.Second)
+		_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 25))`, chromedp.EvalAwaitPromise))
+		cancel()
+	}
+	p.t.Fatalf("no page at %s loaded (now %s): %v", pathRE, p.URL(), last)
 }
