@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -119,4 +120,11 @@ func pickerThumb(m *models.Media) string {
 		return m.Path("thumbnail")
 	}
 	return m.Path("full")
+}
+
+// localImage reports whether an image URL is served by this site (a path),
+// the only images the admin's CSP lets its pages show: an image elsewhere
+// is kept as its URL, without a preview.
+func localImage(u string) bool {
+	return strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") && !strings.HasPrefix(u, "/\\")
 }
