@@ -40,4 +40,3 @@ func (p *Page) NewTabAfter(act func()) *Page {
 		tab.do("wait a frame", chromedp.Evaluate[chromedp.Void](`new Promise(r => setTimeout(() => r(true), 20))`, chromedp.EvalAwaitPromise))
 	}
 }
-
