@@ -238,11 +238,40 @@
       });
     }
 
+    // The popover keeps Tab inside it while open and gives focus back to
+    // the event that opened it when it closes.
+    var popoverOpener = null;
     function closePopover() {
+      if (popover.hidden) {
+        return;
+      }
       popover.hidden = true;
+      if (popoverOpener && document.contains(popoverOpener) &&
+          (!document.activeElement || document.activeElement === document.body || popover.contains(document.activeElement))) {
+        popoverOpener.focus();
+      }
+      popoverOpener = null;
     }
+    popover.addEventListener("keydown", function (e) {
+      if (e.key !== "Tab") {
+        return;
+      }
+      var all = Array.prototype.filter.call(popover.querySelectorAll("a[href], button:not([disabled])"), function (el) {
+        return el.offsetParent !== null;
+      });
+      var first = all[0];
+      var last = all[all.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    });
 
     function showPopover(info) {
+      popoverOpener = info.el;
       var ev = info.event;
       var p = ev.extendedProps;
       popover.querySelector("[data-field=title]").textContent = ev.title;
@@ -283,6 +312,7 @@
       f.elements.end_date.value = e.toFormat(fmt);
       f.elements.title.value = "";
       dialog.querySelector("#quick-errors").innerHTML = "";
+      f.dispatchEvent(new Event("unsaved:reset")); // unsaved.js: this is the form's start
       dialog.showModal();
       f.elements.title.focus();
     }
@@ -321,6 +351,7 @@
       events: loadRange,
       eventDrop: move,
       eventResize: move,
+      eventInteractive: true, // every event is reached with Tab and opened with Enter
       eventClick: function (info) {
         info.jsEvent.preventDefault();
         showPopover(info);

@@ -554,6 +554,17 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.post("form-media-upload", "/admin/media", nil)
 	g.post("form-media-save", "/admin/media/"+id(ids.media), v("title", long, "alt_text", "x"))
 	g.post("form-media-delete", "/admin/media/"+missing+"/delete", nil)
+	g.admin("media-picker", "/admin/media/picker?s="+url.QueryEscape("祭"))
+	g.post("form-media-picker-upload", "/admin/media/picker", nil)
+	// The previews of the forms (web/site): a new record's invalid form,
+	// and a stored record's unsaved changes (what each role may see).
+	g.post("form-preview-event-new", "/preview/event", v("title", "", "start_date", "bogus", "status", "publish"))
+	g.post("form-preview-event", "/preview/event/"+id(ids.event), v("title", "プレビュー Aperçu", "start_date", "2031-05-20T10:00",
+		"end_date", "2031-05-20T11:00", "status", "publish"))
+	g.post("form-preview-venue-new", "/preview/venue", v("venue", ""))
+	g.post("form-preview-venue", "/preview/venue/"+id(ids.venue), v("venue", "會場 Vorschau", "status", "publish", "image", "/media/1/full.png"))
+	g.post("form-preview-organizer-new", "/preview/organizer", v("organizer", ""))
+	g.post("form-preview-organizer", "/preview/organizer/"+id(ids.organizer), v("organizer", "미리 보기 주최자", "status", "publish"))
 	for _, k := range []struct {
 		kind, name string
 		id         int64

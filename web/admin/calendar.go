@@ -91,8 +91,8 @@ func (h *handler) parseCalendar(c *fiber.Ctx) calendarRequest {
 // calendarScripts adds FullCalendar, its locale and the calendar's own
 // script to the layout.
 func calendarScripts(lay *layoutView, lang string) {
-	lay.ExtraJS = []string{assets.URL("vendor/luxon/luxon.min.js"), assets.URL("vendor/fullcalendar/fullcalendar.min.js"),
-		assets.URL("vendor/fullcalendar/luxon3.min.js")}
+	lay.ExtraJS = append(lay.ExtraJS, assets.URL("vendor/luxon/luxon.min.js"), assets.URL("vendor/fullcalendar/fullcalendar.min.js"),
+		assets.URL("vendor/fullcalendar/luxon3.min.js"))
 	if fc := fullCalendarLocales[lang]; fc != "en" {
 		lay.ExtraJS = append(lay.ExtraJS, assets.URL("vendor/fullcalendar/locales/"+fc+".min.js"))
 	}
@@ -257,7 +257,7 @@ func (h *handler) eventMove(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, u, lang := c.UserContext(), ui.UserOf(c), h.pickLang(c)
-	start, end, allDay := formDate(c.FormValue("start_date")), formDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
+	start, end, allDay := ui.FormDate(c.FormValue("start_date")), ui.FormDate(c.FormValue("end_date")), c.FormValue("all_day") != ""
 	back := backTo(c.FormValue("back"), calendarPath)
 	repeat := repeatForm{Occurrence: c.FormValue("repeat_occurrence") != "", Scope: c.FormValue("scope")}
 	in := models.EventInput{StartDate: &start, EndDate: &end, AllDay: &allDay}

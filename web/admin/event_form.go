@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,72 +15,20 @@ import (
 	"github.com/kalends/kalends/web/ui"
 )
 
-// eventForm is what the event form shows and sends, field by field named
-// as the API's arguments (SPEC §10), plus the inline creations and the
-// version the form was loaded from.
-type eventForm struct {
-	Title, Description, Excerpt, Status string
-	StartDate, EndDate, Timezone        string // datetime-local (or date) values in the event's zone
-	AllDay                              bool
-	Venue, NewVenue                     string
-	Organizers                          []string
-	NewOrganizer                        string
-	Categories, Tags                    []string
-	NewTags                             string
-	Cost, Website                       string
-	Image, Slug, Date                   string // image URL, slug, publication date (site zone)
-	// The event's own currency; empty when the cost text (or the site)
-	// decides, and then not sent.
-	CurrencySymbol, CurrencyCode, CurrencyPosition string
-	Featured, Sticky, Hidden                       bool
-	ShowMap, ShowMapLink                           bool
-	Repeat                                         repeatForm
-	Version                                        string // the loaded record's last change, Unix seconds
-}
+// eventForm is what the event form shows and sends (ui.EventForm, shared
+// with the public site's preview).
+type eventForm = ui.EventForm
 
 // Form values of date inputs.
 const (
-	localDateTime = "2006-01-02T15:04"
-	localDate     = time.DateOnly
+	localDateTime = ui.LocalDateTime
+	localDate     = ui.LocalDate
 )
 
-// formOf fills the form from a stored event (read in its source language).
+// formOf fills the form from a stored event (read in its source language),
+// with the version it carries.
 func formOf(e *models.Event, site *time.Location) eventForm {
-	loc, err := models.LoadZone(e.Timezone, site)
-	if err != nil {
-		loc = site
-	}
-	layout := localDateTime
-	if e.AllDay {
-		layout = localDate
-	}
-	f := eventForm{
-		Title: e.Title, Description: e.Description, Excerpt: e.Excerpt, Status: e.Status,
-		StartDate: e.StartAt.In(loc).Format(layout), EndDate: e.EndAt.In(loc).Format(layout),
-		Timezone: e.Timezone, AllDay: e.AllDay, Cost: strings.Join(models.CostItems(e.Cost), ", "),
-		Featured: e.Featured, Sticky: e.Sticky, Hidden: e.HideFromListings, ShowMap: e.ShowMap, ShowMapLink: e.ShowMapLink,
-	}
-	if e.Website != nil {
-		f.Website = *e.Website
-	}
-	f.Image, f.Slug, f.Date = e.ImageURL, e.Slug, e.PublishedAt.In(site).Format("2006-01-02T15:04:05")
-	f.CurrencyCode = e.CurrencyCode
-	if sym, pos := models.DetectCurrency(models.CostItems(e.Cost)); sym != e.CurrencySymbol || pos != e.CurrencyPosition {
-		f.CurrencySymbol, f.CurrencyPosition = e.CurrencySymbol, e.CurrencyPosition
-	}
-	if len(e.Venues) > 0 {
-		f.Venue = strconv.FormatInt(e.Venues[0].ID, 10)
-	}
-	for _, o := range e.Organizers {
-		f.Organizers = append(f.Organizers, strconv.FormatInt(o.ID, 10))
-	}
-	for _, t := range e.Categories {
-		f.Categories = append(f.Categories, strconv.FormatInt(t.ID, 10))
-	}
-	for _, t := range e.Tags {
-		f.Tags = append(f.Tags, strconv.FormatInt(t.ID, 10))
-	}
-	f.Repeat = repeatFormOf(e, loc)
+	f := ui.EventFormOf(e, site)
 	f.Version = recordVersion(f, e.UpdatedAt, e.ModifiedBy, e.Translations)
 	return f
 }
@@ -114,7 +61,10 @@ func (h *handler) eventFormView(c *fiber.Ctx, titleID string, f eventForm, id in
 	lang, u := lay.Lang, ui.UserOf(c)
 	v := eventFormView{Layout: lay, F: f, ID: id, Action: eventsPath, Zones: zoneNames, SiteZone: h.d.Site.Zone().String(),
 		Access: models.ListAccess(u, models.KindEvent)}
+	v.Library, v.PreviewAction = mediaLibrary(u), ui.PreviewPath+"event"
+	withPicker(&v.Layout)
 	if id != 0 {
+		v.PreviewAction += "/" + strconv.FormatInt(id, 10)
 		v.Action = eventPath(id, "")
 		v.JSONURL = h.d.APIPath + "events/" + strconv.FormatInt(id, 10)
 	}
@@ -156,7 +106,7 @@ func (h *handler) eventNew(c *fiber.Ctx) error {
 func (h *handler) eventCreate(c *fiber.Ctx) error {
 	f := readEventForm(c)
 	lang := h.pickLang(c)
-	e, err := h.d.DB.CreateEvent(c.UserContext(), ui.UserOf(c), f.input(""))
+	e, err := h.d.DB.CreateEvent(c.UserContext(), ui.UserOf(c), f.Input(""))
 	if err != nil {
 		return h.eventFormFailed(c, "admin.events.new", f, 0, err, lang)
 	}
@@ -256,30 +206,12 @@ func (h *handler) eventSave(c *fiber.Ctx) error {
 			Fields: h.changedFields(lang, f, stored)}
 		return render(c, fiber.StatusConflict, eventFormPage(v))
 	}
-	f.Repeat.Keep = stored.Repeat.text(stored.StartDate) == f.Repeat.text(f.StartDate)
-	in := f.input("")
-	// Links the form sends as it showed them are not sent: the form shows
-	// only what this user may read (and one venue), so sending them would
-	// unlink the records it could not show. Changed, they replace all.
-	if f.Venue == stored.Venue && f.NewVenue == "" {
-		in.Venues = nil
-	}
-	if sameSet(f.Organizers, stored.Organizers) && f.NewOrganizer == "" {
-		in.Organizers = nil
-	}
+	in := f.SaveInput(stored)
 	if _, err := h.d.DB.UpdateEvent(ctx, u, models.ByID(id), in); err != nil {
 		return h.eventFormFailed(c, "admin.events.edit", f, id, err, lang)
 	}
 	h.setFlash(c, "event_saved")
 	return h.redirect(c, eventPath(id, "/edit"))
-}
-
-// sameSet reports whether a and b hold the same values, in any order.
-func sameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
 
 // changedFields names the fields whose stored value differs from what the
@@ -305,3 +237,6 @@ func (h *handler) changedFields(lang string, sent, stored eventForm) []string {
 	add(sent.Website != stored.Website, "admin.event.field.website")
 	return out
 }
+
+// readEventForm reads a posted event form.
+func readEventForm(c *fiber.Ctx) eventForm { return ui.ReadEventForm(c) }

@@ -51,8 +51,10 @@ func (p *linkedPages[T, In]) formView(c *fiber.Ctx, h *handler, titleID string, 
 	lay := h.layoutFor(c, titleID)
 	withRichText(&lay)
 	v := linkedFormView{Layout: lay, Kind: strings.TrimPrefix(p.path, "/admin/"), ID: id, Action: p.path, Fields: p.fields,
-		Values: vals, Status: vals["status"]}
+		Values: vals, Status: vals["status"], Library: mediaLibrary(ui.UserOf(c)), PreviewAction: ui.PreviewPath + string(p.kind)}
+	withPicker(&v.Layout)
 	if id != 0 {
+		v.PreviewAction += "/" + strconv.FormatInt(id, 10)
 		v.Action = p.recordPath(id, "")
 		v.JSONURL = h.d.APIPath + v.Kind + "/" + strconv.FormatInt(id, 10)
 	}

@@ -62,6 +62,8 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 		Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: t(titleID), Product: productName, T: t, TD: td,
 		CSSURL: assets.URL("css/admin.css"), JSURL: assets.URL("js/admin.js"), HTMXURL: assets.URL("vendor/htmx.min.js"),
 		LangName: ui.LanguageNames[lang],
+		// Every page: forms marked data-unsaved ask before they are left.
+		ExtraJS: []string{assets.URL("js/unsaved.js")},
 	}
 	// Outside /admin/ (an error page of another path) a signed-out browser
 	// does not send the sign-in form's cookie, and a new one would replace

@@ -120,6 +120,8 @@ func (p *linkedPages[T, In]) mount(r fiber.Router, h *handler) {
 func (h *handler) registerMediaAdmin(admin fiber.Router) {
 	admin.Get("/media", h.mediaList)
 	admin.Post("/media", h.mediaUpload)
+	admin.Get("/media/picker", h.mediaPicker)
+	admin.Post("/media/picker", h.mediaPickerUpload)
 	admin.Get("/media/:id", h.mediaEdit)
 	admin.Post("/media/:id", h.mediaSave)
 	admin.Post("/media/:id/delete", h.mediaDelete)

@@ -73,25 +73,29 @@ type docsView struct {
 
 // eventFormView is the create or edit page of an event.
 type eventFormView struct {
-	Layout     layoutView
-	Revisions  revisionsView // of a stored event
-	F          eventForm
-	ID         int64 // 0 for a new event
-	Action     string
-	Errors     formErrors
-	Statuses   []option
-	Venues     []option
-	Organizers []option
-	Categories []option
-	Tags       []option
-	Zones      []string
-	SiteZone   string
-	Conflict   *conflictView
-	JSONURL    string
-	Trashed    bool
-	Langs      []translationLink
-	Access     models.AdminListAccess
-	StatusName string
+	Layout layoutView
+	// Library: the image field offers the media library's picker.
+	Library bool
+	// PreviewAction is where the Preview button posts the form (web/site).
+	PreviewAction string
+	Revisions     revisionsView // of a stored event
+	F             eventForm
+	ID            int64 // 0 for a new event
+	Action        string
+	Errors        formErrors
+	Statuses      []option
+	Venues        []option
+	Organizers    []option
+	Categories    []option
+	Tags          []option
+	Zones         []string
+	SiteZone      string
+	Conflict      *conflictView
+	JSONURL       string
+	Trashed       bool
+	Langs         []translationLink
+	Access        models.AdminListAccess
+	StatusName    string
 }
 
 // translationView is the side-by-side translation page of an event.
@@ -180,21 +184,24 @@ type formField struct {
 
 // linkedFormView is the create or edit page of a venue or organizer.
 type linkedFormView struct {
-	Layout     layoutView
-	Revisions  revisionsView // of a stored record
-	Kind       string
-	ID         int64
-	Action     string
-	Fields     []formField
-	Values     map[string]string
-	Errors     formErrors
-	Conflict   bool // the record changed since the form was loaded
-	Statuses   []option
-	StatusName string
-	Status     string
-	Langs      []translationLink
-	JSONURL    string
-	Trashed    bool
+	Layout layoutView
+	// Library and PreviewAction: as eventFormView's.
+	Library       bool
+	PreviewAction string
+	Revisions     revisionsView // of a stored record
+	Kind          string
+	ID            int64
+	Action        string
+	Fields        []formField
+	Values        map[string]string
+	Errors        formErrors
+	Conflict      bool // the record changed since the form was loaded
+	Statuses      []option
+	StatusName    string
+	Status        string
+	Langs         []translationLink
+	JSONURL       string
+	Trashed       bool
 }
 
 // linkedListView is a venues or organizers list page.
@@ -314,27 +321,8 @@ type layoutView struct {
 	Flash              string // a localized flash message, "" for none
 }
 
-// repeatForm is the recurrence part of the event form.
-type repeatForm struct {
-	Freq     string   // "", DAILY, WEEKLY, MONTHLY, YEARLY, or "custom"
-	Interval string   // every how many days, weeks, months or years
-	Days     []string // weekly: MO … SU
-	Monthly  string   // "day" (the start's day of the month), "nth" (its weekday, the nth of the month) or "last"
-	End      string   // "never", "until" or "count"
-	Until    string   // a date
-	Count    string
-	Extra    string // one date per line (RDATE)
-	Except   string // one date per line (EXDATE)
-	Custom   string // RFC 5545 lines, when Freq is "custom"
-	// Occurrence: the event is an occurrence of a series other than its
-	// first; Scope is what saving it changes (this, following, all).
-	Occurrence bool
-	Scope      string
-	// Keep: the rule is the one stored (set by the save, not read from
-	// the form), so the save does not send it; an occurrence's "this and
-	// following" then keeps the rest of the rule as it was.
-	Keep bool
-}
+// repeatForm is the recurrence part of the event form (ui.RepeatForm).
+type repeatForm = ui.RepeatForm
 
 // repeatPreview is what the preview shows: the rule's sentence and its
 // first dates, or why the rule cannot be read.

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kalends/kalends/internal/browsertest"
+	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 )
 
@@ -74,6 +76,21 @@ var signedIn = []shot{
 	{"event-series-move", 200, func(p *browsertest.Page, lang string) int {
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/move", seriesOccurrence))
 	}},
+	{"image-picker", 200, func(p *browsertest.Page, lang string) int {
+		st := p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/edit", previewEvent[lang]))
+		p.Click(`[data-testid="image-pick"]`)
+		p.WaitVisible(`[data-testid="picker-items"]`)
+		browsertest.WaitUntil(p, `[...document.querySelectorAll('[data-testid="picker-items"] img')].every(i => i.complete)`)
+		return st
+	}},
+	{"preview", 200, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/edit", previewEvent[lang]))
+		p.Fill(eventForm, "title", map[string]string{"en": "Jazz night at the harbour — new line-up (not saved yet)",
+			"ja": "夏祭り盆踊り（出演者変更・未保存）"}[lang])
+		// The preview opens in a new tab; here in this one, for its picture.
+		browsertest.Eval[bool](p, `(() => { document.querySelector('[data-testid="preview"]').formTarget = "_self"; return true; })()`)
+		return p.ClickAndWait(`[data-testid="preview"]`)
+	}},
 	{"translation", 200, func(p *browsertest.Page, lang string) int {
 		return p.VisitIn(lang, fmt.Sprintf("/admin/events/%d/translations/ko", seededEvent))
 	}},
@@ -112,6 +129,10 @@ var revisedEvent int64
 // translation screenshots.
 var seededEvent int64
 
+// previewEvent is the event of the picker and preview screenshots in each
+// language: one written in that language.
+var previewEvent = map[string]int64{}
+
 // seriesOccurrence is the second occurrence of the weekly series seed
 // creates, whose form shows the recurrence editor and the scope choice.
 var seriesOccurrence int64
@@ -133,7 +154,7 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 			"venue": map[string]any{"venue": "Harbour Hall", "city": "Yokohama"}, "categories": []string{"Music", "Festival"},
 			"tags": []string{"live"}, "cost": "¥1,000", "description": "Three bands on the pier.\n\nBring a coat: the wind from the bay is cold after dark."})
 		if i == 0 {
-			seededEvent = id
+			seededEvent, previewEvent["en"] = id, id
 		}
 		if i == 2 { // an edit, so the event has a revision to show
 			if status, body := srv.API(t, a, http.MethodPost, fmt.Sprintf("/events/%d", id), map[string]any{
@@ -142,6 +163,25 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 				t.Fatalf("edit: %d %s", status, body)
 			}
 			revisedEvent = id
+		}
+	}
+	// A Japanese event with a picture, and pictures in the library (the
+	// picker and preview screenshots).
+	for i, title := range []string{"港の夕暮れ Harbour at dusk", "提灯 Lanterns", "盆踊り Bon dance", "花火 Fireworks", "屋台 Food stalls"} {
+		m, err := srv.DB.CreateMedia(context.Background(), a.User, models.MediaUpload{FileName: fmt.Sprintf("summer-%d.jpg", i),
+			Title: title, AltText: title, Data: imagetest.JPEG(640+40*i, 420)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			str := func(v string) *string { return &v }
+			e, err := srv.DB.CreateEvent(context.Background(), a.User, models.EventInput{Title: str("夏祭り盆踊り"), Lang: "ja",
+				Description: str("<p>浴衣でお越しください。屋台と花火もあります。</p>"), StartDate: str(day(6) + " 18:00"), EndDate: str(day(6) + " 21:00"),
+				ImageURL: str(m.Path("full")), PostInput: models.PostInput{Status: str(models.StatusPublish)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			previewEvent["ja"] = e.ID
 		}
 	}
 	series := srv.CreateEvent(t, a, map[string]any{"title": "Morning yoga by the river", "status": "publish",
@@ -177,7 +217,7 @@ func TestScreenshots(t *testing.T) {
 			}
 		}
 	}
-	srv := browsertest.StartServer(t)
+	srv := browsertest.StartServer(t, "--media-store", "db") // the library's pictures are made through srv.DB
 	ed := srv.User(t, models.RoleEditor)
 	admin := srv.User(t, models.RoleAdministrator)
 	seed(t, srv, ed)

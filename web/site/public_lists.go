@@ -73,39 +73,50 @@ var (
 		if err != nil || !onPublicPage(vn.Status) {
 			return nil, models.EventFilter{}, orHidden(err)
 		}
-		path := "/venue/" + url.PathEscape(vn.Slug) + "/"
-		v := &recordPageView{Frame: h.frame(lang, path, vn.Venue, jsonld.PlainText(vn.Description)),
-			Kind: h.d.I18n.T(lang, "public.kind.venue", nil), Description: vn.Description, Map: mapURL(vn)}
-		t := v.Frame.T
-		for _, d := range []link{{t("public.field.address"), venueAddress(vn)}, {t("public.field.phone"), vn.Phone}} {
-			if d.Href != "" {
-				v.Details = append(v.Details, d)
-			}
-		}
-		if vn.Website != "" {
-			v.Details = append(v.Details, link{t("public.field.website"), vn.Website})
-		}
-		return v, models.EventFilter{VenueIDs: []int64{vn.ID}}, v.Frame.withJSONLD(
-			append(ordered.Obj{{K: "@context", V: "http://schema.org"}}, jsonld.Venue(vn, v.Frame.Canonical)...))
+		return h.venueView(lang, vn)
 	}}
 	organizerKind = linkedPage{kind: models.KindOrganizer, get: func(h *handler, c *fiber.Ctx, slug, lang string) (*recordPageView, models.EventFilter, error) {
 		o, err := h.d.DB.Organizers().Get(c.UserContext(), actor(c), models.BySlug(slug), lang)
 		if err != nil || !onPublicPage(o.Status) {
 			return nil, models.EventFilter{}, orHidden(err)
 		}
-		path := "/organizer/" + url.PathEscape(o.Slug) + "/"
-		v := &recordPageView{Frame: h.frame(lang, path, o.Organizer, jsonld.PlainText(o.Description)),
-			Kind: h.d.I18n.T(lang, "public.kind.organizer", nil), Description: o.Description}
-		t := v.Frame.T
-		for _, d := range []link{{t("public.field.email"), o.Email}, {t("public.field.phone"), o.Phone}, {t("public.field.website"), o.Website}} {
-			if d.Href != "" {
-				v.Details = append(v.Details, d)
-			}
-		}
-		return v, models.EventFilter{OrganizerIDs: []int64{o.ID}}, v.Frame.withJSONLD(
-			append(ordered.Obj{{K: "@context", V: "http://schema.org"}}, jsonld.Organizer(o)...))
+		return h.organizerView(lang, o)
 	}}
 )
+
+// venueView is the page of venue vn in lang (before its list of events),
+// and the filter of that list.
+func (h *handler) venueView(lang string, vn *models.Venue) (*recordPageView, models.EventFilter, error) {
+	path := "/venue/" + url.PathEscape(vn.Slug) + "/"
+	v := &recordPageView{Frame: h.frame(lang, path, vn.Venue, jsonld.PlainText(vn.Description)),
+		Kind: h.d.I18n.T(lang, "public.kind.venue", nil), Description: vn.Description, Map: mapURL(vn), Image: vn.ImageURL}
+	t := v.Frame.T
+	for _, d := range []link{{t("public.field.address"), venueAddress(vn)}, {t("public.field.phone"), vn.Phone}} {
+		if d.Href != "" {
+			v.Details = append(v.Details, d)
+		}
+	}
+	if vn.Website != "" {
+		v.Details = append(v.Details, link{t("public.field.website"), vn.Website})
+	}
+	return v, models.EventFilter{VenueIDs: []int64{vn.ID}}, v.Frame.withJSONLD(
+		append(ordered.Obj{{K: "@context", V: "http://schema.org"}}, jsonld.Venue(vn, v.Frame.Canonical)...))
+}
+
+// organizerView is the page of organizer o in lang, as venueView.
+func (h *handler) organizerView(lang string, o *models.Organizer) (*recordPageView, models.EventFilter, error) {
+	path := "/organizer/" + url.PathEscape(o.Slug) + "/"
+	v := &recordPageView{Frame: h.frame(lang, path, o.Organizer, jsonld.PlainText(o.Description)),
+		Kind: h.d.I18n.T(lang, "public.kind.organizer", nil), Description: o.Description, Image: o.ImageURL}
+	t := v.Frame.T
+	for _, d := range []link{{t("public.field.email"), o.Email}, {t("public.field.phone"), o.Phone}, {t("public.field.website"), o.Website}} {
+		if d.Href != "" {
+			v.Details = append(v.Details, d)
+		}
+	}
+	return v, models.EventFilter{OrganizerIDs: []int64{o.ID}}, v.Frame.withJSONLD(
+		append(ordered.Obj{{K: "@context", V: "http://schema.org"}}, jsonld.Organizer(o)...))
+}
 
 // orHidden is err, or a not-found error when the record exists but has no
 // public page.

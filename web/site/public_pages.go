@@ -83,6 +83,15 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 	if err != nil {
 		return err
 	}
+	v, err := h.eventView(c, lang, e)
+	if err != nil {
+		return err
+	}
+	return h.renderPublic(c, fiber.StatusOK, publicEventPage(v))
+}
+
+// eventView is the page of event e in lang (a stored event, or a preview's).
+func (h *handler) eventView(c *fiber.Ctx, lang string, e *models.Event) (eventPageView, error) {
 	path := "/event/" + url.PathEscape(e.Slug) + "/"
 	v := eventPageView{Frame: h.frame(lang, path, e.Title, jsonld.PlainText(firstNonEmpty(e.Excerpt, e.Description))),
 		When: h.eventWhen(lang, e), Zone: models.ZoneAbbr(e.Timezone, h.zoneOf(e), e.StartAt), Description: e.Description,
@@ -105,7 +114,7 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 	h.eventLinks(lang, e, &v)
 	if e.SeriesRule != nil {
 		if err := h.seriesBlock(c, lang, e, &v); err != nil {
-			return err
+			return v, err
 		}
 	}
 	ics := h.d.PageURL(lang, "/event/"+url.PathEscape(e.Slug)+".ics")
@@ -116,10 +125,7 @@ func (h *handler) publicEvent(c *fiber.Ctx, lang string) error {
 	ld := jsonld.Event(e, jsonld.EventContext{Zone: h.zoneOf(e), Permalink: v.Frame.Canonical,
 		VenueURL: func(vn *models.Venue) string { return h.d.PageURL(lang, "/venue/"+url.PathEscape(vn.Slug)+"/") },
 		Currency: site.CurrencyCode, Lang: v.Frame.HTMLLang})
-	if err := v.Frame.withJSONLD(ld); err != nil {
-		return err
-	}
-	return h.renderPublic(c, fiber.StatusOK, publicEventPage(v))
+	return v, v.Frame.withJSONLD(ld)
 }
 
 // eventCost is the event's cost as text, in its currency or the site's.

@@ -54,4 +54,5 @@ func Register(app *fiber.App, d *ui.Deps) {
 	h := &handler{d: d}
 	h.registerFeeds(app)
 	h.registerPublic(app)
+	h.registerPreview(app)
 }

@@ -26,6 +26,8 @@ type publicView struct {
 	// that show no event and on filtered pages, which search engines
 	// should not keep (their links are still followed).
 	Robots string
+	// Preview is the banner of a preview page ("" on every other page).
+	Preview string
 }
 
 type metaPair struct{ Property, Content string }
@@ -73,6 +75,7 @@ type recordPageView struct {
 	Events      []eventCard
 	Pager       publicPager
 	Webcal, ICS string
+	Image       string // the record's image (URL), "" for none
 }
 
 // publicPager links the previous and next pages of a list.

@@ -35,3 +35,8 @@ func WebcalURL(u string) string {
 	}
 	return u
 }
+
+// PreviewPath is where the edit forms of events, venues and organizers
+// post a preview (web/site serves it): PreviewPath+"event" for a new
+// event, PreviewPath+"event/12" for event 12.
+const PreviewPath = "/preview/"
