@@ -17,6 +17,7 @@
   var upload = dialog && dialog.querySelector("[data-picker-upload]");
   var bar = dialog && dialog.querySelector("[data-picker-progress]");
   var field = null;
+  var editor = null; // the rich-text field an image goes into (editor.js)
   var opener = null;
   var loaded = false;
 
@@ -52,6 +53,7 @@
 
   function open(f, button) {
     field = f;
+    editor = null;
     opener = button;
     dialog.showModal();
     if (!loaded) {
@@ -62,6 +64,16 @@
   }
 
   function choose(item) {
+    if (editor) {
+      // An image for a description: editor.js inserts it at the caret.
+      var target = editor;
+      editor = null;
+      dialog.close();
+      target.dispatchEvent(new CustomEvent("kalends:insert-image", {
+        detail: { src: item.getAttribute("data-pick-url"), alt: item.getAttribute("data-pick-alt") || "" },
+      }));
+      return;
+    }
     if (!field) {
       return;
     }
@@ -96,7 +108,20 @@
   if (!dialog) {
     return;
   }
+  // The editor's "Image" button asks for a picture from the library
+  // (editor.js dispatches kalends:pick-image; without a picker it asks for
+  // an address instead).
+  document.addEventListener("kalends:pick-image", function (e) {
+    if (e.defaultPrevented || !e.detail || !e.detail.textarea) {
+      return;
+    }
+    e.preventDefault();
+    var button = document.activeElement;
+    open(null, button);
+    editor = e.detail.textarea;
+  });
   dialog.addEventListener("close", function () {
+    editor = null;
     if (opener) {
       opener.focus();
     }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -121,6 +122,31 @@ func TestImagePickerChoosesFromTheLibrary(t *testing.T) {
 	q.WaitVisible(`[data-testid="image-preview"] img`)
 	if _, err := strconv.Atoi(id); err != nil {
 		t.Errorf("the saved event's path: %s", p.Path())
+	}
+
+	// The description's "Image" button opens the same picker; the image
+	// chosen goes into the text at the caret, and is saved with it.
+	p.Visit("/admin/events/new")
+	p.Fill(`[data-testid="event-form"]`, "title", "港の夕べ")
+	p.Click(`.rich:has(+ #description) [data-rich-cmd="image"]`)
+	p.WaitVisible(`[data-testid="image-picker"] [data-testid="picker-items"]`)
+	p.Click(fmt.Sprintf(`[data-testid="pick-%d"]`, harbour.ID))
+	browsertest.WaitUntil(p, `!document.getElementById("image-picker").open`)
+	wantImg := fmt.Sprintf(`<img src="%s" alt="夕暮れの港">`, harbour.Path("full"))
+	browsertest.WaitUntil(p, fmt.Sprintf(`document.getElementById("description").value.includes(%q)`, wantImg))
+	if got := browsertest.Eval[string](p, `document.getElementById("image").value`); got != "" {
+		t.Errorf("an image for the description went into the featured image field: %q", got)
+	}
+	if st := p.Submit(`[data-testid="event-form"]`); st != http.StatusOK {
+		t.Fatalf("save: %d", st)
+	}
+	id = strings.TrimSuffix(strings.TrimPrefix(p.Path(), "/admin/events/"), "/edit")
+	st, body = srv.API(t, ed, http.MethodGet, "/events/"+id, nil)
+	var ev struct {
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(body, &ev); st != http.StatusOK || err != nil || !strings.Contains(ev.Description, wantImg) {
+		t.Errorf("the saved description: %d %q (%v), want it to hold %s", st, ev.Description, err, wantImg)
 	}
 }
 
