@@ -63,6 +63,9 @@
         classNames: ["kal-" + e.status].concat(e.hide_from_listings ? ["kal-hidden"] : []),
         backgroundColor: color || undefined,
         borderColor: color || undefined,
+        // The palette is dark: white text on it reaches 4.5:1 (WCAG 2.2 AA)
+        // in both themes; uncoloured events take the theme's accent text.
+        textColor: color ? "#ffffff" : undefined,
         extendedProps: {
           status: e.status, author: Number(e.author), timezone: e.timezone, zoneAbbr: e.timezone_abbr,
           modified: e.modified_utc, venue: e.venue && e.venue.venue ? e.venue.venue : "",
@@ -287,6 +290,14 @@
       f.elements.title.focus();
     }
 
+    // The toolbar's arrow icons are role="img" without a name inside
+    // buttons that have one (their title): hidden from assistive technology.
+    function hideIcons() {
+      el.querySelectorAll(".fc-icon[role=img]").forEach(function (i) {
+        i.setAttribute("aria-hidden", "true");
+      });
+    }
+
     var cal = new window.FullCalendar.Calendar(el, {
       timeZone: d.zone,
       locale: d.fcLocale,
@@ -313,7 +324,15 @@
       },
       height: "auto",
       nowIndicator: true,
+      // A busy day shows a few events and a "+N more" link that opens the
+      // rest in a popover: in the month grid, as many as fit the cell; in
+      // the week and day grids, at most three side by side in a slot and
+      // two rows of all-day events.
       dayMaxEvents: true,
+      views: {
+        timeGrid: { eventMaxStack: 3, dayMaxEventRows: 2 }
+      },
+      moreLinkClick: "popover",
       selectable: d.mayCreate === "true",
       editable: scope !== "",
       eventStartEditable: true,
@@ -324,6 +343,12 @@
       eventClick: function (info) {
         info.jsEvent.preventDefault();
         showPopover(info);
+      },
+      // FullCalendar names each day cell by its day number only, which
+      // hides the events in it from the cell's accessible name (WCAG 2.5.3):
+      // the cell keeps its content as its name, the number its full date.
+      dayCellDidMount: function (info) {
+        info.el.removeAttribute("aria-labelledby");
       },
       eventDidMount: function (info) {
         var p = info.event.extendedProps;
@@ -357,6 +382,7 @@
         }
         el.dataset.ready = "1";
         closePopover();
+        hideIcons();
       }
     });
     window.addEventListener("popstate", function () {
@@ -376,6 +402,7 @@
     popover.querySelector("[data-close]").addEventListener("click", closePopover);
     dialog.querySelector("[data-close]").addEventListener("click", function () { dialog.close(); });
     cal.render();
+    hideIcons();
     document.documentElement.classList.add("calendar-ready");
     window.kalendsCalendar = cal;
   });
