@@ -98,8 +98,8 @@ func (p *Page) Axe() []AxeViolation {
 // AxeReport gathers axe's findings over many pages: the blocking ones
 // (serious or critical) and the others, each rule listed once per page.
 type AxeReport struct {
-	Pages    []string          // the pages checked, as named by Check's callers
-	Blocking []string          // "page: violation", with details
+	Pages    []string            // the pages checked, as named by Check's callers
+	Blocking []string            // "page: violation", with details
 	Moderate map[string][]string // violation line -> pages
 }
 
