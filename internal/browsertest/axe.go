@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // axeSource is axe-core (pinned in package.json, copied by
@@ -179,16 +181,27 @@ func (p *Page) WalkAxe(r *AxeReport, prefix, start string, limit int) (visited, 
 }
 
 // AwaitSettled waits until the page's own scripts have drawn what they
-// draw on load: the calendar its range, the API docs their operations.
+// draw on load: the calendar its range, the API docs their operations. The
+// page polls itself (every 25 ms, for at most ActionTimeout less a second)
+// and answers once.
 func (p *Page) AwaitSettled() {
 	p.t.Helper()
-	WaitUntil(p, `(() => {
-  const cal = document.querySelector("#calendar");
-  if (cal && cal.dataset.view !== "list" && window.FullCalendar && cal.dataset.loaded === undefined) return false;
-  const docs = document.querySelector("#swagger-ui");
-  if (docs && !docs.querySelector(".opblock, .information-container")) return false;
-  return document.readyState === "complete";
-})()`)
+	ms := (ActionTimeout - time.Second).Milliseconds()
+	ok := EvalAwait[bool](p, `new Promise(resolve => {
+  const settled = () => {
+    const cal = document.querySelector("#calendar");
+    if (cal && cal.dataset.view !== "list" && window.FullCalendar && cal.dataset.loaded === undefined) return false;
+    const docs = document.querySelector("#swagger-ui");
+    if (docs && !docs.querySelector(".opblock, .information-container")) return false;
+    return document.readyState === "complete";
+  };
+  const until = Date.now() + `+strconv.FormatInt(ms, 10)+`;
+  const tick = () => settled() ? resolve(true) : Date.now() > until ? resolve(false) : setTimeout(tick, 25);
+  tick();
+})`)
+	if !ok {
+		p.t.Fatalf("%s: the calendar or the API docs did not finish drawing", p.URL())
+	}
 }
 
 var translations = regexp.MustCompile(`/translations/[a-z-]+`)
