@@ -103,6 +103,7 @@ type AxeReport struct {
 	Pages    []string            // the pages checked, as named by Check's callers
 	Blocking []string            // "page: violation", with details
 	Moderate map[string][]string // violation line -> pages
+	Spent    time.Duration       // in axe (injection and run), over all pages
 }
 
 // Check runs axe on the current page, named name in the report.
@@ -112,7 +113,10 @@ func (r *AxeReport) Check(p *Page, name string) {
 	if r.Moderate == nil {
 		r.Moderate = map[string][]string{}
 	}
-	for _, v := range p.Axe() {
+	start := time.Now()
+	found := p.Axe()
+	r.Spent += time.Since(start)
+	for _, v := range found {
 		if v.Blocking() {
 			r.Blocking = append(r.Blocking, name+": "+v.Detail())
 			continue
