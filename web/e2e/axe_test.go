@@ -53,7 +53,16 @@ func axeSeed(t *testing.T, srv *browsertest.Server, ed browsertest.Account) axeD
 	d.series = srv.CreateEvent(t, ed, map[string]any{"title": "Morning yoga 朝ヨガ", "start_date": day + " 07:00:00", "end_date": day + " 08:00:00",
 		"recurrence": map[string]any{"rrule": "FREQ=WEEKLY;COUNT=4"}})
 	srv.CreateEvent(t, ed, map[string]any{"title": "Brouillon 下書き", "status": "draft"})
+	// An edit each of the event and its venue, so they have revisions to show.
+	if st, body := srv.API(t, ed, http.MethodPost, fmt.Sprintf("/events/%d", d.event), map[string]any{"title": "Café concert — 港のコンサート (2)"}); st != http.StatusOK {
+		t.Fatalf("edit the event: %d %s", st, body)
+	}
 	e := apiEvent(t, srv, ed, strconv.FormatInt(d.event, 10), "en")
+	if v, ok := e["venue"].(map[string]any); ok {
+		if st, body := srv.API(t, ed, http.MethodPost, fmt.Sprintf("/venues/%v", v["id"]), map[string]any{"city": "横浜"}); st != http.StatusOK {
+			t.Fatalf("edit the venue: %d %s", st, body)
+		}
+	}
 	d.eventURL = pathOf(t, e, e["url"])
 	if v, ok := e["venue"].(map[string]any); ok {
 		d.venueURL = pathOf(t, e, v["url"])
@@ -182,6 +191,17 @@ func TestAxeEveryAdminPage(t *testing.T) {
 		for _, pr := range problems {
 			t.Errorf("%s: %s", v, pr)
 		}
+
+		// The edited event's revision (the walk meets another event's form).
+		p.Visit(fmt.Sprintf("/admin/events/%d/edit", d.event))
+		rev := browsertest.Eval[string](p, `(document.querySelector('a[href*="/revisions/"]') || {}).pathname || ""`)
+		if rev == "" {
+			t.Fatalf("%s: the edited event's form links no revision", v)
+		}
+		if st := p.Visit(rev); st != http.StatusOK {
+			t.Errorf("%s %s: %d", v, rev, st)
+		}
+		r.Check(p, name+rev)
 
 		p.Visit(fmt.Sprintf("/admin/events/%d/edit", d.event))
 		p.Fill(eventForm, "end_date", "2020-01-01T09:00")
