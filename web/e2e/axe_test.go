@@ -192,6 +192,13 @@ func TestAxeEveryAdminPage(t *testing.T) {
 			t.Errorf("%s: %s", v, pr)
 		}
 
+		// The top bar's menus (language, user) open.
+		p.Visit("/admin/")
+		if n := browsertest.Eval[int](p, `(() => { const ds = document.querySelectorAll("details.dropdown"); ds.forEach(d => { d.open = true; }); return ds.length; })()`); n < 2 {
+			t.Errorf("%s: %d menus in the top bar, want the language and user menus", v, n)
+		}
+		r.Check(p, name+"/admin/ (menus open)")
+
 		// The edited event's revision (the walk meets another event's form).
 		p.Visit(fmt.Sprintf("/admin/events/%d/edit", d.event))
 		rev := browsertest.Eval[string](p, `(document.querySelector('a[href*="/revisions/"]') || {}).pathname || ""`)
