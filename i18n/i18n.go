@@ -100,7 +100,9 @@ func (b *Bundle) T(code, id string, data map[string]any) string {
 	if !ok {
 		loc = b.locs[Source]
 	}
-	cfg := &goi18n.LocalizeConfig{MessageID: id, TemplateData: data}
+	// The plural form is chosen by the number; the text shows it grouped
+	// for the reader ("112,500").
+	cfg := &goi18n.LocalizeConfig{MessageID: id, TemplateData: formatCounts(code, data)}
 	if n, ok := data["Count"]; ok {
 		cfg.PluralCount = n
 	}

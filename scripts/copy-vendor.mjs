@@ -1,4 +1,7 @@
-// Copies the pinned vendor files from node_modules into assets/vendor/.
+// Copies the pinned vendor files from node_modules into assets/vendor/,
+// and the test-only ones (axe-core, which the browser tests inject into the
+// pages they check; never served by the app) into
+// internal/browsertest/testdata/.
 // The copies are committed so that `go build` alone works on a clean clone;
 // scripts/test.sh re-runs this and fails when the committed files differ.
 import { copyFileSync, mkdirSync } from "node:fs";
@@ -20,6 +23,9 @@ const files = [
   ["node_modules/@fullcalendar/luxon3/index.global.min.js", "assets/vendor/fullcalendar/luxon3.min.js"],
   ["node_modules/luxon/build/global/luxon.min.js", "assets/vendor/luxon/luxon.min.js"],
   ["node_modules/luxon/LICENSE.md", "assets/vendor/luxon/LICENSE.md"],
+  // For the tests only: outside assets/, so the app cannot serve it.
+  ["node_modules/axe-core/axe.min.js", "internal/browsertest/testdata/axe/axe.min.js"],
+  ["node_modules/axe-core/LICENSE", "internal/browsertest/testdata/axe/LICENSE"],
 ];
 
 for (const [from, to] of files) {

@@ -77,15 +77,18 @@ if ! command -v npm >/dev/null 2>&1; then
 	fi
 fi
 if command -v npm >/dev/null 2>&1; then
-	before="$(snapshot -path './assets/vendor/*')"
+	# assets/vendor/ and the test-only copies (axe-core for the browser
+	# tests) in internal/browsertest/testdata/.
+	vendored=(-path './assets/vendor/*' -o -path './internal/browsertest/testdata/*')
+	before="$(snapshot "${vendored[@]}")"
 	npm ci --no-audit --no-fund --loglevel=error >/dev/null
 	npm run --silent build >/dev/null
-	after="$(snapshot -path './assets/vendor/*')"
+	after="$(snapshot "${vendored[@]}")"
 	if [[ "$before" != "$after" ]]; then
 		diff <(echo "$before") <(echo "$after") >&2 || true
-		die "npm run build changed assets/vendor/: commit the rebuilt files"
+		die "npm run build changed assets/vendor/ or internal/browsertest/testdata/: commit the rebuilt files"
 	fi
-	echo "assets/vendor matches npm run build"
+	echo "assets/vendor and internal/browsertest/testdata match npm run build"
 else
 	echo "npm not found and not root: assets/vendor not checked (CI checks it)"
 fi

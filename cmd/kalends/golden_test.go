@@ -451,6 +451,17 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.admin("calendar", "/admin/calendar")
 	g.admin("calendar-day", "/admin/calendar?view=timeGridDay&date=2031-05-17")
 	g.admin("calendar-bad-filter", "/admin/calendar?venue=abc&categories=x")
+	// The calendar's feed (JSON): the month view's range of the seeded
+	// month, and a range it cannot read.
+	for kind, path := range map[string]string{
+		"calendar-feed":           "/admin/calendar/events?ends_after=2031-04-27T00%3A00%3A00Z&starts_before=2031-06-08T00%3A00%3A00Z",
+		"calendar-feed-bad-range": "/admin/calendar/events?ends_after=yesterday&starts_before=2031-06-08T00%3A00%3A00Z",
+	} {
+		g.kind(kind)
+		for r, role := range goldenRoles {
+			g.add(kind, goldenFetch{role: role, lang: langOf(kind, r), method: "GET", path: path}, "json")
+		}
+	}
 	g.admin("media", "/admin/media")
 	g.admin("media-edit", "/admin/media/"+id(ids.media))
 	g.admin("media-edit-missing", "/admin/media/"+missing)

@@ -105,7 +105,7 @@ func (h *handler) calendarFrame(c *fiber.Ctx, lay layoutView, r calendarRequest,
 	u := ui.UserOf(c)
 	lang, t := lay.Lang, lay.T
 	v := calendarView{Layout: lay, View: r.view, Date: r.date.Format(time.DateOnly), FCLocale: fullCalendarLocales[lang],
-		Zone: h.d.Site.Zone().String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(h.d.Site.PageSize(1 << 20)),
+		Zone: h.d.Site.Zone().String(), API: strings.TrimSuffix(h.d.APIPath, "/"), PerPage: strconv.Itoa(calendarFeedMaxPerPage),
 		Scope: models.EditScope(u, models.KindEvent), UserID: strconv.FormatInt(u.ID, 10),
 		MayFilter: access.Statuses, MayCreate: access.Create, Q: r.q, BackHref: c.OriginalURL()}
 	v.Subscribe = h.subscribeURL(lang, r.q)

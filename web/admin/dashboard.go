@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 
 	"github.com/kalends/kalends/web/ui"
@@ -91,9 +92,9 @@ func (h *handler) dashboard(c *fiber.Ctx) error {
 		for _, s := range statusOrder {
 			n := counts[k.kind][s.Status]
 			card.Total += n
-			card.Rows = append(card.Rows, countRow{Status: s.Status, Label: lay.T(s.LabelID), Count: strconv.Itoa(n), Zero: n == 0})
+			card.Rows = append(card.Rows, countRow{Status: s.Status, Label: lay.T(s.LabelID), Count: i18n.Number(lang, n), Zero: n == 0})
 		}
-		card.TotalText = strconv.Itoa(card.Total)
+		card.TotalText = i18n.Number(lang, card.Total)
 		v.Counts = append(v.Counts, card)
 	}
 	return render(c, fiber.StatusOK, dashboardPage(v))

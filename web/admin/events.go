@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 
 	"github.com/kalends/kalends/web/ui"
@@ -160,7 +161,7 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 		}
 		page = &models.Page[models.Event]{}
 	}
-	tabs, err := h.eventTabs(c, q, v.Access, t)
+	tabs, err := h.eventTabs(c, lang, q, v.Access, t)
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func (h *handler) eventsList(c *fiber.Ctx) error {
 }
 
 // eventTabs are the events list's status tabs with their counts.
-func (h *handler) eventTabs(c *fiber.Ctx, q listQuery, access models.AdminListAccess, t func(string) string) ([]statusTab, error) {
+func (h *handler) eventTabs(c *fiber.Ctx, lang string, q listQuery, access models.AdminListAccess, t func(string) string) ([]statusTab, error) {
 	ctx, u := c.UserContext(), ui.UserOf(c)
 	var tabs []statusTab
 	counts, err := h.d.DB.CountPosts(ctx, u)
@@ -201,19 +202,19 @@ func (h *handler) eventTabs(c *fiber.Ctx, q listQuery, access models.AdminListAc
 	for _, n := range counts[models.KindEvent] {
 		all += n
 	}
-	tabs = append(tabs, statusTab{Label: t("admin.events.tab.all"), Count: strconv.Itoa(all), Current: q.Status == "",
+	tabs = append(tabs, statusTab{Label: t("admin.events.tab.all"), Count: i18n.Number(lang, all), Current: q.Status == "",
 		Href: q.href(func(x *listQuery) { x.Status, x.Page = "", 1 })})
 	if access.Statuses {
 		for _, s := range statusOrder {
 			st := s.Status
-			tabs = append(tabs, statusTab{Label: t(s.LabelID), Status: st, Count: strconv.Itoa(counts[models.KindEvent][st]),
+			tabs = append(tabs, statusTab{Label: t(s.LabelID), Status: st, Count: i18n.Number(lang, counts[models.KindEvent][st]),
 				Current: q.Status == st, Href: q.href(func(x *listQuery) { x.Status, x.Page = st, 1 })})
 		}
 		trash, err := h.d.DB.ListEvents(ctx, u, models.EventFilter{Statuses: []string{models.StatusTrash}, PerPage: 1, IncludeHidden: true})
 		if err != nil {
 			return nil, err
 		}
-		tabs = append(tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
+		tabs = append(tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: i18n.Number(lang, trash.Total),
 			Current: q.Status == models.StatusTrash, Href: q.href(func(x *listQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
 	}
 	return tabs, nil

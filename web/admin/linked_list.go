@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 
 	"github.com/kalends/kalends/web/ui"
@@ -72,19 +73,19 @@ func (p *linkedPages[T, In]) list(c *fiber.Ctx, h *handler) error {
 	for _, n := range counts[p.kind] {
 		all += n
 	}
-	v.Tabs = append(v.Tabs, statusTab{Label: t("admin.events.tab.all"), Count: strconv.Itoa(all), Current: q.Status == "",
+	v.Tabs = append(v.Tabs, statusTab{Label: t("admin.events.tab.all"), Count: i18n.Number(lang, all), Current: q.Status == "",
 		Href: q.href(func(x *linkedQuery) { x.Status, x.Page = "", 1 })})
 	if v.Access.Statuses {
 		for _, s := range statusOrder {
 			st := s.Status
-			v.Tabs = append(v.Tabs, statusTab{Label: t(s.LabelID), Status: st, Count: strconv.Itoa(counts[p.kind][st]),
+			v.Tabs = append(v.Tabs, statusTab{Label: t(s.LabelID), Status: st, Count: i18n.Number(lang, counts[p.kind][st]),
 				Current: q.Status == st, Href: q.href(func(x *linkedQuery) { x.Status, x.Page = st, 1 })})
 		}
 		trash, err := p.ops(h.d.DB).List(ctx, u, models.LinkedFilter{Statuses: []string{models.StatusTrash}, PerPage: 1})
 		if err != nil {
 			return err
 		}
-		v.Tabs = append(v.Tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: strconv.Itoa(trash.Total),
+		v.Tabs = append(v.Tabs, statusTab{Label: t("admin.status.trash"), Status: models.StatusTrash, Count: i18n.Number(lang, trash.Total),
 			Current: v.Trash, Href: q.href(func(x *linkedQuery) { x.Status, x.Page = models.StatusTrash, 1 })})
 	}
 	v.Rows = p.listRows(h, lang, t, page.Items)

@@ -50,6 +50,7 @@ func (h *handler) registerAdmin(app *fiber.App) {
 	h.registerMediaAdmin(admin)
 	admin.Post("/import", h.importFile)
 	admin.Get("/calendar", h.calendar)
+	admin.Get(strings.TrimPrefix(calendarEventsPath, "/admin"), h.calendarEvents)
 	venuePages.mount(admin, h)
 	organizerPages.mount(admin, h)
 	h.registerAccounts(admin)

@@ -170,7 +170,7 @@ func (h *handler) termEdit(k *termKind) fiber.Handler {
 // decorateTermEdit adds what only a stored term's form shows: its event
 // count and its translations.
 func (h *handler) decorateTermEdit(v *termFormView, t *models.Term) {
-	v.Count = strconv.FormatInt(t.Count, 10)
+	v.Count = i18n.Number(v.Layout.Lang, t.Count)
 	v.Langs = h.termTranslationLinks(v.K, t)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/models"
 
 	"github.com/kalends/kalends/web/ui"
@@ -184,7 +185,7 @@ func (h *handler) termRows(c *fiber.Ctx, k *termKind, lang string, q termQuery) 
 			total = len(flat)
 			from, to := min((q.Page-1)*termsPerPage, total), min(q.Page*termsPerPage, total)
 			for i := from; i < to; i++ {
-				row := h.termRow(k, flat[i])
+				row := h.termRow(k, lang, flat[i])
 				row.Depth = depths[i]
 				rows = append(rows, row)
 			}
@@ -201,7 +202,7 @@ func (h *handler) termRows(c *fiber.Ctx, k *termKind, lang string, q termQuery) 
 			return nil, 0, err
 		}
 		for _, term := range items {
-			row := h.termRow(k, term)
+			row := h.termRow(k, lang, term)
 			row.Parent = parents[term.ParentID]
 			rows = append(rows, row)
 		}
@@ -209,9 +210,9 @@ func (h *handler) termRows(c *fiber.Ctx, k *termKind, lang string, q termQuery) 
 	return rows, total, nil
 }
 
-// termRow is the list row of term.
-func (h *handler) termRow(k *termKind, term *models.Term) termRow {
-	return termRow{ID: term.ID, Name: term.Name, Slug: term.Slug, Count: strconv.FormatInt(term.Count, 10),
+// termRow is the list row of term, its count written for lang.
+func (h *handler) termRow(k *termKind, lang string, term *models.Term) termRow {
+	return termRow{ID: term.ID, Name: term.Name, Slug: term.Slug, Count: i18n.Number(lang, term.Count),
 		Edit: k.termPath(term.ID, "/edit"), MissingLangs: missingLangs(term.Lang, term.Translations)}
 }
 

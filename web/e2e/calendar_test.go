@@ -234,33 +234,144 @@ func TestCalendarListViewMovesWithoutDragging(t *testing.T) {
 	}
 }
 
-// 2,000 events in one month: the month view loads them in
-// ceil(events / per_page) requests; the time from navigation to the
-// drawn events is logged (the issue's 1.5 s goal is measured here, not
-// asserted: timings are for benchmarks).
-func TestCalendarMonthWithTwoThousandEvents(t *testing.T) {
+// monthBudget is how soon after navigation the month view of the busiest
+// month must be drawn (issue 32 item 7).
+const monthBudget = 1500 // ms
+
+// rangeRequestsJS lists the ranges the calendar asked the API for, from
+// the page's resource timings: each /events request's ends_after and
+// starts_before, and whether they equal the current view's active range.
+const rangeRequestsJS = `(() => {
+  const v = window.kalendsCalendar.view;
+  return performance.getEntriesByType("resource").filter(e => /\/events\?/.test(e.name)).map(e => {
+    const q = new URL(e.name).searchParams;
+    return {from: q.get("ends_after"), to: q.get("starts_before"), page: q.get("page"),
+      start: Math.round(e.startTime), end: Math.round(e.responseEnd), bytes: e.encodedBodySize, size: e.decodedBodySize,
+      match: Date.parse(q.get("ends_after")) === v.activeStart.getTime() && Date.parse(q.get("starts_before")) === v.activeEnd.getTime()};
+  });
+})()`
+
+type rangeRequest struct {
+	From, To, Page          string
+	Start, End, Bytes, Size int
+	Match                   bool
+}
+
+// The calendar at scale (issue 32 item 7): 4,000 events in one month, the
+// density of a 100,000-event calendar (`kalends seed --events 100000`
+// spreads them over two years, about 4,000 a month; seeding all of them
+// takes a minute and a half, so only the month looked at is seeded). The
+// month view loads only its visible range, in ceil(events / per_page)
+// requests, draws within monthBudget of the navigation, and shows a few
+// events a day with a "+N more" link that opens the rest; the week view
+// likewise loads only its week and caps the events side by side. The
+// events list counts them in the reader's digit grouping.
+func TestCalendarMonthAtScale(t *testing.T) {
+	const events = 4000
 	srv := browsertest.StartServer(t)
 	ed := srv.User(t, models.RoleEditor)
 	o := models.DefaultSeedOptions(time.Date(2030, 5, 1, 0, 0, 0, 0, time.UTC))
-	o.Events, o.From, o.To, o.AuthorID = 2000, time.Date(2030, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 5, 31, 0, 0, 0, 0, time.UTC), ed.ID
+	o.Events, o.From, o.To, o.AuthorID = events, time.Date(2030, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 5, 31, 0, 0, 0, 0, time.UTC), ed.ID
 	o.MultiDay = 0 // every event starts and ends in May
+	seeded := time.Now()
 	if _, err := srv.DB.Seed(context.Background(), o, nil); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("seeded %d events in %v", events, time.Since(seeded).Round(time.Millisecond))
 	p := srv.Page(t)
 	p.SignIn(ed)
+	// Once to warm the server's caches and the browser's (as a reader who
+	// comes back), then measured.
+	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-05-01")
 	calendarReady(p, "en", "/admin/calendar?view=month&date=2030-05-01")
 	browsertest.WaitUntil(p, `document.querySelector('#calendar').dataset.renderedAt !== undefined`)
 	loaded, _ := strconv.Atoi(p.Attr("#calendar", "data-loaded"))
 	requests, _ := strconv.Atoi(p.Attr("#calendar", "data-requests"))
 	perPage, _ := strconv.Atoi(p.Attr("#calendar", "data-per-page"))
-	if loaded < 2000 {
-		t.Errorf("%d events loaded, want the 2,000 of May", loaded)
+	drawn, _ := strconv.Atoi(p.Attr("#calendar", "data-rendered-at"))
+	t.Logf("month view with %d events drawn %d ms after navigation, loaded at %s ms (%d requests of %d)", loaded, drawn, p.Attr("#calendar", "data-fetched-at"), requests, perPage)
+	if loaded != events {
+		t.Errorf("%d events loaded, want the %d of May", loaded, events)
 	}
 	if want := max(1, (loaded+perPage-1)/perPage); requests != want {
 		t.Errorf("%d requests for %d events at %d a page, want %d", requests, loaded, perPage, want)
 	}
-	t.Logf("month view with %d events drawn %s ms after navigation (%d requests)", loaded, p.Attr("#calendar", "data-rendered-at"), requests)
+	if drawn <= 0 || drawn > monthBudget {
+		t.Errorf("the month view was drawn %d ms after navigation, want at most %d ms", drawn, monthBudget)
+	}
+	reqs := browsertest.Eval[[]rangeRequest](p, rangeRequestsJS)
+	for _, r := range reqs {
+		t.Logf("  page %s: %d–%d ms, %d bytes (%d decoded)", r.Page, r.Start, r.End, r.Bytes, r.Size)
+	}
+	if len(reqs) != requests {
+		t.Errorf("%d range requests seen, the calendar counted %d", len(reqs), requests)
+	}
+	for _, r := range reqs {
+		if !r.Match {
+			t.Errorf("a request for %s – %s (page %s) is not the month view's visible range", r.From, r.To, r.Page)
+		}
+	}
+	// A few events a day, the rest behind "+N more".
+	type day struct {
+		Date        string
+		Shown, More int
+	}
+	days := browsertest.Eval[[]day](p, `Array.from(document.querySelectorAll('#calendar td.fc-daygrid-day[data-date^="2030-05"]'), td => ({
+		date: td.dataset.date,
+		shown: Array.from(td.querySelectorAll('.fc-daygrid-event-harness')).filter(h => getComputedStyle(h).visibility !== 'hidden' && h.offsetHeight > 0).length,
+		more: (() => { const a = td.querySelector('.fc-daygrid-more-link'); return a ? Number((a.textContent.match(/\d+/) || ["0"])[0]) : 0; })()
+	}))`)
+	if len(days) != 31 {
+		t.Fatalf("%d day cells of May, want 31", len(days))
+	}
+	for _, d := range days {
+		if d.Shown == 0 || d.Shown > 3 || d.Shown+d.More < 30 {
+			t.Errorf("%s shows %d events and \"+%d more\", want a few and a link to the rest", d.Date, d.Shown, d.More)
+		}
+	}
+	// "+N more" opens the day, which loads its own range in full.
+	browsertest.Eval[bool](p, `(performance.clearResourceTimings(), delete document.querySelector('#calendar').dataset.loaded, true)`)
+	p.Click(`#calendar td[data-date="2030-05-15"] .fc-daygrid-more-link`)
+	browsertest.WaitUntil(p, `window.kalendsCalendar.view.type === "timeGridDay" && document.querySelector('#calendar').dataset.loaded !== undefined && !!document.querySelector('#calendar .fc-timegrid-event')`)
+	if n, _ := strconv.Atoi(p.Attr("#calendar", "data-loaded")); n < days[14].Shown+days[14].More {
+		t.Errorf("the day view of May 15 loaded %d events, want the %d of the day", n, days[14].Shown+days[14].More)
+	}
+	for _, r := range browsertest.Eval[[]rangeRequest](p, rangeRequestsJS) {
+		if !r.Match {
+			t.Errorf("a day view request for %s – %s (page %s) is not the day's range", r.From, r.To, r.Page)
+		}
+	}
+
+	// The week view: its own range only, and at most three events side by
+	// side in a slot (the rest behind "+N").
+	calendarReady(p, "en", "/admin/calendar?view=week&date=2030-05-15")
+	browsertest.WaitUntil(p, `!!document.querySelector('#calendar .fc-timegrid-event')`)
+	reqs = browsertest.Eval[[]rangeRequest](p, rangeRequestsJS)
+	if len(reqs) == 0 {
+		t.Error("the week view made no request")
+	}
+	for _, r := range reqs {
+		if !r.Match {
+			t.Errorf("a week request for %s – %s (page %s) is not the week view's visible range", r.From, r.To, r.Page)
+		}
+	}
+	if n := p.Count(`#calendar .fc-timegrid-more-link`); n == 0 {
+		t.Error("the busy week shows no \"+N\" link in its time grid")
+	}
+	if n := p.Count(`#calendar .fc-timegrid-event-harness`); n > events/4 {
+		t.Errorf("the week view drew %d events: the cap per slot does not hold", n)
+	}
+
+	// The lists count in the reader's digit grouping.
+	for lang, want := range map[string]string{"en": "4,000 in all", "ja": "全 4,000 件"} {
+		p.VisitIn(lang, "/admin/events")
+		if got := p.Text(`[data-testid="total"]`); got != want {
+			t.Errorf("%s: events list total %q, want %q", lang, got, want)
+		}
+		if got := p.Text(`.tab-count`); got != "4,000" {
+			t.Errorf("%s: the All tab counts %q, want 4,000", lang, got)
+		}
+	}
 }
 
 // Clicking an event opens its popover with the details and the links to
