@@ -56,8 +56,14 @@ func TestPreviewStoresNothing(t *testing.T) {
 			t.Errorf("events after the previews: %d, %v", page.Total, err)
 		}
 		for _, n := range []func() (int, error){
-			func() (int, error) { p, err := db.Venues().List(ctx, ed, models.LinkedFilter{PerPage: 10}); return p.Total, err },
-			func() (int, error) { p, err := db.Organizers().List(ctx, ed, models.LinkedFilter{PerPage: 10}); return p.Total, err },
+			func() (int, error) {
+				p, err := db.Venues().List(ctx, ed, models.LinkedFilter{PerPage: 10})
+				return p.Total, err
+			},
+			func() (int, error) {
+				p, err := db.Organizers().List(ctx, ed, models.LinkedFilter{PerPage: 10})
+				return p.Total, err
+			},
 			func() (int, error) {
 				p, err := db.ListTerms(ctx, ed, models.TermFilter{Taxonomy: models.TaxTag, PerPage: 10})
 				return len(p.Items), err
