@@ -462,6 +462,20 @@ func (p *Page) Screenshot(file string) {
 	}
 }
 
+// ViewportScreenshot writes a PNG of what the viewport shows (a modal
+// dialog over the page) to file.
+func (p *Page) ViewportScreenshot(file string) {
+	p.t.Helper()
+	p.do("wait for the fonts", chromedp.Evaluate[chromedp.Void](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise))
+	png := get(p, "screenshot", chromedp.CaptureScreenshot())
+	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o600); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
 // SignIn signs a in through the sign-in form (SPEC §10: fields login and
 // password) and fails unless it lands on an admin page other than the
 // sign-in page with status 200.
