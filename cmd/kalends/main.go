@@ -54,6 +54,8 @@ type command struct {
 	seed seedFlags
 	// flags and argument of export and import
 	format, to, file string
+	// flags of a CSV export: the kind of record and the encoding
+	kind, encoding string
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -73,10 +75,13 @@ Usage:
                                  create a user and print its id
   kalends [options] app-password create --login L [--name N]
                                  create an application password and print it alone on stdout
-  kalends [options] export [--format ics|json] [--to FILE]
+  kalends [options] export [--format ics|json|csv] [--kind K] [--encoding E] [--to FILE]
                                  ics: the published events as iCalendar; json: the whole site (every
-                                 record, translation, user and image) to move it to another database
-                                 (stdout by default; the format follows the file name's extension)
+                                 record, translation, user and image) to move it to another database;
+                                 csv: the events (or --kind venues|organizers) but the trashed, for a
+                                 spreadsheet, UTF-8 with a BOM unless --encoding shift_jis, gb18030,
+                                 big5, euc-kr, utf-8 or utf-16le (stdout by default; the format
+                                 follows the file name's extension)
   kalends [options] import [--format ics|json] [--login L] FILE
                                  ics: create or update events (matched by UID), venues, organizers and
                                  categories, in one transaction, as user L (default: the first
@@ -240,9 +245,11 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		fs.StringVar(&cmd.appName, "name", "API", "what the password is for, e.g. the client's name")
 	case "export", "import":
 		s.addFlags(fs)
-		fs.StringVar(&cmd.format, "format", "", "ics or json (default: from the file name's extension, else ics)")
+		fs.StringVar(&cmd.format, "format", "", "ics or json, or csv to export (default: from the file name's extension, else ics)")
 		if cmd.name == "export" {
 			fs.StringVar(&cmd.to, "to", "", "file to write (default: stdout)")
+			fs.StringVar(&cmd.kind, "kind", "", "csv: events, venues or organizers (default: events)")
+			fs.StringVar(&cmd.encoding, "encoding", "", "csv: utf-8-bom (default), utf-8, utf-16le, utf-16be, shift_jis, gb18030, big5 or euc-kr")
 		} else {
 			fs.StringVar(&cmd.login, "login", "", "user the records are written as (default: the first administrator)")
 		}

@@ -23,8 +23,9 @@ const importMax = 50 << 20
 
 // transferFormat is the format of export or import: --format, else the
 // file's extension, else ics. ics carries the published events; json is
-// the whole site (models.DumpSite), to move it or keep a copy.
-func transferFormat(flagValue, file string) (string, error) {
+// the whole site (models.DumpSite), to move it or keep a copy; csv (export
+// only, so far) a spreadsheet of one kind of record.
+func transferFormat(flagValue, file string, export bool) (string, error) {
 	f := strings.ToLower(flagValue)
 	if f == "" {
 		f = strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), ".")
@@ -32,7 +33,13 @@ func transferFormat(flagValue, file string) (string, error) {
 	if f == "" || f == "ical" || f == "ifb" {
 		f = "ics"
 	}
-	if f != "ics" && f != "json" {
+	switch {
+	case f == "csv" && !export:
+		return "", &usageError{"importing CSV is not available yet: only kalends export writes it"}
+	case f == "csv" || f == "ics" || f == "json":
+	case export:
+		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics, json or csv", f)}
+	default:
 		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics or json", f)}
 	}
 	return f, nil
@@ -42,7 +49,7 @@ func transferFormat(flagValue, file string) (string, error) {
 // feed /events.ics would, without its date window; or, as json, the whole
 // site.
 func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	format, err := transferFormat(cmd.format, cmd.to)
+	format, err := transferFormat(cmd.format, cmd.to, true)
 	if err != nil {
 		return err
 	}
@@ -51,8 +58,13 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 		return err
 	}
 	defer func() { _ = db.Close() }()
-	if format == "json" {
+	switch {
+	case format == "json":
 		return exportSite(ctx, db, cmd, stdout)
+	case format == "csv":
+		return exportCSV(ctx, db, cmd, stdout)
+	case cmd.kind != "" || cmd.encoding != "":
+		return &usageError{"--kind and --encoding are for --format csv"}
 	}
 	site := siteOf(cmd.cfg)
 	lang := i18n.OrSource(site.Language())
@@ -103,7 +115,7 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 // runImport reads an iCalendar file and writes its events as one user, in
 // one transaction, then prints what it created, updated and skipped.
 func runImport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	format, err := transferFormat(cmd.format, cmd.file)
+	format, err := transferFormat(cmd.format, cmd.file, false)
 	if err != nil {
 		return err
 	}

@@ -231,6 +231,13 @@ func Encode(text, name string) ([]byte, error) {
 	if e == nil {
 		return nil, fmt.Errorf("eventcsv: unknown encoding %q (known: %s)", name, strings.Join(Names, ", "))
 	}
+	if strings.EqualFold(name, ShiftJIS) {
+		// The WHATWG encoder's rule, which x/text lacks: the yen sign and
+		// the overline are bytes 0x5C and 0x7E, which Japanese fonts draw
+		// as ¥ and ‾ (so a price in yen stays writable; it reads back as
+		// a backslash).
+		text = strings.NewReplacer("\u00A5", "\\", "\u203E", "~").Replace(text)
+	}
 	out, err := e.Bytes([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("eventcsv: a character has no %s form: %w", name, err)
