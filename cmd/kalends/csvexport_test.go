@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,7 +156,151 @@ func TestExportCSV(t *testing.T) {
 			t.Errorf("export %v: exit %d, want a usage error\n%s", args, r.code, r.stderr)
 		}
 	}
-	if r := kalends(t, "import", "--db", dsn, file); r.code == 0 || !strings.Contains(r.stderr, "not available yet") {
-		t.Errorf("import of a CSV file: exit %d\n%s", r.code, r.stderr)
+
+	// Export, then import into an empty site: the same events, the formula
+	// title included; a second import changes nothing.
+	empty := "sqlite:" + filepath.Join(dir, "empty.db")
+	if r := kalends(t, "user", "create", "--db", empty, "--timezone", "Asia/Tokyo", "--login", "admin", "--password", "pw-admin-csv", "--role", "administrator"); r.code != 0 {
+		t.Fatalf("user create: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := kalends(t, "import", "--db", empty, "--timezone", "Asia/Tokyo", file); r.code != 0 || !strings.HasPrefix(r.stdout, "events: created 2, updated 0, unchanged 0, failed 0") {
+		t.Fatalf("import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	again := filepath.Join(dir, "again.csv")
+	if r := kalends(t, "export", "--db", empty, "--timezone", "Asia/Tokyo", "--to", again); r.code != 0 {
+		t.Fatalf("export of the copy: exit %d\n%s", r.code, r.stderr)
+	}
+	copied, err := os.ReadFile(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withoutIDs := func(data []byte) [][]string {
+		_, rows := read(data, "")
+		for _, r := range rows {
+			for i, f := range m {
+				if f == eventcsv.FieldID {
+					r[i] = ""
+				}
+			}
+		}
+		return rows
+	}
+	if a, b := withoutIDs(data), withoutIDs(copied); !reflect.DeepEqual(a, b) {
+		t.Errorf("the imported events differ:\n%q\n%q", a, b)
+	}
+	if r := kalends(t, "import", "--db", empty, "--timezone", "Asia/Tokyo", file); r.code != 0 || !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 2, failed 0") {
+		t.Errorf("second import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestImportCSVEncodingsAndBadRows: 1,000 events in all, 250 in each of
+// four languages, written as TEC's CSV in UTF-8 import as created; the
+// same files in UTF-8 with a BOM and in their language's legacy encoding
+// (Shift_JIS, GB18030, Big5, EUC-KR; --encoding where more than one
+// reading is clean, which the command says) find every event unchanged.
+// A file with 20 bad rows reports exactly those rows, by number, and
+// imports the others.
+func TestImportCSVEncodingsAndBadRows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dsn := "sqlite:" + filepath.Join(dir, "enc.db")
+	if r := kalends(t, "user", "create", "--db", dsn, "--login", "admin", "--password", "pw-admin-enc", "--role", "administrator"); r.code != 0 {
+		t.Fatalf("user create: exit %d\n%s", r.code, r.stderr)
+	}
+	langs := []struct {
+		lang, legacy string
+		title, venue []string
+		time         string
+	}{
+		{"ja", eventcsv.ShiftJIS, []string{"夏祭り", "能と狂言の夕べ", "ジャズ・ライブ"}, []string{"渋谷公会堂", "国立能楽堂"}, "午後%d時"},
+		{"zh-hans", eventcsv.GB18030, []string{"电影节开幕式", "周末市集", "爵士音乐会"}, []string{"上海大剧院", "北京798艺术区"}, "下午%d点"},
+		{"zh-hant", eventcsv.Big5, []string{"燈節開幕", "港都音樂會", "書展"}, []string{"臺北車站廣場", "駁二藝術特區"}, "下午%d點"},
+		{"ko", eventcsv.EUCKR, []string{"재즈 페스티벌", "영화제 개막식", "봄꽃 축제"}, []string{"올림픽공원", "영화의전당"}, "오후 %d시"},
+	}
+	write := func(name, text, enc string) string {
+		t.Helper()
+		data, err := eventcsv.Encode(text, enc)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, l := range langs {
+		var b strings.Builder
+		b.WriteString("Event Name,Event Start Date,Event Start Time,Event End Date,Event End Time,Event Venue Name,Event Category\r\n")
+		for i := range 250 {
+			fmt.Fprintf(&b, "%s %d,%02d/%02d/2027,%s,%02d/%02d/2027,%s,%s,%s\r\n", l.title[i%3], i, 1+i%12, 1+i%28,
+				fmt.Sprintf(l.time, 1+i%9), 1+i%12, 1+i%28, fmt.Sprintf(l.time, 2+i%9), l.venue[i%2], l.title[(i+1)%3])
+		}
+		text := b.String()
+		if r := kalends(t, "import", "--db", dsn, write(l.lang+".csv", text, eventcsv.UTF8)); r.code != 0 ||
+			!strings.HasPrefix(r.stdout, "events: created 250, updated 0, unchanged 0, failed 0") {
+			t.Fatalf("%s in UTF-8: exit %d\n%s%s", l.lang, r.code, r.stdout, r.stderr)
+		}
+		for _, enc := range []string{eventcsv.UTF8BOM, l.legacy} {
+			f := write(l.lang+"-"+enc+".csv", text, enc)
+			r := kalends(t, "import", "--db", dsn, f)
+			if r.code == 2 && strings.Contains(r.stderr, "--encoding "+enc+":") {
+				r = kalends(t, "import", "--db", dsn, "--encoding", enc, f) // ambiguous: named
+			}
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 250, failed 0") {
+				t.Errorf("%s in %s: exit %d\n%s%s", l.lang, enc, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+
+	// Twenty bad rows among thirty: exactly those are reported, by row.
+	var b strings.Builder
+	b.WriteString("Event Name;Event Start Date;Event Start Time;All Day Event\n")
+	var want []string
+	for i := range 30 {
+		row := i + 2
+		switch {
+		case i%3 == 0:
+			fmt.Fprintf(&b, "Café Müller %d;2027-06-%02d;19:00;no\n", i, 1+i)
+		case i%3 == 1:
+			fmt.Fprintf(&b, "Bad date %d;2027-02-%02d;19:00;no\n", i, 29+i%3) // no such day
+			want = append(want, fmt.Sprintf("row %d, Event Start Date:", row))
+		case i%2 == 0:
+			fmt.Fprintf(&b, "Bad time %d;2027-06-01;25:61;no\n", i)
+			want = append(want, fmt.Sprintf("row %d, Event Start Time:", row))
+		default:
+			fmt.Fprintf(&b, ";2027-06-01;19:00;maybe\n")
+			want = append(want, fmt.Sprintf("row %d, Event Name:", row))
+		}
+	}
+	f := write("bad.csv", b.String(), eventcsv.UTF8)
+	for _, dry := range []bool{true, false} {
+		args := []string{"import", "--db", dsn}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		r := kalends(t, append(args, f)...)
+		var rows []string
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(line, "row ") {
+				n, _, _ := strings.Cut(line, ",")
+				rows = append(rows, n)
+			}
+		}
+		rows = slices.Compact(rows) // a row with two bad cells is one bad row
+		var wantRows []string
+		for _, w := range want {
+			n, _, _ := strings.Cut(w, ",")
+			wantRows = append(wantRows, n)
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("dry run %v: no %q in\n%s", dry, w, r.stdout)
+			}
+		}
+		if r.code != 1 || !slices.Equal(rows, wantRows) || len(want) != 20 {
+			t.Errorf("dry run %v: exit %d, rows %q, want %q\n%s", dry, r.code, rows, wantRows, r.stderr)
+		}
+	}
+	if r := kalends(t, "import", "--db", dsn, f); !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 10, failed 20") {
+		t.Errorf("the good rows were not imported once:\n%s", r.stdout)
 	}
 }

@@ -23,9 +23,9 @@ const importMax = 50 << 20
 
 // transferFormat is the format of export or import: --format, else the
 // file's extension, else ics. ics carries the published events; json is
-// the whole site (models.DumpSite), to move it or keep a copy; csv (export
-// only, so far) a spreadsheet of one kind of record.
-func transferFormat(flagValue, file string, export bool) (string, error) {
+// the whole site (models.DumpSite), to move it or keep a copy; csv a
+// spreadsheet of one kind of record.
+func transferFormat(flagValue, file string) (string, error) {
 	f := strings.ToLower(flagValue)
 	if f == "" {
 		f = strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), ".")
@@ -33,14 +33,10 @@ func transferFormat(flagValue, file string, export bool) (string, error) {
 	if f == "" || f == "ical" || f == "ifb" {
 		f = "ics"
 	}
-	switch {
-	case f == "csv" && !export:
-		return "", &usageError{"importing CSV is not available yet: only kalends export writes it"}
-	case f == "csv" || f == "ics" || f == "json":
-	case export:
-		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics, json or csv", f)}
+	switch f {
+	case "csv", "ics", "json":
 	default:
-		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics or json", f)}
+		return "", &usageError{fmt.Sprintf("format %q is not supported: use ics, json or csv", f)}
 	}
 	return f, nil
 }
@@ -49,7 +45,7 @@ func transferFormat(flagValue, file string, export bool) (string, error) {
 // feed /events.ics would, without its date window; or, as json, the whole
 // site.
 func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	format, err := transferFormat(cmd.format, cmd.to, true)
+	format, err := transferFormat(cmd.format, cmd.to)
 	if err != nil {
 		return err
 	}
@@ -115,12 +111,17 @@ func runExport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 // runImport reads an iCalendar file and writes its events as one user, in
 // one transaction, then prints what it created, updated and skipped.
 func runImport(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
-	format, err := transferFormat(cmd.format, cmd.file, false)
+	format, err := transferFormat(cmd.format, cmd.file)
 	if err != nil {
 		return err
 	}
-	if format == "json" {
+	switch {
+	case format == "json":
 		return importSite(ctx, cmd, stdout, logger)
+	case format == "csv":
+		return importCSV(ctx, cmd, stdout, logger)
+	case cmd.kind != "" || cmd.encoding != "" || cmd.dateOrder != "" || cmd.dryRun:
+		return &usageError{"--kind, --encoding, --date-order and --dry-run are for CSV files"}
 	}
 	f, err := os.Open(cmd.file) //nolint:gosec // G703: the operator names the file to import.
 	if err != nil {

@@ -103,7 +103,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if eb2, _ := os.ReadFile(fileB); unfold(string(eb2)) != unfold(string(eb)) {
 		t.Error("a refused import changed the site")
 	}
-	if r := kalends(t, "import", "--db", b, "--format", "xml", fileA); r.code != 2 || !strings.Contains(r.stderr, `format "xml" is not supported: use ics or json`) {
+	if r := kalends(t, "import", "--db", b, "--format", "xml", fileA); r.code != 2 || !strings.Contains(r.stderr, `format "xml" is not supported: use ics, json or csv`) {
 		t.Errorf("xml: exit %d %s", r.code, r.stderr)
 	}
 	// An iCalendar file read as a site export is refused, and b is not
