@@ -72,9 +72,6 @@ type EventFilter struct {
 	// noImpliedBounds leaves out the bounds that the window implies
 	// (windowConds), for the tests that count the truth without them.
 	noImpliedBounds bool
-	// seriesOnly keeps the events that belong to a series (series_id
-	// set), for the totals of one row per series (countSeriesByDays).
-	seriesOnly bool
 	// The events marked for the search index and not yet refolded,
 	// searched with LIKE (searchAllDirty: too many, so all are).
 	searchDirty    []int64
@@ -351,9 +348,6 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 	if f.ParentID != nil {
 		// A series' occurrences, the series row (its first) included.
 		q.Where("(event.parent_id = ? OR (event.id = ? AND event.series_id = event.id))", *f.ParentID, *f.ParentID)
-	}
-	if f.seriesOnly {
-		q.Where("event.series_id IS NOT NULL")
 	}
 	switch f.Recurrence {
 	case RecurrenceFirst:

@@ -65,11 +65,12 @@ func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
 
 // countSeriesByDays counts a list with one row per series
 // (recurrence=series): the events of the window from the buckets, less
-// those of series (the buckets of dim 'r'), plus the series with an
-// event in the window, found by one probe of each series' events in
-// start order. Counting the distinct series of the window's rows instead
-// reads every event of the window. ok is false unless f is such a list
-// whose other filters the buckets of all events serve.
+// those of series (the buckets of dim 'r', read in the same queries by
+// countDays), plus the series with an event in the window, found by one
+// probe of each series' events in start order. Counting the distinct
+// series of the window's rows instead reads every event of the window.
+// ok is false unless f is such a list whose other filters the buckets of
+// all events serve.
 func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
 	if f.Recurrence != RecurrenceSeries {
 		return 0, false, nil
@@ -79,16 +80,10 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 	if dim, _, _, ok := dayBuckets(g); !ok || dim != dayDimAll {
 		return 0, false, nil
 	}
-	all, _, err := s.countByDays(ctx, g)
+	all, inSeries, _, err := s.countDays(ctx, g, true)
 	if err != nil {
 		return 0, true, err
 	}
-	g.seriesOnly = true
-	inSeries, _, err := s.countByDays(ctx, g)
-	if err != nil {
-		return 0, true, err
-	}
-	g.seriesOnly = false
 	series, err := s.countSeriesIn(ctx, g)
 	return all - inSeries + series, true, err
 }
@@ -176,9 +171,6 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		return "", 0, nil, false
 	}
 	dim = dayDimAll
-	if f.seriesOnly {
-		dim = dayDimSeries
-	}
 	for _, d := range []struct {
 		dim string
 		ids []int64
@@ -186,7 +178,6 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		switch {
 		case len(d.ids) == 0:
 		case len(d.ids) > 1 || dim != dayDimAll:
-			// (the events of series have buckets of all events only)
 			return "", 0, nil, false
 		default:
 			dim, ref = d.dim, d.ids[0]
@@ -222,9 +213,25 @@ func utcDay(t time.Time) time.Time {
 // short ranges of rows (see the top of this file); ok is false when it
 // cannot (dayBuckets).
 func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	n, _, ok, err = s.countDays(ctx, f, false)
+	return n, ok, err
+}
+
+// countDays is countByDays; with inSeries (f on the buckets of all
+// events) it also counts, in the same queries, how many of them belong to
+// a series (ns: the buckets of dim 'r', and COUNT(series_id) over the
+// same short ranges of rows), for the totals of one row per series.
+func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n, ns int, ok bool, err error) {
 	dim, ref, statuses, ok := dayBuckets(f)
-	if !ok {
-		return 0, false, nil
+	if !ok || (inSeries && dim != dayDimAll) {
+		return 0, 0, false, nil
+	}
+	count := func(g EventFilter) (int, int, error) {
+		if !inSeries {
+			c, err := s.countRows(ctx, g)
+			return c, 0, err
+		}
+		return s.countRowsAndSeries(ctx, g)
 	}
 	var a, b time.Time
 	if f.StartMin != nil {
@@ -235,27 +242,33 @@ func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool,
 	}
 	switch {
 	case f.StartMin != nil && f.EndMax != nil && b.Before(a):
-		return 0, true, nil // start >= a > b >= end >= start: nothing
+		return 0, 0, true, nil // start >= a > b >= end >= start: nothing
 	case f.StartMin != nil && f.EndMax != nil && utcDay(a).Equal(utcDay(b)):
-		n, err = s.countRows(ctx, f) // one day: a short range anyway
-		return n, true, err
+		n, ns, err = count(f) // one day: a short range anyway
+		return n, ns, true, err
 	}
 	exact := func(g EventFilter) error {
 		if g.StartMin != nil && g.StartsBefore != nil && !g.StartMin.Before(*g.StartsBefore) {
 			return nil
 		}
-		c, err := s.countRows(ctx, g)
-		n += c
+		c, cs, err := count(g)
+		n, ns = n+c, ns+cs
 		return err
 	}
 	exactLess := func(g EventFilter) error {
-		c, err := s.countRows(ctx, g)
-		n -= c
+		c, cs, err := count(g)
+		n, ns = n-c, ns-cs
 		return err
 	}
 	// The buckets: the days after a's and before b's.
 	q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
 		Where("dim = ?", dim).Where("ref = ?", ref)
+	if inSeries {
+		q = s.db.NewSelect().TableExpr("event_day_counts").
+			ColumnExpr("COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0)", dayDimAll).
+			ColumnExpr("COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0)", dayDimSeries).
+			Where("dim IN (?, ?)", dayDimAll, dayDimSeries).Where("ref = 0")
+	}
 	if statuses == nil {
 		q.Where("status <> ?", StatusTrash)
 	} else {
@@ -272,7 +285,7 @@ func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool,
 		g := f
 		g.StartsBefore = &interiorFrom
 		if err := exact(g); err != nil {
-			return 0, true, err
+			return 0, 0, true, err
 		}
 	}
 	if f.EndMax != nil {
@@ -284,13 +297,13 @@ func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool,
 			g.StartMin = &dayB
 		}
 		if err := exact(g); err != nil {
-			return 0, true, err
+			return 0, 0, true, err
 		}
 		// The days between: less those that end after b. They started
 		// at most the longest event before b.
 		var span int64
 		if err := s.db.NewSelect().TableExpr("event_span").ColumnExpr("secs").Where("id = 1").Scan(ctx, &span); err != nil {
-			return 0, true, fmt.Errorf("models: longest event: %w", mapErr(err))
+			return 0, 0, true, fmt.Errorf("models: longest event: %w", mapErr(err))
 		}
 		from := b.Add(-time.Duration(span) * time.Second)
 		if f.StartMin != nil && from.Before(interiorFrom) {
@@ -300,15 +313,32 @@ func (s *Store) countByDays(ctx context.Context, f EventFilter) (n int, ok bool,
 			g := f
 			g.StartMin, g.EndMax, g.StartsBefore, g.EndsAfter = &from, nil, &dayB, &b
 			if err := exactLess(g); err != nil {
-				return 0, true, err
+				return 0, 0, true, err
 			}
 		}
 	}
-	var days int64
-	if err := q.Scan(ctx, &days); err != nil {
-		return 0, true, fmt.Errorf("models: count events by day: %w", mapErr(err))
+	var days, seriesDays int64
+	dst := []any{&days}
+	if inSeries {
+		dst = append(dst, &seriesDays)
 	}
-	return n + int(days), true, nil
+	if err := q.Scan(ctx, dst...); err != nil {
+		return 0, 0, true, fmt.Errorf("models: count events by day: %w", mapErr(err))
+	}
+	return n + int(days), ns + int(seriesDays), true, nil
+}
+
+// countRowsAndSeries counts the events f selects (no term filter, no
+// recurrence filter) and how many of them belong to a series, in one
+// pass.
+func (s *Store) countRowsAndSeries(ctx context.Context, f EventFilter) (int, int, error) {
+	var n, ns int64
+	q := s.db.NewSelect().Model((*Event)(nil)).ColumnExpr("COUNT(*)").ColumnExpr("COUNT(event.series_id)")
+	s.applyEventFilter(q, f, true)
+	if err := q.Scan(ctx, &n, &ns); err != nil {
+		return 0, 0, fmt.Errorf("models: count events: %w", mapErr(err))
+	}
+	return int(n), int(ns), nil
 }
 
 // dayBucket is one row of event_day_counts.
