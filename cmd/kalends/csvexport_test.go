@@ -191,6 +191,28 @@ func TestExportCSV(t *testing.T) {
 	if r := kalends(t, "import", "--db", empty, "--timezone", "Asia/Tokyo", file); r.code != 0 || !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 2, failed 0") {
 		t.Errorf("second import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+
+	// Venues and organizers: the venue the events import made is found by
+	// name and completed from the file (address, city, phone); a second
+	// import changes nothing; the organizer comes over whole.
+	for _, k := range []struct{ kind, first, again string }{
+		{"venues", "venues: created 0, updated 1, unchanged 0, failed 0", "venues: created 0, updated 0, unchanged 1, failed 0"},
+		{"organizers", "organizers: created 1, updated 0, unchanged 0, failed 0", "organizers: created 0, updated 0, unchanged 1, failed 0"},
+	} {
+		f := filepath.Join(dir, k.kind+".csv")
+		if r := kalends(t, "export", "--db", dsn, "--kind", k.kind, "--to", f); r.code != 0 {
+			t.Fatalf("export %s: exit %d\n%s", k.kind, r.code, r.stderr)
+		}
+		for _, want := range []string{k.first, k.again} {
+			if r := kalends(t, "import", "--db", empty, "--kind", k.kind, f); r.code != 0 || !strings.HasPrefix(r.stdout, want) {
+				t.Errorf("import %s: exit %d, want %q\n%s%s", k.kind, r.code, want, r.stdout, r.stderr)
+			}
+		}
+	}
+	if r := kalends(t, "export", "--db", empty, "--format", "csv", "--kind", "venues"); !strings.Contains(r.stdout, "宇田川町1-1") ||
+		!strings.Contains(r.stdout, "'+81 3-1234-5678") {
+		t.Errorf("the imported venue:\n%s", r.stdout)
+	}
 }
 
 // TestImportCSVEncodingsAndBadRows: 1,000 events in all, 250 in each of

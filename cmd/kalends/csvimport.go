@@ -61,8 +61,8 @@ type csvImportReport struct {
 // and writes nothing.
 func importCSV(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
 	kind := cmp.Or(cmd.kind, eventcsv.KindEvents)
-	if kind != eventcsv.KindEvents {
-		return &usageError{"importing CSV reads events only so far (--kind events)"}
+	if kind != eventcsv.KindEvents && kind != eventcsv.KindVenues && kind != eventcsv.KindOrganizers {
+		return &usageError{"--kind must be events, venues or organizers"}
 	}
 	order := eventcsv.DateOrder(cmp.Or(strings.ToLower(cmd.dateOrder), string(eventcsv.MDY)))
 	if order != eventcsv.MDY && order != eventcsv.DMY {
@@ -90,8 +90,11 @@ func importCSV(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 		return fmt.Errorf("%s: %w", cmd.file, err)
 	}
 	mapping := eventcsv.GuessMapping(kind, header)
-	if !slices.Contains(mapping, eventcsv.FieldTitle) || !slices.Contains(mapping, eventcsv.FieldStartDate) {
+	switch {
+	case kind == eventcsv.KindEvents && (!slices.Contains(mapping, eventcsv.FieldTitle) || !slices.Contains(mapping, eventcsv.FieldStartDate)):
 		return &usageError{fmt.Sprintf("%s: no column of the event's name and start date (e.g. \"Event Name\" and \"Event Start Date\"); its columns are %q", cmd.file, header)}
+	case !slices.Contains(mapping, eventcsv.FieldTitle):
+		return &usageError{fmt.Sprintf("%s: no column of the %s' names (e.g. \"Venue Name\" or \"Organizer Name\"); its columns are %q", cmd.file, kind, header)}
 	}
 	db, err := openMigrated(ctx, cmd.cfg, logger)
 	if err != nil {
@@ -108,6 +111,10 @@ func importCSV(ctx context.Context, cmd *command, stdout io.Writer, logger *slog
 	}
 	lang := i18n.OrSource(siteOf(cmd.cfg).Language())
 	rep := &csvImportReport{}
+	if kind != eventcsv.KindEvents {
+		w := &csvWriter{db: db, u: u, lang: lang, site: siteOf(cmd.cfg).Zone(), bundle: bundle}
+		return w.importLinked(ctx, cmd, kind, rows, header, mapping, rep, stdout)
+	}
 	var events []*csvEvent
 	for i, r := range rows {
 		ev, probs := parseCSVEvent(i+2, r, header, mapping, order, lang)
@@ -176,18 +183,7 @@ func parseCSVEvent(line int, rec, header []string, m eventcsv.Mapping, order eve
 		return nil, nil
 	}
 	marker := slices.Contains(m, eventcsv.FieldMarker)
-	cell := map[string]string{}
-	column := map[string]string{}
-	for i, f := range m {
-		if f == "" || i >= len(rec) {
-			continue
-		}
-		v := strings.TrimSpace(norm.NFC.String(rec[i]))
-		if marker {
-			v = eventcsv.UnescapeCell(v)
-		}
-		cell[f], column[f] = v, header[i]
-	}
+	cell, column := rowCells(rec, header, m)
 	var probs []csvProblem
 	bad := func(f, msg string) { probs = append(probs, csvProblem{Row: line, Column: column[f], Message: msg}) }
 	ev := &csvEvent{row: line, in: models.EventInput{Lang: lang}}
@@ -200,11 +196,8 @@ func parseCSVEvent(line int, rec, header []string, m eventcsv.Mapping, order eve
 		if !ok || v == "" {
 			return nil
 		}
-		switch strings.ToLower(v) {
-		case "yes", "true", "1", "y", "x", "はい", "是", "예":
-			return ptrOf(true)
-		case "no", "false", "0", "n", "いいえ", "否", "아니요":
-			return ptrOf(false)
+		if b, ok := csvBool(v); ok {
+			return ptrOf(b)
 		}
 		bad(f, fmt.Sprintf("not yes or no: %q", v))
 		return nil
@@ -313,6 +306,36 @@ func parseCSVEvent(line int, rec, header []string, m eventcsv.Mapping, order eve
 		_, _ = fmt.Sscan(cell[eventcsv.FieldID], &ev.id)
 	}
 	return ev, nil
+}
+
+// rowCells are a row's cells by field (trimmed, NFC, and unescaped in a
+// file this site exported) and the header of each field's column.
+func rowCells(rec, header []string, m eventcsv.Mapping) (cell, column map[string]string) {
+	marker := slices.Contains(m, eventcsv.FieldMarker)
+	cell, column = map[string]string{}, map[string]string{}
+	for i, f := range m {
+		if f == "" || i >= len(rec) {
+			continue
+		}
+		v := strings.TrimSpace(norm.NFC.String(rec[i]))
+		if marker {
+			v = eventcsv.UnescapeCell(v)
+		}
+		cell[f], column[f] = v, header[i]
+	}
+	return cell, column
+}
+
+// csvBool reads a yes/no cell ("yes", "true", "1", はい, 是, 예 …); ok is
+// false for anything else.
+func csvBool(v string) (b, ok bool) {
+	switch strings.ToLower(v) {
+	case "yes", "true", "1", "y", "x", "はい", "是", "예":
+		return true, true
+	case "no", "false", "0", "n", "いいえ", "否", "아니요":
+		return false, true
+	}
+	return false, false
 }
 
 // dateProblem and timeProblem say a cell's problem in a sentence.
@@ -575,3 +598,137 @@ func truncateRunes(s string, n int) string {
 
 // ptrOf is a pointer to a copy of v.
 func ptrOf[T any](v T) *T { return &v }
+
+// importLinked imports a file of venues or organizers: a row names one by
+// its name, matched (after NFC and case folding) with one not trashed, which
+// is updated when a field differs; others are created. Each row is
+// written on its own; --dry-run only checks.
+func (w *csvWriter) importLinked(ctx context.Context, cmd *command, kind string, rows [][]string, header []string,
+	m eventcsv.Mapping, rep *csvImportReport, stdout io.Writer) error {
+	if err := w.load(ctx); err != nil {
+		return err
+	}
+	ok := 0
+	for i, rec := range rows {
+		line := i + 2
+		if rec == nil {
+			continue
+		}
+		cell, column := rowCells(rec, header, m)
+		var probs []csvProblem
+		name := cell[eventcsv.FieldTitle]
+		if name == "" {
+			probs = append(probs, csvProblem{Row: line, Column: column[eventcsv.FieldTitle], Message: "the record has no name"})
+		}
+		flag := func(f string) *bool {
+			v := cell[f]
+			if v == "" {
+				return nil
+			}
+			b, good := csvBool(v)
+			if !good {
+				probs = append(probs, csvProblem{Row: line, Column: column[f], Message: fmt.Sprintf("not yes or no: %q", v)})
+				return nil
+			}
+			return &b
+		}
+		text := func(f string) *string {
+			if v, has := cell[f]; has {
+				return &v
+			}
+			return nil
+		}
+		post := models.PostInput{Status: text(eventcsv.FieldStatus)}
+		venue := models.VenueInput{PostInput: post, Venue: &name, Description: text(eventcsv.FieldDescription),
+			Address: text(eventcsv.FieldAddress), City: text(eventcsv.FieldCity), Country: text(eventcsv.FieldCountry),
+			Province: text(eventcsv.FieldProvince), State: text(eventcsv.FieldState), Zip: text(eventcsv.FieldZip),
+			Phone: text(eventcsv.FieldPhone), Website: text(eventcsv.FieldWebsite), ImageURL: text(eventcsv.FieldImage),
+			ShowMap: flag(eventcsv.FieldShowMap), ShowMapLink: flag(eventcsv.FieldShowMapLink)}
+		org := models.OrganizerInput{PostInput: post, Organizer: &name, Description: text(eventcsv.FieldDescription),
+			Phone: text(eventcsv.FieldPhone), Website: text(eventcsv.FieldWebsite), Email: text(eventcsv.FieldEmail),
+			ImageURL: text(eventcsv.FieldImage)}
+		if len(probs) > 0 {
+			rep.Failed++
+			rep.Problems = append(rep.Problems, probs...)
+			continue
+		}
+		ok++
+		if cmd.dryRun {
+			continue
+		}
+		if err := w.writeLinked(ctx, kind, name, venue, org, rep); err != nil {
+			rep.Failed++
+			rep.Problems = append(rep.Problems, csvProblem{Row: line, Column: "-", Message: w.message(err)})
+		}
+	}
+	if cmd.dryRun {
+		_, _ = fmt.Fprintf(stdout, "%s: %d rows to import, %d with problems (dry run: nothing written)\n", kind, ok, rep.Failed)
+	} else {
+		_, _ = fmt.Fprintf(stdout, "%s: created %d, updated %d, unchanged %d, failed %d\n", kind, rep.Created, rep.Updated, rep.Unchanged, rep.Failed)
+	}
+	for _, p := range rep.Problems {
+		_, _ = fmt.Fprintf(stdout, "row %d, %s: %s\n", p.Row, p.Column, p.Message)
+	}
+	if rep.Failed > 0 {
+		return fmt.Errorf("%d rows of %s were not imported (listed above)", rep.Failed, cmd.file)
+	}
+	return nil
+}
+
+// writeLinked creates, updates or leaves the venue or organizer name.
+func (w *csvWriter) writeLinked(ctx context.Context, kind, name string, venue models.VenueInput, org models.OrganizerInput, rep *csvImportReport) error {
+	key := models.NameKey(name)
+	if kind == eventcsv.KindVenues {
+		id, found := w.venues[key]
+		if !found {
+			v, _, err := w.db.Venues().Create(ctx, w.u, venue, w.lang)
+			if err == nil {
+				w.venues[key] = v.ID
+				rep.Created++
+			}
+			return err
+		}
+		old, err := w.db.Venues().Get(ctx, w.u, models.ByID(id), w.lang)
+		if err != nil {
+			return err
+		}
+		eq := func(p *string, v string) bool { return p == nil || *p == v }
+		eqb := func(p *bool, v bool) bool { return p == nil || *p == v }
+		if old.Venue == name && eq(venue.Description, old.Description) && eq(venue.Address, old.Address) && eq(venue.City, old.City) &&
+			eq(venue.Country, old.Country) && eq(venue.Province, old.Province) && eq(venue.State, old.State) && eq(venue.Zip, old.Zip) &&
+			eq(venue.Phone, old.Phone) && eq(venue.Website, old.Website) && eq(venue.ImageURL, old.ImageURL) &&
+			eq(venue.Status, old.Status) && eqb(venue.ShowMap, old.ShowMap) && eqb(venue.ShowMapLink, old.ShowMapLink) {
+			rep.Unchanged++
+			return nil
+		}
+		if _, err := w.db.Venues().Update(ctx, w.u, models.ByID(id), venue, w.lang); err != nil {
+			return err
+		}
+		rep.Updated++
+		return nil
+	}
+	id, found := w.orgs[key]
+	if !found {
+		o, _, err := w.db.Organizers().Create(ctx, w.u, org, w.lang)
+		if err == nil {
+			w.orgs[key] = o.ID
+			rep.Created++
+		}
+		return err
+	}
+	old, err := w.db.Organizers().Get(ctx, w.u, models.ByID(id), w.lang)
+	if err != nil {
+		return err
+	}
+	eq := func(p *string, v string) bool { return p == nil || *p == v }
+	if old.Organizer == name && eq(org.Description, old.Description) && eq(org.Phone, old.Phone) && eq(org.Website, old.Website) &&
+		eq(org.Email, old.Email) && eq(org.ImageURL, old.ImageURL) && eq(org.Status, old.Status) {
+		rep.Unchanged++
+		return nil
+	}
+	if _, err := w.db.Organizers().Update(ctx, w.u, models.ByID(id), org, w.lang); err != nil {
+		return err
+	}
+	rep.Updated++
+	return nil
+}

@@ -88,9 +88,10 @@ Usage:
                                  ics: create or update events (matched by UID), venues, organizers and
                                  categories, in one transaction, as user L (default: the first
                                  administrator); json: load a site export into a new, empty database
-                                 (ids kept); csv: events from a spreadsheet (TEC's columns or ours),
-                                 each row on its own, matched by title, start and venue
-                                 ([--encoding E] [--date-order mdy|dmy] [--dry-run]); prints what it did
+                                 (ids kept); csv: events (or --kind venues|organizers) from a spreadsheet
+                                 (TEC's columns or ours), each row on its own, matched by title, start
+                                 and venue (by name) ([--encoding E] [--date-order mdy|dmy] [--dry-run]);
+                                 prints what it did
   kalends [options] backup --to FILE
                                  copy the SQLite database, consistent and checked, while it serves
   kalends [options] restore FILE
@@ -256,7 +257,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			fs.StringVar(&cmd.encoding, "encoding", "", "csv: utf-8-bom (default), utf-8, utf-16le, utf-16be, shift_jis, gb18030, big5 or euc-kr")
 		} else {
 			fs.StringVar(&cmd.login, "login", "", "user the records are written as (default: the first administrator)")
-			fs.StringVar(&cmd.kind, "kind", "", "csv: the kind of records (events, the only one so far)")
+			fs.StringVar(&cmd.kind, "kind", "", "csv: events (default), venues or organizers")
 			fs.StringVar(&cmd.encoding, "encoding", "", "csv: the file's encoding when it cannot be told (utf-8, utf-16le, utf-16be, shift_jis, gb18030, big5, euc-kr)")
 			fs.StringVar(&cmd.dateOrder, "date-order", "", "csv: mdy (default: 05/03/2026 is May 3) or dmy (5 March)")
 			fs.BoolVar(&cmd.dryRun, "dry-run", false, "csv: read and check every row, write nothing")
