@@ -126,6 +126,10 @@ func TestPreviewShowsUnsavedFormsToWhoMayEditThem(t *testing.T) {
 				res.Header.Get("X-Kalends-Cache") != "" || res.Header.Get("Content-Security-Policy") == "" {
 				t.Errorf("%s: headers %v", name, res.Header)
 			}
+			// Its "add to your calendar" links would add the stored record.
+			if strings.Contains(body, `class="add-to"`) {
+				t.Errorf("%s: the preview offers to add the stored event to a calendar", name)
+			}
 		}
 		previewed("an editor's event", eventPath, edCookie, eventForm(edCSRF), unsaved, "Lanterns 灯笼 등불", "夜市")
 		byAuthor := eventForm(auCSRF)
