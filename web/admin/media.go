@@ -59,27 +59,40 @@ func (h *handler) renderMediaList(c *fiber.Ctx, status int, errMsg string) error
 // sent by media.js with a progress bar), then back to the grid.
 func (h *handler) mediaUpload(c *fiber.Ctx) error {
 	lang := h.pickLang(c)
-	fh, err := c.FormFile("file")
-	if err != nil {
+	_, err := h.createUploaded(c)
+	if errors.Is(err, errNoFile) {
 		return h.renderMediaList(c, fiber.StatusUnprocessableEntity, h.d.I18n.T(lang, "media.error.no_file_admin", nil))
 	}
-	f, err := fh.Open()
-	if err != nil {
-		return err
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, models.DefaultMediaMaxBytes*32))
-	if err != nil {
-		return err
-	}
-	_, err = h.d.DB.CreateMedia(c.UserContext(), ui.UserOf(c), models.MediaUpload{FileName: fh.Filename,
-		AltText: c.FormValue("alt_text"), Title: c.FormValue("title"), Data: data})
 	if msg, status, ok := h.mediaError(lang, err); ok {
 		return h.renderMediaList(c, status, msg)
 	} else if err != nil {
 		return err
 	}
 	return c.Redirect(mediaPath+"?uploaded=1", fiber.StatusSeeOther)
+}
+
+// errNoFile: the upload form came without a file.
+var errNoFile = errors.New("admin: no file in the upload form")
+
+// createUploaded stores the image of the form's file field (with its alt
+// text and title) as the signed-in user: the media page's upload and the
+// picker's. errNoFile when the form holds no file.
+func (h *handler) createUploaded(c *fiber.Ctx) (*models.Media, error) {
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return nil, errNoFile
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	data, err := io.ReadAll(io.LimitReader(f, models.DefaultMediaMaxBytes*32))
+	if err != nil {
+		return nil, err
+	}
+	return h.d.DB.CreateMedia(c.UserContext(), ui.UserOf(c), models.MediaUpload{FileName: fh.Filename,
+		AltText: c.FormValue("alt_text"), Title: c.FormValue("title"), Data: data})
 }
 
 // mediaError localizes a refusal or an invalid field with the status the

@@ -1,7 +1,7 @@
 package admin
 
 import (
-	"io"
+	"errors"
 	"math"
 	"net/url"
 	"strconv"
@@ -75,23 +75,13 @@ func (h *handler) mediaPickerUpload(c *fiber.Ctx) error {
 	if !mediaLibrary(ui.UserOf(c)) {
 		return fiber.ErrForbidden
 	}
-	fh, err := c.FormFile("file")
-	if err != nil {
+	m, err := h.createUploaded(c)
+	if errors.Is(err, errNoFile) {
 		return h.renderPicker(c, fiber.StatusUnprocessableEntity, "", 1, 0, h.d.I18n.T(lang, "media.error.no_file_admin", nil))
 	}
-	f, err := fh.Open()
-	if err != nil {
-		return err
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, models.DefaultMediaMaxBytes*32))
-	if err != nil {
-		return err
-	}
-	m, err := h.d.DB.CreateMedia(c.UserContext(), ui.UserOf(c), models.MediaUpload{FileName: fh.Filename,
-		AltText: c.FormValue("alt_text"), Title: c.FormValue("title"), Data: data})
-	if msg, status, ok := h.mediaError(lang, err); ok {
-		_ = status // shown in place: htmx swaps 422 answers only
+	// A refusal is shown in place with 422 whatever its kind: htmx swaps
+	// 422 answers only.
+	if msg, _, ok := h.mediaError(lang, err); ok {
 		return h.renderPicker(c, fiber.StatusUnprocessableEntity, "", 1, 0, msg)
 	} else if err != nil {
 		return err
