@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/kalends/kalends/internal/eventcsv"
 	"github.com/kalends/kalends/models"
 )
@@ -34,25 +36,25 @@ func TestExportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	formula := `=HYPERLINK("http://evil.example","チケット")`
-	venue, _, err := db.Venues().Create(ctx, models.Console, models.VenueInput{Venue: ptrTo("渋谷公会堂"), City: ptrTo("東京"),
-		Address: ptrTo("宇田川町1-1"), Phone: ptrTo("+81 3-1234-5678")}, "ja")
+	venue, _, err := db.Venues().Create(ctx, models.Console, models.VenueInput{Venue: ptrOf("渋谷公会堂"), City: ptrOf("東京"),
+		Address: ptrOf("宇田川町1-1"), Phone: ptrOf("+81 3-1234-5678")}, "ja")
 	if err == nil {
-		_, _, err = db.Organizers().Create(ctx, models.Console, models.OrganizerInput{Organizer: ptrTo("東京音楽協会"), Email: ptrTo("info@example.jp")}, "ja")
+		_, _, err = db.Organizers().Create(ctx, models.Console, models.OrganizerInput{Organizer: ptrOf("東京音楽協会"), Email: ptrOf("info@example.jp")}, "ja")
 	}
 	if err == nil {
-		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("夏祭り盆踊り"), Description: ptrTo("<p>浴衣でお越しください。</p>"),
-			StartDate: ptrTo("2027-08-14 18:30"), EndDate: ptrTo("2027-08-14 21:00"), Timezone: ptrTo("Asia/Tokyo"),
+		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrOf("夏祭り盆踊り"), Description: ptrOf("<p>浴衣でお越しください。</p>"),
+			StartDate: ptrOf("2027-08-14 18:30"), EndDate: ptrOf("2027-08-14 21:00"), Timezone: ptrOf("Asia/Tokyo"),
 			Venues: &[]models.VenueRef{{ID: venue.ID}}, Categories: &[]models.TermRef{{Name: "祭り"}, {Name: "音楽"}},
-			Tags: &[]models.TermRef{{Name: "無料"}}, Cost: ptrTo(models.EncodeCost("1000")), CurrencySymbol: ptrTo("¥"), Lang: "ja"})
+			Tags: &[]models.TermRef{{Name: "無料"}}, Cost: ptrOf(models.EncodeCost("1000")), CurrencySymbol: ptrOf("¥"), Lang: "ja"})
 	}
 	if err == nil {
-		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo(formula), StartDate: ptrTo("2027-09-01"),
-			EndDate: ptrTo("2027-09-01"), AllDay: ptrTo(true), PostInput: models.PostInput{Status: ptrTo(models.StatusDraft)}, Lang: "ja"})
+		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrOf(formula), StartDate: ptrOf("2027-09-01"),
+			EndDate: ptrOf("2027-09-01"), AllDay: ptrOf(true), PostInput: models.PostInput{Status: ptrOf(models.StatusDraft)}, Lang: "ja"})
 	}
 	var trashed *models.Event
 	if err == nil {
-		trashed, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("捨てたイベント"), StartDate: ptrTo("2027-10-01 10:00"),
-			EndDate: ptrTo("2027-10-01 11:00"), Lang: "ja"})
+		trashed, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrOf("捨てたイベント"), StartDate: ptrOf("2027-10-01 10:00"),
+			EndDate: ptrOf("2027-10-01 11:00"), Lang: "ja"})
 	}
 	if err == nil {
 		_, err = db.TrashEvent(ctx, models.Console, models.ByID(trashed.ID), "ja")
@@ -127,8 +129,8 @@ func TestExportCSV(t *testing.T) {
 	// A character Shift_JIS lacks is refused, naming the way out.
 	db, err = models.Open(ctx, dsn)
 	if err == nil {
-		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("서울 재즈 페스티벌"), StartDate: ptrTo("2027-05-23 19:00"),
-			EndDate: ptrTo("2027-05-23 21:00"), Lang: "ko"})
+		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrOf("서울 재즈 페스티벌"), StartDate: ptrOf("2027-05-23 19:00"),
+			EndDate: ptrOf("2027-05-23 21:00"), Lang: "ko"})
 		_ = db.Close()
 	}
 	if err != nil {
@@ -324,5 +326,11 @@ func TestImportCSVEncodingsAndBadRows(t *testing.T) {
 	}
 	if r := kalends(t, "import", "--db", dsn, f); !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 10, failed 20") {
 		t.Errorf("the good rows were not imported once:\n%s", r.stdout)
+	}
+	// The same rows typed decomposed (NFD, as macOS writes file names and
+	// some spreadsheets text) are the same events.
+	nfd := write("bad-nfd.csv", norm.NFD.String(b.String()), eventcsv.UTF8)
+	if r := kalends(t, "import", "--db", dsn, nfd); !strings.HasPrefix(r.stdout, "events: created 0, updated 0, unchanged 10, failed 20") {
+		t.Errorf("the rows in NFD were not found again:\n%s", r.stdout)
 	}
 }

@@ -46,7 +46,7 @@ func feedEvents(t *testing.T, db *models.DB) ([]*models.Event, *models.Event) {
 	ins := []models.EventInput{
 		{Title: s(`Late, late; show \ night`), Description: s("<p>First line</p><p>Second, line</p>"), StartDate: s("2026-11-01 00:30"),
 			EndDate: s("2026-11-01 03:30"), Timezone: s("America/New_York"), Lang: "en", Organizers: &[]models.OrganizerRef{{ID: o.ID}}},
-		{Title: s("Winter market"), StartDate: s("2026-12-24"), EndDate: s("2026-12-26"), AllDay: ptrTo(true),
+		{Title: s("Winter market"), StartDate: s("2026-12-24"), EndDate: s("2026-12-26"), AllDay: ptrOf(true),
 			Timezone: s("Europe/Berlin"), Lang: "en", Categories: &[]models.TermRef{{Name: "Markets"}}},
 		{Title: s("東京ジャズ祭 2026"), Description: s("<p>" + long + "</p>"), StartDate: s("2026-11-20 18:00"),
 			EndDate: s("2026-11-20 21:00"), Timezone: s("Asia/Tokyo"), Lang: "ja",

@@ -267,7 +267,7 @@ func seedGolden(t *testing.T, db *models.DB, clock *goldenClock) goldenIDs {
 	tick()
 	_, err = db.UpdateEvent(ctx, admin, models.ByID(e.ID), models.EventInput{Excerpt: s("三天的音乐，免费入场"), Lang: "en"})
 	must("event update", err)
-	ids.allDay = event("matsuri", admin, models.EventInput{Title: s("夏祭り"), AllDay: ptrTo(true), StartDate: s(day(10, "00:00")), EndDate: s(day(11, "23:59")),
+	ids.allDay = event("matsuri", admin, models.EventInput{Title: s("夏祭り"), AllDay: ptrOf(true), StartDate: s(day(10, "00:00")), EndDate: s(day(11, "23:59")),
 		Categories: terms(theatre), Tags: terms(family), Venues: &[]models.VenueRef{{ID: venueIDs[1]}}}, map[string]string{"zh-hans": "夏日祭"}).ID
 	ids.korean = event("concert", admin, models.EventInput{Title: s("한여름 밤의 콘서트"), StartDate: s(day(20, "20:00")), EndDate: s(day(20, "22:00")),
 		Categories: terms(jazz), Venues: &[]models.VenueRef{{ID: venueIDs[2]}}, Organizers: &[]models.OrganizerRef{{ID: organizerIDs[2]}}}, nil).ID

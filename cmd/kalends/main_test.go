@@ -482,10 +482,10 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	music, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo("Music")}, "en")
+	music, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrOf("Music")}, "en")
 	if err == nil {
-		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrTo("Concert"), StartDate: ptrTo("2027-05-01 10:00"),
-			EndDate: ptrTo("2027-05-01 11:00"), Categories: &[]models.TermRef{{ID: music.ID}}, Lang: "en"})
+		_, err = db.CreateEvent(ctx, models.Console, models.EventInput{Title: ptrOf("Concert"), StartDate: ptrOf("2027-05-01 10:00"),
+			EndDate: ptrOf("2027-05-01 11:00"), Categories: &[]models.TermRef{{ID: music.ID}}, Lang: "en"})
 	}
 	for _, q := range []string{"UPDATE terms SET event_count = 7", "DELETE FROM event_category_ancestors", "UPDATE event_day_counts SET n = n + 5 WHERE dim = 'e'",
 		"UPDATE event_search SET body = 'x' WHERE id = (SELECT MIN(id) FROM event_search)"} {
@@ -513,8 +513,6 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 		t.Fatalf("recount after reindex: exit %d, stdout %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 func TestSeedWritesDemoDataOnce(t *testing.T) {
 	t.Parallel()
@@ -576,8 +574,8 @@ func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	db.UseSite(&models.Site{Location: time.UTC, Clock: clock})
-	in := models.EventInput{Title: ptrTo("Scheduled"), StartDate: ptrTo("2027-06-01 10:00"), EndDate: ptrTo("2027-06-01 11:00"), Lang: "en",
-		PostInput: models.PostInput{Status: ptrTo(models.StatusFuture), DateUTC: ptrTo("2027-05-01 13:00:00")}}
+	in := models.EventInput{Title: ptrOf("Scheduled"), StartDate: ptrOf("2027-06-01 10:00"), EndDate: ptrOf("2027-06-01 11:00"), Lang: "en",
+		PostInput: models.PostInput{Status: ptrOf(models.StatusFuture), DateUTC: ptrOf("2027-05-01 13:00:00")}}
 	e, err := db.CreateEvent(ctx, models.Console, in)
 	if err != nil {
 		t.Fatal(err)

@@ -29,9 +29,9 @@ func TestRoleRouteMatrixSeries(t *testing.T) {
 				for _, status := range []string{models.StatusDraft, models.StatusPublish} {
 					for _, op := range []string{models.ScopeThis, models.ScopeFollowing, models.ScopeAll, "delete"} {
 						name := fmt.Sprintf("%s/%s/%s/%s", or(caller, "anonymous"), op, owner, status)
-						in := models.EventInput{Title: ptrTo("Series " + name), StartDate: ptrTo("2027-05-06 18:00:00"),
-							EndDate: ptrTo("2027-05-06 19:00:00"), Recurrence: ptrTo("FREQ=WEEKLY;COUNT=4"), Lang: "en"}
-						in.Status, in.AuthorID = ptrTo(status), &users[owner].ID
+						in := models.EventInput{Title: ptrOf("Series " + name), StartDate: ptrOf("2027-05-06 18:00:00"),
+							EndDate: ptrOf("2027-05-06 19:00:00"), Recurrence: ptrOf("FREQ=WEEKLY;COUNT=4"), Lang: "en"}
+						in.Status, in.AuthorID = ptrOf(status), &users[owner].ID
 						s, err := db.CreateEvent(ctx, models.Console, in)
 						if err != nil || s.Status != status {
 							t.Fatalf("%s: fixture: %v (%v)", name, err, s)

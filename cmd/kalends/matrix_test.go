@@ -329,7 +329,7 @@ func roleRouteMatrix(t *testing.T, db *models.DB) {
 			check(fmt.Sprintf("%s/%s/create", name, tax), may, status == http.StatusCreated, fmt.Sprint(status, body))
 			// A term made by the console, so every caller has one to work on.
 			term, err := db.CreateTerm(ctx, models.Console, map[string]string{"categories": models.TaxCategory, "tags": models.TaxTag}[tax],
-				models.TermInput{Name: ptrTo(fmt.Sprintf("fixed %s %s", name, tax))}, "en")
+				models.TermInput{Name: ptrOf(fmt.Sprintf("fixed %s %s", name, tax))}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -514,11 +514,11 @@ func matrixEvent(t *testing.T, db *models.DB, users map[string]*models.User, s c
 	if st == models.StatusTrash {
 		st = s.trashedFrom
 	}
-	in := models.EventInput{Title: ptrTo(s.word), StartDate: ptrTo(s.start.Format("2006-01-02 15:04")),
-		EndDate: ptrTo(s.start.Add(time.Hour).Format("2006-01-02 15:04")), Lang: "en"}
+	in := models.EventInput{Title: ptrOf(s.word), StartDate: ptrOf(s.start.Format("2006-01-02 15:04")),
+		EndDate: ptrOf(s.start.Add(time.Hour).Format("2006-01-02 15:04")), Lang: "en"}
 	in.AuthorID, in.Status = &owner.ID, &st
 	if st == models.StatusFuture {
-		in.Date = ptrTo("2035-01-01 09:00:00")
+		in.Date = ptrOf("2035-01-01 09:00:00")
 	}
 	if s.categories != nil {
 		refs := []models.TermRef{}
@@ -673,7 +673,7 @@ func roleRouteLeaks(t *testing.T, db *models.DB) {
 	app, users, auth := matrixApp(t, db)
 	ctx := context.Background()
 	term := func(name string) *models.Term {
-		c, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrTo(name)}, "en")
+		c, err := db.CreateTerm(ctx, models.Console, models.TaxCategory, models.TermInput{Name: ptrOf(name)}, "en")
 		if err != nil {
 			t.Fatal(err)
 		}

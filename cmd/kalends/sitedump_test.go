@@ -191,7 +191,7 @@ func dumpFixture(t *testing.T, s siteUnderTest) (string, int64, []int64) {
 		t.Fatal(err)
 	}
 	private := models.EventInput{Lang: "en"}
-	private.Status = ptrTo(models.StatusPrivate)
+	private.Status = ptrOf(models.StatusPrivate)
 	if _, err := db.UpdateEvent(ctx, boss, models.ByID(ids[2]), private); err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func dumpFixture(t *testing.T, s siteUnderTest) (string, int64, []int64) {
 		if err != nil || len(occ.Items) != 5 {
 			t.Fatalf("occurrences of the seeded series: %v", err)
 		}
-		if _, err := db.UpdateEvent(ctx, boss, models.ByID(occ.Items[1].ID), models.EventInput{Title: ptrTo("Moved inside"), Lang: "en"}); err != nil {
+		if _, err := db.UpdateEvent(ctx, boss, models.ByID(occ.Items[1].ID), models.EventInput{Title: ptrOf("Moved inside"), Lang: "en"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.TrashEvent(ctx, boss, models.ByID(occ.Items[2].ID), "en"); err != nil {
