@@ -60,6 +60,7 @@ var dumpSkip = map[string]bool{
 	"sessions": true, "signin_attempts": true, "signin_devices": true, "leases": true, "cache_generation": true,
 	"bun_migrations": true, "bun_migration_locks": true, "event_category_ancestors": true,
 	"event_day_counts": true, "event_span": true,
+	"csv_imports": true, "csv_import_chunks": true, // an editor's uploads and their jobs, not the site
 }
 
 // skipInDump tells whether table n is left out of a dump: dumpSkip, and

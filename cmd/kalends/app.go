@@ -42,7 +42,8 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: cache, Parts: parts, Gate: gate}
-	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate}
+	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate,
+		ImportMaxBytes: cfg.importMax()}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
 		ReadTimeout:  cfg.ReadTimeout,
@@ -243,15 +244,20 @@ func setSecurityHeaders(c *fiber.Ctx) {
 }
 
 // bodyLimit refuses a body over api.BodyLimit with 413 (each surface in its
-// shape); an image upload may be as large as --media-max-bytes allows.
+// shape); an image upload may be as large as --media-max-bytes allows, a
+// spreadsheet uploaded to the admin's CSV import as --import-max-bytes.
 // fasthttp has read it whole (up to the read limit), so the answer
 // reaches clients that write the body before they read.
 func bodyLimit(cfg *Config) fiber.Handler {
 	upload := int(cfg.mediaMax()) + uploadOverhead
+	spreadsheet := int(cfg.importMax()) + uploadOverhead
 	return func(c *fiber.Ctx) error {
 		limit := api.BodyLimit
-		if isUpload(c) {
+		switch {
+		case isUpload(c):
 			limit = upload
+		case isSpreadsheet(c):
+			limit = spreadsheet
 		}
 		if len(c.Request().Body()) > limit {
 			return fiber.ErrRequestEntityTooLarge

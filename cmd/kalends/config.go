@@ -66,6 +66,8 @@ type Config struct {
 	MediaStore    string
 	MediaDir      string
 	MediaMaxBytes int64
+	// ImportMaxBytes bounds a spreadsheet uploaded to the admin's CSV import.
+	ImportMaxBytes int64
 	// Limits are the abuse limits: failed sign-ins (admin and application
 	// passwords) and writes per user per minute.
 	Limits models.Limits
@@ -191,6 +193,15 @@ var options = []option{
 				return fmt.Errorf("not an integer: %q", v)
 			}
 			c.MediaMaxBytes = n
+			return nil
+		}},
+	{name: "import-max-bytes", def: "52428800", usage: "largest spreadsheet the admin's CSV import takes, in bytes (only that upload may send so much)",
+		set: func(c *Config, v string) error {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			c.ImportMaxBytes = n
 			return nil
 		}},
 	{name: "signin-window", def: "15m", usage: "how long failed sign-ins (admin form and API application passwords) are counted",
@@ -417,6 +428,7 @@ func (c *Config) Validate() error {
 		bad("--admin-login and --admin-password go together: set both or neither")
 	}
 	c.validateMedia(bad)
+	c.validateImport(bad)
 	if c.CacheSize < 0 || c.CacheSize > 64<<30 {
 		bad("--cache-size must be from 0 to 65536 (megabytes)")
 	}

@@ -51,7 +51,7 @@ const uploadOverhead = 1 << 20
 // readLimit is how much of a body the server reads: the API's drain limit,
 // or an upload's limit when larger.
 func (c *Config) readLimit() int {
-	return max(api.DrainLimit, int(c.mediaMax())+uploadOverhead+api.BodyLimit)
+	return max(api.DrainLimit, int(c.mediaMax())+uploadOverhead+api.BodyLimit, int(c.importMax())+uploadOverhead)
 }
 
 func (c *Config) mediaMax() int64 {

@@ -69,6 +69,7 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	}
 	// However serving ends, the publisher stops before the database closes.
 	defer func() { stopPublishing(); <-publishing }()
+	defer runCSVImports(ctx, db, logger)()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

@@ -20,7 +20,10 @@ func (h *handler) importPage(c *fiber.Ctx) error {
 func (h *handler) renderImport(c *fiber.Ctx, status int, errMsg string, rep *ical.Report) error {
 	lay := h.layoutFor(c, "admin.import.title")
 	v := importView{Layout: lay, CSRF: lay.CSRF, MayImport: models.ListAccess(ui.UserOf(c), models.KindEvent).Create,
-		Error: errMsg, Report: rep}
+		Error: errMsg, Report: rep, CSVMaxMB: h.importMax() >> 20}
+	if v.MayImport {
+		v.CSVJobs = h.recentImports(c)
+	}
 	return render(c, status, importForm(v))
 }
 

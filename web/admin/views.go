@@ -172,6 +172,9 @@ type importView struct {
 	MayImport bool
 	Error     string       // why the file was refused, localized
 	Report    *ical.Report // what the import did
+	// CSVJobs are the user's latest CSV imports; CSVMaxMB the upload limit.
+	CSVJobs  []*models.CSVImport
+	CSVMaxMB int64
 }
 
 // formField is one input of a record form, named as the API argument.

@@ -28,4 +28,10 @@ type Deps struct {
 	// Gate, when set, bounds the requests worked on at once (shared with
 	// the API); the admin and the public pages' cache misses go through it.
 	Gate *admission.Gate
+	// ImportMaxBytes bounds a spreadsheet uploaded to the admin's CSV
+	// import (--import-max-bytes); 0 is DefaultImportMaxBytes.
+	ImportMaxBytes int64
 }
+
+// DefaultImportMaxBytes is --import-max-bytes' default: 50 MiB.
+const DefaultImportMaxBytes = 50 << 20
