@@ -38,9 +38,9 @@ type Row struct {
 	hasStatus  bool
 	organizers []string
 	// venues and organizers
-	name  string
+	name    string
 	venueIn models.VenueInput
-	org   models.OrganizerInput
+	org     models.OrganizerInput
 	// column is each field's header, to name the column of a refusal.
 	column map[string]string
 }

@@ -64,7 +64,7 @@ type csvDryRun struct {
 
 // csvProblemRow is one problem as the tables show it.
 type csvProblemRow struct {
-	Row            int
+	Row             int
 	Column, Message string
 }
 
