@@ -103,6 +103,7 @@ type walkSite struct {
 	mediaPath                  string
 	eventRev, venueRev, orgRev int64
 	occurrence                 int64
+	csvImport                  int64 // a CSV import of the administrator, not started
 }
 
 type walkRecord struct {
@@ -152,6 +153,14 @@ func newWalkSite(t *testing.T, app *fiber.App, db *models.DB) *walkSite {
 		t.Fatalf("series %d: %d occurrences", w.series.id, len(occ.Events))
 	}
 	w.occurrence = occ.Events[1].ID
+	// A spreadsheet uploaded for import, waiting to be set up (its page
+	// guesses the mapping and must not store it on a GET).
+	job, err := db.CreateCSVImport(ctx, root, "イベント.csv", "events", "mdy",
+		[]byte("Event Name,Event Start Date,Event Venue Name\n夏祭り,08/01/2027,東京ドーム\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.csvImport = job.ID
 	w.cookies, _ = signInForTest(t, app, "root", "password-root")
 	return w
 }
@@ -286,7 +295,8 @@ func (w *walkSite) urls(route string) ([]string, bool) {
 	}
 	// The admin: each :id by the kind its path names.
 	ids := map[string]string{"events": id(w.event.id), "venues": id(w.venue.id), "organizers": id(w.organizer.id),
-		"users": id(w.adminID), "categories": id(w.category.id), "tags": id(w.tag.id), "media": id(w.media)}
+		"users": id(w.adminID), "categories": id(w.category.id), "tags": id(w.tag.id), "media": id(w.media),
+		"csv": id(w.csvImport)}
 	revs := map[string]string{"events": id(w.eventRev), "venues": id(w.venueRev), "organizers": id(w.orgRev)}
 	parts := strings.Split(route, "/")
 	for i, p := range parts {

@@ -133,6 +133,13 @@ func TestAdminRoleMatrix(t *testing.T) {
 		}
 		tally := modelstest.NewMatrix(t)
 		check := tally.Check
+		// A CSV import of another author: its pages are its owner's only.
+		others, err := db.CreateCSVImport(context.Background(), users["author2"], "others.csv", "events", "mdy",
+			[]byte("Event Name,Event Start Date\n夏祭り,2031-08-01\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		othersPath := fmt.Sprintf("/admin/import/csv/%d", others.ID)
 		for _, caller := range adminCallers {
 			name := caller
 			b := newBrowser(t, app)
@@ -190,6 +197,22 @@ func TestAdminRoleMatrix(t *testing.T) {
 			resp, body := b.send(http.MethodPost, "/admin/categories", url.Values{"_csrf": {csrf}, "name": {"cat " + name}})
 			mayTerms := role == models.RoleAuthor || role == models.RoleEditor || role == models.RoleAdministrator
 			check(name+"/category create", mayTerms, posted(resp), fmt.Sprint(resp.StatusCode, body))
+			// CSV import (issue 33): who may import events (contributors and
+			// up) uploads and sees their own import; nobody sees another's.
+			mayImport := role == models.RoleContributor || role == models.RoleAuthor || mayTerms
+			resp, body = b.upload("/admin/import/csv", csrf, "événements.csv", []byte("Event Name,Event Start Date\nFête,2031-06-21\n"))
+			own := resp.Header.Get("Location")
+			check(name+"/csv upload", mayImport, posted(resp) && strings.HasPrefix(own, "/admin/import/csv/"), fmt.Sprint(resp.StatusCode, own, body))
+			if posted(resp) {
+				resp, body = b.get(own)
+				check(name+"/csv own page", mayImport, resp.StatusCode == http.StatusOK && strings.Contains(body, `data-testid="csv-setup"`), fmt.Sprint(resp.StatusCode))
+			}
+			resp, _ = b.get(othersPath)
+			check(name+"/csv others' page", false, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
+			resp, _ = b.get(othersPath + "/progress")
+			check(name+"/csv others' progress", false, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
+			resp, _ = b.send(http.MethodPost, othersPath, url.Values{"_csrf": {csrf}, "action": {"import"}})
+			check(name+"/csv others' import", false, resp.StatusCode == http.StatusSeeOther && !strings.HasPrefix(resp.Header.Get("Location"), "/admin/login"), fmt.Sprint(resp.StatusCode))
 		}
 		t.Logf("admin role matrix: %d cells, %d differ from SPEC §6", tally.Cells, tally.Failed)
 	})
