@@ -59,6 +59,7 @@ func Read(text string) (*File, error) {
 		return nil, fmt.Errorf("csvimport: %w", err)
 	}
 	f := &File{Header: header}
+	end := endLine(r, header)
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -67,14 +68,29 @@ func Read(text string) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("csvimport: %w", err)
 		}
-		if len(f.Rows) == MaxRows {
-			return nil, ErrTooManyRows
+		// encoding/csv skips empty lines; a spreadsheet counts them as
+		// rows, so they come back as blank rows to keep the numbering.
+		start, _ := r.FieldPos(0)
+		for ; end+1 < start; end++ {
+			if f.Rows = append(f.Rows, nil); len(f.Rows) > MaxRows {
+				return nil, ErrTooManyRows
+			}
 		}
+		end = endLine(r, rec)
 		if strings.TrimSpace(strings.Join(rec, "")) == "" {
 			rec = nil
 		}
-		f.Rows = append(f.Rows, rec)
+		if f.Rows = append(f.Rows, rec); len(f.Rows) > MaxRows {
+			return nil, ErrTooManyRows
+		}
 	}
+}
+
+// endLine is the line the record just read ends on (a quoted cell may
+// span lines).
+func endLine(r *csv.Reader, rec []string) int {
+	line, _ := r.FieldPos(len(rec) - 1)
+	return line + strings.Count(rec[len(rec)-1], "\n")
 }
 
 // Settings are how a file is read: its kind, the date order and each
