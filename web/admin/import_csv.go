@@ -181,7 +181,8 @@ func readChoices(c *fiber.Ctx, j *models.CSVImport) bool {
 	if k := c.FormValue("kind"); csvimport.ValidKind(k) && k != j.Kind {
 		j.Kind, j.Mapping, kept = k, "", false
 	}
-	if e := c.FormValue("encoding"); e != j.Encoding && (e == "" || slices.Contains(eventcsv.Names, e)) {
+	// "" is a choice (detect), so only a form that has the field changes it.
+	if e := c.FormValue("encoding"); c.Request().PostArgs().Has("encoding") && e != j.Encoding && (e == "" || slices.Contains(eventcsv.Names, e)) {
 		j.Encoding, j.Mapping, kept = e, "", false
 	}
 	return kept
