@@ -54,7 +54,7 @@ const (
 // after each interruption) before it is failed.
 const maxAttempts = 3
 
-// Settings returns the settings stored with job j.
+// SettingsOf returns the settings stored with job j.
 func SettingsOf(j *models.CSVImport) (Settings, error) {
 	s := Settings{Kind: j.Kind, Order: eventcsv.DateOrder(j.DateOrder)}
 	if j.Mapping != "" {
@@ -166,8 +166,8 @@ func run(ctx context.Context, db *models.DB, holder string, ttl time.Duration, j
 	}
 	last := time.Now()
 	for j.Done < len(f.Rows) {
-		if ctx.Err() != nil {
-			return nil // stopped: the next start resumes from the saved row
+		if err := ctx.Err(); err != nil {
+			return err // stopped: the next start resumes from the saved row
 		}
 		r, probs := Parse(f, j.Done, s, lang)
 		switch {

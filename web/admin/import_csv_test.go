@@ -22,7 +22,7 @@ const sjisEvents = "Event Name,Event Start Date,Event Start Time,会場\r\n" +
 	"能の夕べ,02/30/2027,19:00,国立能楽堂\r\n" +
 	"ジャズの夜,09/04/2027,25:00,\r\n"
 
-var problemRow = regexp.MustCompile(`(?s)<tr data-testid="csv-problem"><td class="csv-row-number">(\d+)</td><td>([^<]*)</td><td>([^<]*)</td>`)
+var problemRow = regexp.MustCompile(`(?s)<tr data-testid="csv-problem"><td class="csv-row-number">(\d+)</td><td class="csv-column">([^<]*)</td><td>([^<]*)</td>`)
 
 // TestCSVImportPage: an editor (in Japanese) uploads a Shift_JIS file,
 // is asked its encoding with a preview in each candidate, maps the unknown

@@ -84,50 +84,23 @@ func (h *handler) csvView(c *fiber.Ctx, j *models.CSVImport) csvImportView {
 // none yet, and stored in j).
 func (h *handler) csvSetup(c *fiber.Ctx, v *csvImportView, j *models.CSVImport) error {
 	t := v.Layout.T
-	for _, k := range []string{eventcsv.KindEvents, eventcsv.KindVenues, eventcsv.KindOrganizers} {
-		v.Kinds = append(v.Kinds, csvOption{k, t("admin.import.csv.kind." + k)})
-	}
-	for _, o := range []eventcsv.DateOrder{eventcsv.MDY, eventcsv.DMY} {
-		v.Orders = append(v.Orders, csvOption{string(o), t("admin.import.csv.date_order." + string(o))})
-	}
-	v.Encodings = append(v.Encodings, csvOption{"", t("admin.import.csv.encoding.auto")})
-	for _, e := range eventcsv.Names {
-		if e != eventcsv.UTF8BOM {
-			v.Encodings = append(v.Encodings, csvOption{e, t(encodingLabel(e))})
-		}
-	}
+	csvChoices(v)
 	data, err := h.d.DB.CSVImportData(c.UserContext(), j)
 	if err != nil {
 		return err
 	}
 	f, used, cands, err := csvimport.Open(data, j.Encoding)
-	switch {
-	case errors.Is(err, eventcsv.ErrAmbiguous):
+	v.Fatal = csvReadProblem(v, j, err)
+	if errors.Is(err, eventcsv.ErrAmbiguous) {
 		for _, cand := range cands {
-			cf, rerr := csvimport.Read(cand.Text)
-			if rerr != nil {
-				continue
+			if cf, rerr := csvimport.Read(cand.Text); rerr == nil {
+				v.Candidates = append(v.Candidates, csvCandidate{Encoding: cand.Encoding, Label: t(encodingLabel(cand.Encoding)),
+					Rows: previewRows(append([][]string{cf.Header}, cf.Rows...), csvCandidateRows+1)})
 			}
-			v.Candidates = append(v.Candidates, csvCandidate{Encoding: cand.Encoding, Label: t(encodingLabel(cand.Encoding)),
-				Rows: previewRows(append([][]string{cf.Header}, cf.Rows...), csvCandidateRows+1)})
 		}
-		return nil
-	case errors.Is(err, eventcsv.ErrUndecodable):
-		v.Fatal = t("admin.import.csv.undecodable")
-		return nil
-	case errors.Is(err, csvimport.ErrTooManyRows):
-		v.Fatal = v.Layout.TD("admin.import.csv.too_many_rows", map[string]any{"Max": csvimport.MaxRows})
-		return nil
-	case errors.Is(err, csvimport.ErrNoHeader):
-		v.Fatal = t("admin.import.csv.empty")
-		return nil
-	case err != nil && j.Encoding != "":
-		v.Fatal = v.Layout.TD("admin.import.csv.wrong_encoding", map[string]any{"Encoding": t(encodingLabel(j.Encoding))})
-		v.Encoding = j.Encoding
-		return nil
-	case err != nil:
-		v.Fatal = v.Layout.TD("admin.import.csv.unreadable", map[string]any{"Detail": err.Error()})
-		return nil
+	}
+	if f == nil {
+		return nil // v says why: a question or a problem
 	}
 	v.File, v.Encoding = f, used
 	var m eventcsv.Mapping
@@ -147,6 +120,43 @@ func (h *handler) csvSetup(c *fiber.Ctx, v *csvImportView, j *models.CSVImport) 
 	}
 	v.Rows = previewRows(f.Rows, csvPreviewRows)
 	return nil
+}
+
+// csvChoices fills the options of the kind, date order and encoding selects.
+func csvChoices(v *csvImportView) {
+	t := v.Layout.T
+	for _, k := range []string{eventcsv.KindEvents, eventcsv.KindVenues, eventcsv.KindOrganizers} {
+		v.Kinds = append(v.Kinds, csvOption{k, t("admin.import.csv.kind." + k)})
+	}
+	for _, o := range []eventcsv.DateOrder{eventcsv.MDY, eventcsv.DMY} {
+		v.Orders = append(v.Orders, csvOption{string(o), t("admin.import.csv.date_order." + string(o))})
+	}
+	v.Encodings = append(v.Encodings, csvOption{"", t("admin.import.csv.encoding.auto")})
+	for _, e := range eventcsv.Names {
+		if e != eventcsv.UTF8BOM {
+			v.Encodings = append(v.Encodings, csvOption{e, t(encodingLabel(e))})
+		}
+	}
+}
+
+// csvReadProblem says why the file cannot be read ("" when it can, or when
+// the encoding is only ambiguous: the page asks). After a wrong choice of
+// encoding, the encoding select is shown again.
+func csvReadProblem(v *csvImportView, j *models.CSVImport, err error) string {
+	switch {
+	case err == nil, errors.Is(err, eventcsv.ErrAmbiguous):
+		return ""
+	case errors.Is(err, eventcsv.ErrUndecodable):
+		return v.Layout.T("admin.import.csv.undecodable")
+	case errors.Is(err, csvimport.ErrTooManyRows):
+		return v.Layout.TD("admin.import.csv.too_many_rows", map[string]any{"Max": csvimport.MaxRows})
+	case errors.Is(err, csvimport.ErrNoHeader):
+		return v.Layout.T("admin.import.csv.empty")
+	case j.Encoding != "":
+		v.Encoding = j.Encoding
+		return v.Layout.TD("admin.import.csv.wrong_encoding", map[string]any{"Encoding": v.Layout.T(encodingLabel(j.Encoding))})
+	}
+	return v.Layout.TD("admin.import.csv.unreadable", map[string]any{"Detail": err.Error()})
 }
 
 // previewRows are the first n rows but blank ones, their cells clipped.
