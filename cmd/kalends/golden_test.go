@@ -27,6 +27,7 @@ import (
 
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/internal/imagetest"
+	"github.com/kalends/kalends/internal/csvimport"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -108,6 +109,7 @@ type goldenIDs struct {
 	editor                                                      int64
 	eventRev, venueRev, organizerRev                            int64
 	oldSlug                                                     string
+	csvNew, csvDone                                             int64 // the editor's CSV imports: not started, finished
 }
 
 // seedGolden fills db through the store, one record a minute up to
@@ -313,6 +315,21 @@ func seedGolden(t *testing.T, db *models.DB, clock *goldenClock) goldenIDs {
 		}
 		*r.dst = revs[0].ID
 	}
+	// The editor's spreadsheets: one uploaded and not set up, one imported
+	// whose rows all failed (so that it adds no event to the other pages).
+	tick()
+	csvNew, err := db.CreateCSVImport(ctx, users["editor"], "祭り.csv", "events", "mdy",
+		[]byte("Event Name,Event Start Date,Event Start Time,会場\r\n夏祭り,08/01/2031,午後6時,渋谷公会堂\r\nFête,2031-06-21,19:00,\r\n"))
+	must("csv import", err)
+	ids.csvNew = csvNew.ID
+	tick()
+	done, err := db.CreateCSVImport(ctx, users["editor"], "bad.csv", "events", "mdy",
+		[]byte("Event Name,Event Start Date,Event Start Time\r\n능의 밤,02/30/2031,19:00\r\n,2031-06-21,25:00\r\n"))
+	must("csv import", err)
+	done.Mapping, done.Total = `["title","start_date","start_time"]`, 2
+	must("csv queue", db.SetCSVImport(ctx, users["editor"], done, true))
+	must("csv run", csvimport.RunOnce(ctx, db, "golden", time.Minute))
+	ids.csvDone = done.ID
 	clock.now = goldenNow
 	return ids
 }
@@ -448,6 +465,9 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.admin("event-revision", "/admin/events/"+id(ids.event)+"/revisions/"+id(ids.eventRev))
 	g.admin("docs", "/admin/docs")
 	g.admin("import", "/admin/import")
+	g.admin("csv-import-setup", "/admin/import/csv/"+id(ids.csvNew))
+	g.admin("csv-import-done", "/admin/import/csv/"+id(ids.csvDone))
+	g.admin("csv-import-progress", "/admin/import/csv/"+id(ids.csvDone)+"/progress")
 	g.admin("calendar", "/admin/calendar")
 	g.admin("calendar-day", "/admin/calendar?view=timeGridDay&date=2031-05-17")
 	g.admin("calendar-bad-filter", "/admin/calendar?venue=abc&categories=x")
@@ -562,6 +582,8 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.post("form-event-save-stale", "/admin/events/"+id(ids.event), v("title", "x", "start_date", "2031-05-20T10:00", "end_date", "2031-05-20T11:00",
 		"status", "publish", "_version", "1"))
 	g.post("form-import", "/admin/import", nil)
+	g.post("form-csv-upload", "/admin/import/csv", nil)
+	g.post("form-csv-import", "/admin/import/csv/"+id(ids.csvNew), v("action", "import", "kind", "events", "col0", "title", "col1", "", "col2", "start_time"))
 	g.post("form-media-upload", "/admin/media", nil)
 	g.post("form-media-save", "/admin/media/"+id(ids.media), v("title", long, "alt_text", "x"))
 	g.post("form-media-delete", "/admin/media/"+missing+"/delete", nil)
