@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // ImportSource remembers where a record brought by an import from another
@@ -11,6 +13,8 @@ import (
 // its id there, the record here, its updated_at when the import last wrote
 // it, and a hash of what the source said then.
 type ImportSource struct {
+	bun.BaseModel `bun:"table:import_sources"`
+
 	Site          string    `bun:"site,pk"`
 	Kind          string    `bun:"kind,pk"`
 	SourceID      string    `bun:"source_id,pk"`
@@ -23,7 +27,7 @@ type ImportSource struct {
 // ImportSources returns every source row of site and kind, by source id.
 func (s *Store) ImportSources(ctx context.Context, site, kind string) (map[string]*ImportSource, error) {
 	var rows []*ImportSource
-	err := s.db.NewSelect().Model(&rows).ModelTableExpr("import_sources").
+	err := s.db.NewSelect().Model(&rows).
 		Where("site = ?", site).Where("kind = ?", kind).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("models: import sources: %w", mapErr(err))
@@ -43,7 +47,7 @@ func (s *Store) PutImportSource(ctx context.Context, r *ImportSource) error {
 			Where("kind = ?", r.Kind).Where("source_id = ?", r.SourceID).Exec(ctx); err != nil {
 			return fmt.Errorf("models: import source: %w", mapErr(err))
 		}
-		if _, err := tx.db.NewInsert().Model(r).ModelTableExpr("import_sources").Exec(ctx); err != nil {
+		if _, err := tx.db.NewInsert().Model(r).Exec(ctx); err != nil {
 			return fmt.Errorf("models: import source: %w", mapErr(err))
 		}
 		return nil

@@ -20,8 +20,8 @@ import (
 // tecFlags are the flags of kalends import tec URL.
 type tecFlags struct {
 	url, namespace, auth, authEnv, authFile string
-	overwrite, allowPrivate, insecureHTTP    bool
-	concurrency                              int
+	overwrite, allowPrivate, insecureHTTP   bool
+	concurrency                             int
 }
 
 // tecImportBackoff is the first wait before a 429 or 5xx answer is asked

@@ -147,6 +147,12 @@ func (im *importer) list(ctx context.Context, collection, key string, query url.
 		if err := im.sameSite(next); err != nil {
 			return out, err
 		}
+		// TEC writes its next_rest_url with the dates' spaces as they
+		// are: the query is encoded again before it is sent.
+		if u, err := url.Parse(next); err == nil {
+			u.RawQuery = u.Query().Encode()
+			next = u.String()
+		}
 		var raw map[string]json.RawMessage
 		res, err := im.getJSON(ctx, next, &raw)
 		var se *StatusError

@@ -63,10 +63,10 @@ type Options struct {
 	// Retries is how many times a 429 or 5xx answer is asked again
 	// (default 4); Backoff the first wait (default 1 s), doubled each time;
 	// MaxWait caps one wait, Retry-After's included (default 60 s).
-	Retries         int
-	Backoff         time.Duration
-	MaxWait         time.Duration
-	MediaMaxBytes   int64
+	Retries       int
+	Backoff       time.Duration
+	MaxWait       time.Duration
+	MediaMaxBytes int64
 	Progress      io.Writer // nil: no progress line
 }
 
