@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/kalends/kalends/models"
 )
@@ -24,6 +26,9 @@ func (im *importer) events(ctx context.Context) error {
 	q := url.Values{"start_date": {allFrom}, "end_date": {allTo}}
 	if im.kalends {
 		q.Set("recurrence", "first") // series as series
+		if im.opt.Authed {
+			q.Set("include_hidden", "true") // Kalends lists them to those who may edit
+		}
 	}
 	t, err := im.read(ctx, "events", "events", q)
 	if err != nil {
@@ -32,6 +37,8 @@ func (im *importer) events(ctx context.Context) error {
 	im.rep.kind("event")
 	if !im.kalends {
 		im.hidden(ctx, t)
+	} else if !im.opt.Authed {
+		im.rep.note("without credentials, events hidden from listings cannot be read from another Kalends")
 	}
 	im.each(ctx, "events", len(t.base), func(ctx context.Context, i int) { im.event(ctx, t.base[i], t) })
 	im.deleted("event")
@@ -176,14 +183,16 @@ func (im *importer) event(ctx context.Context, raw json.RawMessage, t *translate
 			return 0, err
 		}
 		in := models.EventInput{Title: &se.Title, Description: &se.Description, Excerpt: &se.Excerpt,
-			Timezone: &se.Timezone, AllDay: &se.AllDay, StartDate: &se.StartDate, EndDate: &se.EndDate,
-			Website: &website, CurrencySymbol: &se.CostDetails.CurrencySymbol, CurrencyCode: &se.CostDetails.CurrencyCode,
+			Timezone: &se.Timezone, AllDay: &se.AllDay, StartDate: &se.StartDate, EndDate: &se.EndDate, CurrencySymbol: &se.CostDetails.CurrencySymbol, CurrencyCode: &se.CostDetails.CurrencyCode,
 			CurrencyPosition: &se.CostDetails.CurrencyPosition, ShowMap: &se.ShowMap, ShowMapLink: &se.ShowMapLink,
 			HideFromListings: &se.HideFromListings, Sticky: &se.Sticky, Featured: &se.Featured, Lang: lang,
 			Categories: termRefs(cats), Tags: termRefs(tags), Venues: linkRefs[models.VenueInput](venues),
 			Organizers: linkRefs[models.OrganizerInput](organizers)}
 		if slug != "" {
 			in.Slug = &slug
+		}
+		if website != "" || id != 0 {
+			in.Website = &website // none stays none: the page's address is shown
 		}
 		cost := costOf(&se)
 		in.Cost = &cost
@@ -240,21 +249,56 @@ func (im *importer) linked(ctx context.Context, kind string, raw json.RawMessage
 	return im.organizer(ctx, raw, nil)
 }
 
-// costOf is the cost as the API takes it: the values TEC parsed from it
-// (one, or a range), else its text.
+// costNumber is a number in a cost text, with "," or "." separators
+// (models' rule).
+var costNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// costOf is the cost as the API takes it. TEC's answer has the cost
+// formatted (with its currency and, for a range, only the lowest and
+// highest) and cost_details.values parsed (every value, bare): a cost of
+// words ("Free", "Donation") is its text; otherwise the values, each
+// written as the text writes it ("1,000", not "1000") when it shows.
 func costOf(se *srcEvent) string {
 	v := se.CostDetails.Values
-	switch len(v) {
-	case 0:
-		return models.EncodeCost(se.Cost)
-	case 1:
-		return models.EncodeCost(v[0])
+	numeric := false
+	for _, x := range v {
+		if _, ok := costFloat(x); ok {
+			numeric = true
+		}
+	}
+	if !numeric {
+		return models.EncodeCost(strings.TrimSpace(se.Cost))
+	}
+	written := map[float64]string{}
+	for _, tok := range costNumber.FindAllString(se.Cost, -1) {
+		if f, ok := costFloat(tok); ok {
+			written[f] = tok
+		}
 	}
 	list := make([]any, len(v))
-	for i, s := range v {
-		list[i] = s
+	for i, x := range v {
+		list[i] = x
+		if f, ok := costFloat(x); ok && written[f] != "" {
+			list[i] = written[f]
+		}
+	}
+	if len(list) == 1 {
+		return models.EncodeCost(list[0])
 	}
 	return models.EncodeCost(list)
+}
+
+// costFloat reads a number of a cost: the last separator followed by one
+// or two digits is the decimal point, any other groups thousands.
+func costFloat(s string) (float64, bool) {
+	drop := strings.NewReplacer(".", "", ",", "")
+	if last := strings.LastIndexAny(s, ".,"); last >= 0 && len(s)-last-1 <= 2 {
+		s = drop.Replace(s[:last]) + "." + s[last+1:]
+	} else {
+		s = drop.Replace(s)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
 }
 
 func termRefs(ids []int64) *[]models.TermRef {

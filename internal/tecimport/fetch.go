@@ -149,8 +149,17 @@ func (im *importer) list(ctx context.Context, collection, key string, query url.
 		}
 		// TEC writes its next_rest_url with the dates' spaces as they
 		// are: the query is encoded again before it is sent.
+		// What was asked stays asked on every page: a site that leaves
+		// a parameter out of next_rest_url (a language, hide_empty) would
+		// otherwise answer the later pages differently.
 		if u, err := url.Parse(next); err == nil {
-			u.RawQuery = u.Query().Encode()
+			nq := u.Query()
+			for k, v := range query {
+				if k != "page" && !nq.Has(k) {
+					nq[k] = v
+				}
+			}
+			u.RawQuery = nq.Encode()
 			next = u.String()
 		}
 		var raw map[string]json.RawMessage
