@@ -128,7 +128,8 @@ func TestImportTECFromAnotherKalends(t *testing.T) {
 				m := x.(map[string]any)
 				out[m["slug"].(string)] = m
 			}
-			if len(list) < 500 {
+			pages, ok := body["total_pages"].(float64)
+			if (ok && float64(p) >= pages) || (!ok && len(list) < 500) {
 				return out
 			}
 		}

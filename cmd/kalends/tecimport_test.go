@@ -343,3 +343,45 @@ func TestImportTECFromAFakeSite(t *testing.T) {
 	}
 	t.Logf("TestImportTECFromAFakeSite: %d events, %v", len(fake.events)+1, time.Since(start))
 }
+
+// TestImportTECSlugTakenAndDryRun: --dry-run reads the site and counts
+// what it would do, writing nothing; a slug already used here by an event
+// the import did not bring is reported with the source's URL, that event
+// is left out (no "-2"), the others arrive, and the exit status is 1.
+func TestImportTECSlugTakenAndDryRun(t *testing.T) {
+	t.Parallel()
+	fake := newFakeTEC(t, 4)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	dsn, db, admin := importTarget(t)
+	ctx := context.Background()
+	args := []string{"--db", dsn, "import", "tec", "--allow-private-addresses", srv.URL + "/wp-json"}
+	code, out, errb := runKalends(t, nil, append(args[:4:4], append([]string{"--dry-run"}, args[4:]...)...)...)
+	if code != 0 || !strings.HasPrefix(out, "dry run") || summaryLine(t, out, "event")[0] != 4 { // the hidden one too, through /wp/v2
+		t.Fatalf("dry run: exit %d\n%s%s", code, out, errb)
+	}
+	p, err := db.ListEvents(ctx, models.Console, models.EventFilter{PerPage: 10, IncludeHidden: true})
+	if err != nil || p.Total != 0 {
+		t.Fatalf("the dry run wrote %v %v", p, err)
+	}
+	taken := tecimport.DecodeSlug(fake.events[1]["slug"].(string))
+	s := func(v string) *string { return &v }
+	mine := models.EventInput{Title: s("ここの催し"), Slug: s(taken), StartDate: s("2026-05-01 10:00"), EndDate: s("2026-05-01 12:00"), Lang: "ja"}
+	if _, err := db.CreateEvent(ctx, admin, mine); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errb = runKalends(t, nil, args...)
+	if code != 1 || summaryLine(t, out, "event") != [5]int{3, 0, 0, 0, 1} ||
+		!strings.Contains(out, fmt.Sprintf("failed event %s/wp-json/tribe/events/v1/events/%v: the slug %q is taken here", srv.URL, fake.events[1]["id"], taken)) {
+		t.Errorf("a taken slug: exit %d\n%s%s", code, out, errb)
+	}
+	p, err = db.ListEvents(ctx, models.Console, models.EventFilter{PerPage: 10, IncludeHidden: true, Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range p.Items {
+		if strings.HasPrefix(e.Slug, taken+"-") {
+			t.Errorf("the import added a suffix: %q", e.Slug)
+		}
+	}
+}
