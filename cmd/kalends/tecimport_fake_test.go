@@ -46,7 +46,6 @@ type fakeTEC struct {
 	images  map[string][]byte
 	once429 atomic.Bool
 	hits    sync.Map // path → count
-	host    string   // set when the server starts
 }
 
 // sample reads a captured TEC answer.
@@ -251,7 +250,7 @@ func (f *fakeTEC) render(w http.ResponseWriter, r *http.Request, status int, v a
 		w.Header().Set(k, v)
 	}
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	_, _ = w.Write(b) //nolint:gosec // G705: the test's fake site answers JSON it built.
 }
 
 func (f *fakeTEC) authed(r *http.Request) bool {
@@ -396,6 +395,7 @@ func (f *fakeTEC) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		f.render(w, r, 200, u, nil)
 	case strings.HasPrefix(p, "/wp-content/uploads/old/"):
+		//nolint:gosec // G710: the fake site redirects to its own path, as WordPress does for a moved upload.
 		http.Redirect(w, r, "/wp-content/uploads/2026/11/"+strings.TrimPrefix(r.URL.EscapedPath(), "/wp-content/uploads/old/"), http.StatusMovedPermanently)
 	case strings.HasPrefix(p, "/wp-content/uploads/"):
 		b, ok := f.images[r.URL.EscapedPath()]

@@ -1,6 +1,7 @@
 package tecimport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,7 +115,7 @@ func (im *importer) hidden(ctx context.Context, t *translated) {
 func (im *importer) event(ctx context.Context, raw json.RawMessage, t *translated) {
 	var se srcEvent
 	if err := json.Unmarshal(raw, &se); err != nil || se.ID == 0 {
-		im.rep.fail("event", im.api("events"), fmt.Errorf("not an event: %v", err))
+		im.rep.fail("event", im.api("events"), fmt.Errorf("not an event: %w", cmp.Or(err, errNoID)))
 		return
 	}
 	srcID := se.ID

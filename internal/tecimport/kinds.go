@@ -1,6 +1,7 @@
 package tecimport
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,9 @@ import (
 
 	"github.com/kalends/kalends/models"
 )
+
+// errNoID: a record of the source without an id.
+var errNoID = errors.New("it has no id")
 
 // terms imports a taxonomy (category or tag), parents before children.
 func (im *importer) terms(ctx context.Context, kind, collection string) error {
@@ -134,7 +138,7 @@ func (im *importer) venues(ctx context.Context) error {
 func (im *importer) venue(ctx context.Context, raw json.RawMessage, t *translated) (int64, error) {
 	var sv srcVenue
 	if err := json.Unmarshal(raw, &sv); err != nil || sv.ID == 0 {
-		im.rep.fail("venue", im.api("venues"), fmt.Errorf("not a venue: %v", err))
+		im.rep.fail("venue", im.api("venues"), fmt.Errorf("not a venue: %w", cmp.Or(err, errNoID)))
 		return 0, errors.New("not a venue")
 	}
 	srcURL := im.api("venues/" + sourceID(sv.ID))
@@ -211,7 +215,7 @@ func (im *importer) organizers(ctx context.Context) error {
 func (im *importer) organizer(ctx context.Context, raw json.RawMessage, t *translated) (int64, error) {
 	var so srcOrganizer
 	if err := json.Unmarshal(raw, &so); err != nil || so.ID == 0 {
-		im.rep.fail("organizer", im.api("organizers"), fmt.Errorf("not an organizer: %v", err))
+		im.rep.fail("organizer", im.api("organizers"), fmt.Errorf("not an organizer: %w", cmp.Or(err, errNoID)))
 		return 0, errors.New("not an organizer")
 	}
 	srcURL := im.api("organizers/" + sourceID(so.ID))
