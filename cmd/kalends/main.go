@@ -58,6 +58,8 @@ type command struct {
 	// and (import) the order of dates with the year last and a dry run
 	kind, encoding, dateOrder string
 	dryRun                    bool
+	// flags and argument of import tec
+	tec tecFlags
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -92,6 +94,13 @@ Usage:
                                  (TEC's columns or ours), each row on its own, matched by title, start
                                  and venue (by name) ([--encoding E] [--date-order mdy|dmy] [--dry-run]);
                                  prints what it did
+  kalends [options] import tec [--namespace NS] [--auth LOGIN:APP-PASSWORD] [--login L] [--dry-run]
+                                 [--overwrite] [--concurrency N] [--allow-private-addresses]
+                                 [--insecure-http] URL
+                                 copy a whole calendar from a running The Events Calendar site (URL is
+                                 its REST root, https://example.org/wp-json), or from another Kalends
+                                 with --namespace cal/events/v1; a second run updates what the first
+                                 brought ('kalends import tec -h' lists every option)
   kalends [options] backup --to FILE
                                  copy the SQLite database, consistent and checked, while it serves
   kalends [options] restore FILE
@@ -139,6 +148,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runExport(ctx, cmd, stdout, logger)
 	case "import":
 		err = runImport(ctx, cmd, stdout, logger)
+	case "import tec":
+		err = runImportTec(ctx, cmd, stdout, stderr, logger)
 	case "backup":
 		err = runBackup(ctx, cmd, stdout, logger)
 	case "restore":
@@ -218,6 +229,9 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	cmd := &command{name: "serve", set: s}
 	if len(rest) > 0 {
 		cmd.name, rest = rest[0], rest[1:]
+		if cmd.name == "import" && len(rest) > 0 && rest[0] == "tec" {
+			cmd.name, rest = "import tec", rest[1:]
+		}
 		if cmd.name == "user" || cmd.name == "app-password" {
 			if len(rest) == 0 || rest[0] != "create" {
 				got := cmd.name
@@ -262,6 +276,9 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			fs.StringVar(&cmd.dateOrder, "date-order", "", "csv: mdy (default: 05/03/2026 is May 3) or dmy (5 March)")
 			fs.BoolVar(&cmd.dryRun, "dry-run", false, "csv: read and check every row, write nothing")
 		}
+	case "import tec":
+		s.addFlags(fs)
+		addTecFlags(fs, cmd)
 	case "backup":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.to, "to", "", "file to write the copy to (required)")
@@ -279,9 +296,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)
 	}
-	if (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1 {
+	switch {
+	case (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1:
 		cmd.file = fs.Arg(0)
-	} else if fs.NArg() > 0 {
+	case cmd.name == "import tec" && fs.NArg() == 1:
+		cmd.tec.url = fs.Arg(0)
+	case fs.NArg() > 0:
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
 	}
 	if cmd.name == "version" {
@@ -303,6 +323,11 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		if cmd.file == "" {
 			missing = append(missing, "FILE")
 		}
+	case "import tec":
+		if cmd.tec.url == "" {
+			return nil, errNoURL
+		}
+		tecEnv(cmd, getenv)
 	case "backup":
 		if cmd.to == "" {
 			missing = append(missing, "--to FILE")
