@@ -28,4 +28,10 @@ type Deps struct {
 	// Gate, when set, bounds the requests worked on at once (shared with
 	// the API); the admin and the public pages' cache misses go through it.
 	Gate *admission.Gate
+	// Ident, when set, keeps the site's identity (the settings) in memory
+	// until the cache generation moves; see Identity.
+	Ident *Identity
+	// EmbedOrigins are the origins that may frame the embeds
+	// (--embed-origins: exact origins or "*"); none: no embeds, no oEmbed.
+	EmbedOrigins []string
 }
