@@ -194,6 +194,9 @@ func (s *Store) SaveSettings(ctx context.Context, actor *User, in SettingsInput,
 	if err := in.check(langs); err != nil {
 		return nil, err
 	}
+	if in.LogoID < 0 {
+		return nil, Invalid("logo", "settings.error.logo", nil)
+	}
 	if in.LogoID != 0 {
 		if _, err := s.Media(ctx, in.LogoID); err != nil {
 			if IsNotFound(err) {
@@ -294,6 +297,15 @@ func ContrastRatio(a, b string) float64 {
 		return 0
 	}
 	return contrast(ca, cb)
+}
+
+// CheckManageSettings returns the refusal SaveSettings gives actor, or
+// nil when actor may change the settings: for the form's page.
+func CheckManageSettings(actor *User) error {
+	if !MayManageSettings(actor) {
+		return refuse(actor, KindSettings, RefusalNotAllowed)
+	}
+	return nil
 }
 
 // CheckSettings applies the rules of SaveSettings that need no data.
