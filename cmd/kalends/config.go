@@ -39,7 +39,7 @@ type Config struct {
 	CORSOrigins                                    []string
 	// EmbedOrigins may frame the embeds (exact origins, or "*").
 	EmbedOrigins []string
-	LogFormat                                      string
+	LogFormat    string
 	// CacheSize is the byte bound of the API's response cache (0: none);
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
