@@ -310,3 +310,23 @@ func CheckManageSettings(actor *User) error {
 
 // CheckSettings applies the rules of SaveSettings that need no data.
 func CheckSettings(in SettingsInput, langs []string) error { return in.check(langs) }
+
+// clearUnsavedSettings removes the settings row the migration made while
+// it was never saved, so that a site export can be loaded (LoadSite); a
+// saved row stays, and makes the database not empty.
+func (s *Store) clearUnsavedSettings(ctx context.Context) error {
+	if _, err := s.db.NewDelete().TableExpr("site_settings").Where("id = 1 AND updated_at IS NULL").Exec(ctx); err != nil {
+		return fmt.Errorf("models: clear settings: %w", mapErr(err))
+	}
+	return nil
+}
+
+// ensureSettingsRow makes the settings row when there is none (a site
+// export made before the settings existed was loaded).
+func (s *Store) ensureSettingsRow(ctx context.Context) error {
+	st := &Settings{ID: 1, Names: map[string]string{}, Taglines: map[string]string{}, Links: []SettingsLink{}}
+	if _, err := s.db.NewInsert().Model(st).Ignore().Exec(ctx); err != nil {
+		return fmt.Errorf("models: settings row: %w", mapErr(err))
+	}
+	return nil
+}
