@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -97,7 +98,9 @@ func (h *handler) settingsView(c *fiber.Ctx, in models.SettingsInput, logo strin
 	withPicker(&lay)
 	v := settingsView{Layout: lay, Errors: fe, Logo: logo, AccentLight: in.AccentLight, AccentDark: in.AccentDark,
 		CustomCSS: in.CustomCSS, Library: mediaLibrary(ui.UserOf(c))}
-	for _, l := range i18n.Codes {
+	// The default language first: the others fall back to it.
+	langs := append([]string{h.d.SiteLang()}, slices.DeleteFunc(slices.Clone(i18n.Codes), func(l string) bool { return l == h.d.SiteLang() })...)
+	for _, l := range langs {
 		v.Langs = append(v.Langs, settingsLang{Code: l, Tag: i18n.Tag(l).String(), Name: ui.LanguageNames[l],
 			SiteName: in.Names[l], Tagline: in.Taglines[l], Default: l == h.d.SiteLang()})
 	}

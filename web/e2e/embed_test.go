@@ -3,6 +3,7 @@ package e2e
 import (
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -21,7 +22,11 @@ func hostSite(t *testing.T, calendar *string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		body := `<div data-kalends-events="lang=ja&view=month" data-kalends-title="催し"></div><script src="` + *calendar + `/embed.js"></script>`
+		attr := r.URL.Query().Get("embed")
+		if attr == "" {
+			attr = "lang=ja&view=month"
+		}
+		body := `<div data-kalends-events="` + html.EscapeString(attr) + `" data-kalends-title="催し"></div><script src="` + *calendar + `/embed.js"></script>`
 		if r.URL.Path == "/login.html" {
 			body = `<iframe id="login" src="` + *calendar + `/admin/login"></iframe>`
 		}
