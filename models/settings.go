@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -260,11 +261,11 @@ func parseHexColour(s string) (rgb, bool) {
 	if len(h) != 6 {
 		return rgb{}, false
 	}
-	v, err := strconv.ParseUint(h, 16, 32)
+	b, err := hex.DecodeString(h)
 	if err != nil {
 		return rgb{}, false
 	}
-	return rgb{uint8(v >> 16), uint8(v >> 8), uint8(v)}, true
+	return rgb{b[0], b[1], b[2]}, true
 }
 
 // luminance is WCAG 2's relative luminance.

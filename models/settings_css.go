@@ -164,7 +164,7 @@ func decodeCSSEscapes(s string) string {
 		var r rune
 		if j > i+1 {
 			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			r = rune(n)
+			r = rune(n) //nolint:gosec // G115: at most 6 hex digits, below 2^24
 			if r == 0 || r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
 				r = utf8.RuneError
 			}
