@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -189,6 +190,11 @@ func (s *Store) DeleteMedia(ctx context.Context, actor *User, id int64, unlink b
 		}
 		if !MayChangeMedia(actor, m) {
 			return refuse(actor, KindMedia, RefusalNotAllowed)
+		}
+		// The site's logo is not a record's image: unlinking it would
+		// change the settings, which only administrators edit there.
+		if logo, err := tx.settingsUseMedia(ctx, id); err != nil || logo {
+			return cmp.Or(err, error(Invalid("id", "settings.error.logo_in_use", nil)))
 		}
 		uses, err := tx.MediaUses(ctx, actor, id)
 		if err != nil {

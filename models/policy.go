@@ -35,13 +35,14 @@ type Action string
 
 // Actions checked by Can.
 const (
-	ActRead        Action = "read"         // see a record that is not published
-	ActCreate      Action = "create"       // create a record of the kind
-	ActEdit        Action = "edit"         // update a record
-	ActPublish     Action = "publish"      // set publish/future status
-	ActTrash       Action = "trash"        // move to the trash
-	ActForceDelete Action = "force_delete" // delete for good
-	ActManageUsers Action = "manage_users" // users and others' application passwords
+	ActRead          Action = "read"           // see a record that is not published
+	ActCreate        Action = "create"         // create a record of the kind
+	ActEdit          Action = "edit"           // update a record
+	ActPublish       Action = "publish"        // set publish/future status
+	ActTrash         Action = "trash"          // move to the trash
+	ActForceDelete   Action = "force_delete"   // delete for good
+	ActManageUsers   Action = "manage_users"   // users and others' application passwords
+	ActManageOptions Action = "manage_options" // the site's settings (WordPress's manage_options)
 )
 
 // Subject describes the record an action is about. For ActCreate and general
@@ -63,7 +64,7 @@ func Can(u *User, act Action, s Subject) bool {
 	}
 	role := u.Role
 	own := s.AuthorID != 0 && s.AuthorID == u.ID
-	if act == ActManageUsers {
+	if act == ActManageUsers || act == ActManageOptions {
 		return role == RoleAdministrator
 	}
 	switch s.Kind {
@@ -219,6 +220,10 @@ func (p *Post) subject(k Kind) Subject {
 func ReviewQueue(u *User) (reviews, everyone bool) {
 	return MayFilterStatus(u), u != nil && u.Role.AtLeast(RoleEditor)
 }
+
+// MayManageSettings reports whether u changes the site's settings
+// (administrators).
+func MayManageSettings(u *User) bool { return Can(u, ActManageOptions, Subject{Kind: KindSettings}) }
 
 // MayManageUsers reports whether u manages users and others' application
 // passwords (administrators).

@@ -25,6 +25,9 @@ const (
 	KindMedia Kind = "media"
 	// KindRevision names a kept state of an event, venue or organizer.
 	KindRevision Kind = "revision"
+	// KindSettings names the site's settings (its identity), which only
+	// administrators change.
+	KindSettings Kind = "settings"
 )
 
 // Post statuses (SPEC §6). Terms have none.

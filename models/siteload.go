@@ -38,6 +38,9 @@ func (db *DB) LoadSite(ctx context.Context, r io.Reader) (*SiteLoadReport, error
 		if rep, err = l.load(ctx); err != nil {
 			return err
 		}
+		if err := s.ensureSettingsRow(ctx); err != nil { // an export made before the settings
+			return err
+		}
 		// Text is stored composed, whatever the export holds.
 		if rep.Collisions, err = s.NormalizeText(ctx); err != nil {
 			return err
@@ -187,6 +190,11 @@ func checkHeader(k string, v any, ours string) error {
 func (l *siteLoader) checkEmpty(ctx context.Context) error {
 	var full []string
 	for _, t := range l.tables {
+		if t == "site_settings" { // its row is made by the migration
+			if err := l.s.clearUnsavedSettings(ctx); err != nil {
+				return err
+			}
+		}
 		n, err := l.s.db.NewSelect().TableExpr(quoteIdent(l.s.dialect, t)).Limit(1).Count(ctx)
 		if err != nil {
 			return fmt.Errorf("models: count %s: %w", t, err)

@@ -37,7 +37,7 @@ func (h *handler) mediaFile(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
 	c.Set(fiber.HeaderETag, f.ETag)
-	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox")
+	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox; frame-ancestors 'none'")
 	if match := c.Get(fiber.HeaderIfNoneMatch); match != "" && strings.Contains(match, f.ETag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}

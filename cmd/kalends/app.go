@@ -20,6 +20,7 @@ import (
 	"github.com/kalends/kalends/internal/admission"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/web"
+	"github.com/kalends/kalends/web/ui"
 )
 
 // newApp assembles the whole HTTP surface on one fiber app: the shared
@@ -43,7 +44,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: cache, Parts: parts, Gate: gate}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate,
-		ImportMaxBytes: cfg.importMax()}
+		ImportMaxBytes: cfg.importMax(), Ident: ui.NewIdentity(db, cfg.CacheCheck), EmbedOrigins: cfg.EmbedOrigins}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
 		ReadTimeout:  cfg.ReadTimeout,

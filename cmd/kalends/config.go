@@ -37,7 +37,9 @@ type Config struct {
 	AdminLogin                                     string
 	AdminPassword                                  string
 	CORSOrigins                                    []string
-	LogFormat                                      string
+	// EmbedOrigins may frame the embeds (exact origins, or "*").
+	EmbedOrigins []string
+	LogFormat    string
 	// CacheSize is the byte bound of the API's response cache (0: none);
 	// CacheCheck how often each instance reads the cache generation.
 	CacheSize  int64
@@ -138,6 +140,8 @@ var options = []option{
 		set: func(c *Config, v string) error { c.AdminPassword = v; return nil }},
 	{name: "cors-origins", usage: "comma list of browser origins allowed to write through the API with credentials",
 		set: func(c *Config, v string) error { c.CORSOrigins = splitList(v); return nil }},
+	{name: "embed-origins", usage: "comma list of origins (https://example.org) whose pages may frame the calendar's embeds, or * for any; empty: no embeds, no oEmbed",
+		set: func(c *Config, v string) error { c.EmbedOrigins = splitList(v); return nil }},
 	{name: "log-format", def: "text", usage: "log format: text or json",
 		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
 	{name: "cache-size", def: "64", usage: "megabytes of anonymous API answers kept in memory (0 turns the cache off)",
@@ -487,6 +491,19 @@ func (c *Config) Validate() error {
 			bad("--cors-origins: %q is not an origin like https://example.org", o)
 		}
 	}
+	for i, o := range c.EmbedOrigins {
+		if o == "*" {
+			if len(c.EmbedOrigins) > 1 {
+				bad("--embed-origins: * stands alone")
+			}
+			continue
+		}
+		origin, ok := exactOrigin(o)
+		if !ok {
+			bad("--embed-origins: %q is not an origin like https://example.org (scheme and host, a port if any, no path)", o)
+		}
+		c.EmbedOrigins[i] = origin
+	}
 	c.TrustedNets = nil
 	for _, p := range c.TrustedProxies {
 		n, err := parseProxy(p)
@@ -563,4 +580,15 @@ func parseProxy(s string) (netip.Prefix, error) {
 	}
 	a = a.Unmap()
 	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// exactOrigin reads an origin (scheme://host[:port], an optional final
+// slash) as a CSP source writes it: lower case, without the slash.
+func exactOrigin(o string) (string, bool) {
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(u.Host, "*;, '") {
+		return "", false
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host), true
 }

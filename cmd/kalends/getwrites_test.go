@@ -12,6 +12,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
+	"github.com/kalends/kalends/web/ui"
 )
 
 // moving are the columns a GET may change: a session's last-seen time
@@ -255,8 +257,16 @@ func (w *walkSite) urls(route string) ([]string, bool) {
 	switch route {
 	case "", "/", "/healthz", "/events", "/events.ics", "/sitemap.xml", "/cal/events/v1":
 		return with(route + "/")
-	case "/robots.txt":
+	case "/robots.txt", "/embed.js":
 		return with(route)
+	case "/embed/events", "/embed/events/month":
+		return with(route+"/", route+"/?categories="+w.category.slug)
+	case "/embed/event/:slug":
+		return with("/embed/event/"+w.event.slug+"/", "/embed/event/"+w.draft.slug+"/")
+	case "/oembed":
+		return with("/oembed?format=json&url=" + url.QueryEscape("http://example.test/event/"+w.event.slug+"/"))
+	case ui.StylesheetPrefix + ":hash":
+		return with(ui.StylesheetPrefix + "0123456789abcdef.css")
 	case "/sitemap-:name":
 		return with("/sitemap-pages-1.xml", "/sitemap-events-1.xml", "/sitemap-tags-1.xml", "/sitemap-events-2.xml")
 	case "/cal/events/v1/*":

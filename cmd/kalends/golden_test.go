@@ -26,8 +26,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/i18n"
-	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/internal/csvimport"
+	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -507,6 +507,7 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.admin("user-edit", "/admin/users/"+id(ids.editor)+"/edit")
 	g.admin("user-edit-missing", "/admin/users/"+missing+"/edit")
 	g.admin("profile", "/admin/profile")
+	g.admin("settings", "/admin/settings")
 	for _, k := range []struct {
 		kind string
 		id   int64
@@ -555,6 +556,14 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.public("event-feed-series", "/event/"+slug("market")+".ics", "ics")
 	g.plain("sitemap", "/sitemap.xml", "xml")
 	g.plain("robots", "/robots.txt", "txt")
+	// Without --embed-origins (the default) the embeds and oEmbed are 404;
+	// without settings there is no generated stylesheet.
+	g.plain("embed-script-off", "/embed.js", "html")
+	g.plain("embed-events-off", "/embed/events/", "html")
+	g.plain("embed-month-off", "/embed/events/month/", "html")
+	g.plain("embed-event-off", "/embed/event/"+slug("spring")+"/", "html")
+	g.plain("oembed-off", "/oembed?url="+url.QueryEscape("http://example.test/events/"), "html")
+	g.plain("theme-none", "/theme/site-0123456789abcdef.css", "html")
 	g.plain("media-file", fmt.Sprintf("/media/%d/%s", ids.media, ids.mediaFile), "txt")
 	g.plain("media-file-missing", fmt.Sprintf("/media/%s/%s", missing, ids.mediaFile), "html")
 
@@ -618,6 +627,7 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.post("form-user-app-password", "/admin/users/"+id(ids.editor)+"/app-passwords", v("name", long))
 	g.post("form-user-app-password-revoke", "/admin/users/"+id(ids.editor)+"/app-passwords/"+missing+"/revoke", nil)
 	g.post("form-profile", "/admin/profile", v("display_name", long, "email", "not an address"))
+	g.post("form-settings", "/admin/settings", v("name_ja", long, "accent_light", "#ffffff", "custom_css", "@import 'x.css';", "link_url_0", "ftp://example.test/"))
 	g.post("form-profile-password", "/admin/profile/password", v("current_password", "wrong password", "password", "short"))
 	g.post("form-profile-app-password", "/admin/profile/app-passwords", v("name", long))
 	g.post("form-profile-app-password-revoke", "/admin/profile/app-passwords/"+missing+"/revoke", nil)

@@ -43,6 +43,7 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"user_password_set":    "admin.flash.user_password_set",
 	"user_deleted":         "admin.flash.user_deleted",
 	"profile_saved":        "admin.flash.profile_saved",
+	"settings_saved":       "settings.saved",
 	"password_changed":     "admin.flash.password_changed",
 	"app_password_revoked": "admin.flash.app_password_revoked",
 	"session_ended":        "admin.flash.session_ended",

@@ -194,7 +194,13 @@ func TestAdminRoleMatrix(t *testing.T) {
 			role := adminRoles[caller]
 			resp, _ := b.get("/admin/users")
 			check(name+"/users page", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
-			resp, body := b.send(http.MethodPost, "/admin/categories", url.Values{"_csrf": {csrf}, "name": {"cat " + name}})
+			// The site's settings (issue 36): administrators only, the
+			// page and its save (a refused save leaves the name as it is).
+			resp, _ = b.get("/admin/settings")
+			check(name+"/settings page", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
+			resp, body := b.send(http.MethodPost, "/admin/settings", url.Values{"_csrf": {csrf}, "name_en": {"Site of " + name}})
+			check(name+"/settings save", role == models.RoleAdministrator, posted(resp), fmt.Sprint(resp.StatusCode, body))
+			resp, body = b.send(http.MethodPost, "/admin/categories", url.Values{"_csrf": {csrf}, "name": {"cat " + name}})
 			mayTerms := role == models.RoleAuthor || role == models.RoleEditor || role == models.RoleAdministrator
 			check(name+"/category create", mayTerms, posted(resp), fmt.Sprint(resp.StatusCode, body))
 			// CSV import (issue 33): who may import events (contributors and

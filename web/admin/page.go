@@ -43,6 +43,7 @@ var navEntries = []navEntry{
 	{ID: "import", Path: "/admin/import", LabelID: "admin.nav.import", Ready: true},
 	{ID: "media", Path: "/admin/media", LabelID: "media.nav", Ready: true},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
+	{ID: "settings", Path: settingsPath, LabelID: "settings.nav", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }
 
@@ -62,6 +63,7 @@ func (h *handler) layoutFor(c *fiber.Ctx, titleID string) layoutView {
 		Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: t(titleID), Product: productName, T: t, TD: td,
 		CSSURL: assets.URL("css/admin.css"), JSURL: assets.URL("js/admin.js"), HTMXURL: assets.URL("vendor/htmx.min.js"),
 		LangName: ui.LanguageNames[lang],
+		SiteName: h.d.Identity(c.UserContext()).Settings.Name(lang, h.d.SiteLang()),
 		// Every page: forms marked data-unsaved ask before they are left.
 		ExtraJS: []string{assets.URL("js/unsaved.js")},
 	}

@@ -59,6 +59,8 @@ func (h *handler) registerAdmin(app *fiber.App) {
 	organizerPages.mount(admin, h)
 	h.registerAccounts(admin)
 	h.registerTerms(admin)
+	admin.Get("/settings", h.settingsPage)
+	admin.Post("/settings", h.saveSettings)
 }
 
 // registerAccounts mounts the users' and the signed-in user's own pages.

@@ -295,6 +295,8 @@ type layoutView struct {
 	HTMLLang string // BCP 47 tag for <html lang>, e.g. "zh-Hans"
 	Title    string // the page title, already localized
 	Product  string
+	// SiteName is the site's own name (/admin/settings), "" when unset.
+	SiteName string
 	CSSURL   string
 	JSURL    string
 	// ExtraCSS and ExtraJS are a page's own files (the API docs' Swagger

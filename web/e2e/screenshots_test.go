@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -120,6 +121,13 @@ var signedIn = []shot{
 		return p.Submit(userForm)
 	}},
 	{"user-edit", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/users/1/edit") }},
+	{"settings", 200, func(p *browsertest.Page, lang string) int { return p.VisitIn(lang, "/admin/settings") }},
+	{"settings-error", 422, func(p *browsertest.Page, lang string) int {
+		p.VisitIn(lang, "/admin/settings")
+		p.Fill(settingsForm, "accent_light", "#88ccff")
+		p.Fill(settingsForm, "custom_css", `body { background: url(https://example.org/x.png) }`)
+		return p.Submit(settingsForm)
+	}},
 	{"profile-app-password", 200, func(p *browsertest.Page, lang string) int {
 		p.VisitIn(lang, "/admin/profile")
 		p.Fill(appPasswordForm, "name", "Screenshot")
@@ -222,7 +230,11 @@ func TestScreenshots(t *testing.T) {
 			}
 		}
 	}
-	srv := browsertest.StartServer(t, "--media-store", "db") // the library's pictures are made through srv.DB
+	var calendar string
+	host := hostSite(t, &calendar) // another site, which embeds the calendar
+	// The library's pictures are made through srv.DB.
+	srv := browsertest.StartServer(t, "--media-store", "db", "--embed-origins", host.URL)
+	calendar = srv.URL
 	ed := srv.User(t, models.RoleEditor)
 	admin := srv.User(t, models.RoleAdministrator)
 	seed(t, srv, ed)
@@ -250,6 +262,7 @@ func TestScreenshots(t *testing.T) {
 				take(signedOut)
 				p.SignIn(admin)
 				take(signedIn)
+				embedShot(t, host.URL, dir, lang, sc, scheme)
 			}
 		}
 	}
@@ -270,4 +283,19 @@ func checkPNG(t *testing.T, file string, width int) {
 	if cfg.Width != width || cfg.Height < 100 {
 		t.Errorf("%s: %d × %d, want %d wide", file, cfg.Width, cfg.Height, width)
 	}
+}
+
+// embedShot takes the month embedded in another site's page (/embed.js),
+// once the frame has its content's height.
+func embedShot(t *testing.T, host, dir, lang string, sc screen, scheme string) {
+	t.Helper()
+	p := browsertest.NewPage(t, host)
+	p.Viewport(sc.width, sc.height)
+	p.ColorScheme(scheme)
+	p.Visit("/?embed=" + url.QueryEscape("view=month&lang="+lang))
+	browsertest.WaitUntil(p, `(() => { const f = document.querySelector('div[data-kalends-events] iframe');
+		return f && f.dataset.kalendsHeight && f.dataset.kalendsHeight !== "480"; })()`)
+	file := filepath.Join(dir, fmt.Sprintf("embed-month-%s-%s-%s.png", lang, sc.name, scheme))
+	p.Screenshot(file)
+	checkPNG(t, file, int(sc.width))
 }

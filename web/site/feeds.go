@@ -128,7 +128,7 @@ func (h *handler) sendFeed(c *fiber.Ctx, lang string, events []*models.Event) er
 			}
 		}
 	}
-	body := ical.Write(ical.Calendar{Name: h.d.I18n.T(lang, "public.site_name", nil), Zone: h.d.Site.Zone().String(),
+	body := ical.Write(ical.Calendar{Name: h.d.SiteName(c.UserContext(), lang), Zone: h.d.Site.Zone().String(),
 		Refresh: feedRefresh, Host: host, Stamp: newest, Events: events, SiteZone: h.d.Site.Zone(), Series: series,
 		URL: func(e *models.Event) string { return h.d.PageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/") }})
 	c.Set(fiber.HeaderLastModified, newest.UTC().Format(http.TimeFormat))

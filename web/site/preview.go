@@ -182,6 +182,5 @@ func (h *handler) sendPreview(c *fiber.Ctx, page templ.Component) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("X-Robots-Tag", noindex)
-	c.Set(fiber.HeaderXFrameOptions, "SAMEORIGIN")
 	return c.Send(buf.Bytes())
 }

@@ -124,8 +124,9 @@ func filtered(c *fiber.Ctx) bool {
 func (h *handler) frame(lang, path, title, description string) publicView {
 	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
 	v := publicView{Lang: lang, HTMLLang: i18n.Tag(lang).String(), Title: title, Description: description, T: t,
-		CSSURL: assets.URL("css/public.css"), Canonical: h.d.PageURL(lang, path), SiteName: t("public.site_name"),
+		CSSURL: assets.URL("css/public.css"), Canonical: h.d.PageURL(lang, path),
 		Home: h.d.PageURL(lang, "/events/"), Path: path, XDefault: h.d.PageURL(h.d.SiteLang(), path)}
+	h.withIdentity(&v, lang, path)
 	for _, code := range i18n.Codes {
 		v.Alternates = append(v.Alternates, ui.LangLink{Code: code, Tag: i18n.Tag(code).String(), Name: ui.LanguageNames[code],
 			Href: h.d.PageURL(code, path), Current: code == lang})
@@ -153,7 +154,6 @@ func (h *handler) sendPublic(c *fiber.Ctx, status int, body []byte) error {
 	ui.PageHeaders(c)
 	c.Set(fiber.HeaderLink, "<"+h.d.Site.BaseURL+h.d.APIPath+`>; rel="https://api.w.org/"`)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	c.Set(fiber.HeaderXFrameOptions, "SAMEORIGIN")
 	if ui.UserOf(c) != nil {
 		c.Set(fiber.HeaderCacheControl, "private, no-cache")
 	} else {

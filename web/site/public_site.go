@@ -16,7 +16,7 @@ import (
 func (h *handler) root(c *fiber.Ctx, lang string) error {
 	pt, p := c.Query("post_type"), c.Query("p")
 	if pt == "" && p == "" {
-		return c.Redirect(h.d.PagePath(lang, "/events/"), fiber.StatusFound)
+		return c.Redirect(h.defaultView(c, lang), fiber.StatusFound)
 	}
 	id, err := strconv.ParseInt(p, 10, 64)
 	if err != nil || id < 1 {

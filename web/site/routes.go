@@ -52,6 +52,8 @@ func (h *handler) registerPublic(app *fiber.App) {
 // sitemap and robots.txt, each page and feed under every language prefix.
 func Register(app *fiber.App, d *ui.Deps) {
 	h := &handler{d: d}
+	app.Get(stylesheetPath, h.themeStylesheet)
+	h.registerEmbeds(app)
 	h.registerFeeds(app)
 	h.registerPublic(app)
 	h.registerPreview(app)

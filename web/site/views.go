@@ -28,6 +28,15 @@ type publicView struct {
 	Robots string
 	// Preview is the banner of a preview page ("" on every other page).
 	Preview string
+	// The site's identity (/admin/settings): tagline, logo (address and
+	// size), the generated stylesheet ("" for none), the links back to the
+	// organization's site, and the page's oEmbed discovery address.
+	Tagline               string
+	Logo                  string
+	LogoWidth, LogoHeight int
+	ThemeURL              string
+	SiteLinks             []link
+	OEmbed                string
 }
 
 type metaPair struct{ Property, Content string }

@@ -31,6 +31,12 @@ type Deps struct {
 	// ImportMaxBytes bounds a spreadsheet uploaded to the admin's CSV
 	// import (--import-max-bytes); 0 is DefaultImportMaxBytes.
 	ImportMaxBytes int64
+	// Ident, when set, keeps the site's identity (the settings) in memory
+	// until the cache generation moves; see Identity.
+	Ident *Identity
+	// EmbedOrigins are the origins that may frame the embeds
+	// (--embed-origins: exact origins or "*"); none: no embeds, no oEmbed.
+	EmbedOrigins []string
 }
 
 // DefaultImportMaxBytes is --import-max-bytes' default: 50 MiB.
