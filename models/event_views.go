@@ -59,7 +59,7 @@ func (s *Store) DayCounts(ctx context.Context, u *User, f EventFilter, days []ti
 		args = append(args, Sec(b))
 	}
 	last.WriteString(")")
-	q := s.db.NewSelect().TableExpr("events AS event").
+	q := s.db.NewSelect().Model((*Event)(nil)).
 		ColumnExpr(first.String()+" AS first_day, "+last.String()+" AS last_day, COUNT(*) AS n", args...)
 	s.applyEventFilter(q, f, true)
 	q.GroupExpr("first_day, last_day")

@@ -118,7 +118,9 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 	if err != nil {
 		return h.listError(c, lang, err)
 	}
-	if filtered(c) {
+	// Filtered or empty views are not for search engines, nor are the
+	// links on them (issue 20).
+	if filtered(c) || v.Frame.Robots != "" {
 		v.Frame.Robots = noindex + ", nofollow"
 	}
 	return h.renderPublic(c, fiber.StatusOK, publicViewPage(v))
@@ -129,12 +131,6 @@ func (h *handler) publicEvents(c *fiber.Ctx, lang string) error {
 func (h *handler) viewFrame(c *fiber.Ctx, lang, view string, vq viewQuery, f models.EventFilter) (viewPage, error) {
 	t := func(id string) string { return h.d.I18n.T(lang, id, nil) }
 	v := viewPage{View: view, Frame: h.frame(lang, "/events/", t("public.events.title"), t("public.events.lead"))}
-	if view != viewList || c.Query("past") != "" {
-		// Each view's own page is the list's variant: canonical is the
-		// list, and search engines are told the view's own URL is not one
-		// to keep (a month per month, a day per day).
-		v.Frame.Robots = noindex
-	}
 	filterRel := ""
 	if len(vq.filterArgs()) > 0 {
 		filterRel = "nofollow"
