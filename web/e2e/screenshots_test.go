@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -58,6 +59,22 @@ var signedOut = []shot{
 		p.Fill(loginForm, "password", "not her password")
 		return p.Submit(loginForm)
 	}},
+}
+
+// publicIn is path on the public site in lang (its /<lang> prefix).
+func publicIn(lang, path string) string {
+	if lang == "en" {
+		return path
+	}
+	return "/" + lang + path
+}
+
+// publicShots are the views of /events/ (issue 36), signed out.
+var publicShots = []shot{
+	{"public-list", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/")) }},
+	{"public-month", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=month")) }},
+	{"public-day", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=day")) }},
+	{"public-photo", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=photo")) }},
 }
 
 var signedIn = []shot{
@@ -222,6 +239,12 @@ func TestScreenshots(t *testing.T) {
 			}
 		}
 	}
+	// KALENDS_SCREENSHOTS_ONLY (a regular expression) takes only the
+	// shots whose names match.
+	var only *regexp.Regexp
+	if re := os.Getenv("KALENDS_SCREENSHOTS_ONLY"); re != "" {
+		only = regexp.MustCompile(re)
+	}
 	srv := browsertest.StartServer(t, "--media-store", "db") // the library's pictures are made through srv.DB
 	ed := srv.User(t, models.RoleEditor)
 	admin := srv.User(t, models.RoleAdministrator)
@@ -235,6 +258,9 @@ func TestScreenshots(t *testing.T) {
 				p.ColorScheme(scheme)
 				take := func(shots []shot) {
 					for _, s := range shots {
+						if only != nil && !only.MatchString(s.name) {
+							continue
+						}
 						if st := s.open(p, lang); st != s.status {
 							t.Errorf("%s: status %d, want %d", s.name, st, s.status)
 						}
@@ -248,6 +274,7 @@ func TestScreenshots(t *testing.T) {
 					}
 				}
 				take(signedOut)
+				take(publicShots)
 				p.SignIn(admin)
 				take(signedIn)
 			}
