@@ -142,6 +142,7 @@ func (h *handler) viewFrame(c *fiber.Ctx, lang, view string, vq viewQuery, f mod
 		}
 		v.Tabs = append(v.Tabs, viewTab{Label: t("public.view." + name), Href: vq.with(set...), Current: name == view, Rel: filterRel})
 	}
+	v.FilterRel = filterRel
 	bar, err := h.filterBar(c, lang, vq, f)
 	if err != nil {
 		return v, err
@@ -465,6 +466,9 @@ func (h *handler) viewCards(c *fiber.Ctx, lang string, events []*models.Event) (
 		}
 		if len(e.Venues) > 0 {
 			cd.Venue, cd.City = e.Venues[0].Venue, e.Venues[0].City
+			if cd.City != "" {
+				cd.Venue = venueWithCity(lang, cd.Venue, cd.City)
+			}
 		}
 		for _, t := range e.Categories {
 			cd.Chips = append(cd.Chips, link{t.Name, h.d.PageURL(lang, "/events/category/"+url.PathEscape(t.Slug)+"/")})
@@ -473,6 +477,14 @@ func (h *handler) viewCards(c *fiber.Ctx, lang string, events []*models.Event) (
 			cd.Placeholder = e.Categories[0].Name
 		}
 		cd.Image = cardImageOf(e.ImageURL, media[models.MediaIDOf(e.ImageURL)])
+		if cd.Image != nil {
+			// The first cards are in the first screen: loaded at once
+			// (their size is known, so nothing moves either way).
+			cd.Image.Loading = "lazy"
+			if i < 4 {
+				cd.Image.Loading = "eager"
+			}
+		}
 		out[i] = cd
 	}
 	return out, nil
@@ -716,4 +728,15 @@ func hasSelected(opts []filterOption) bool {
 		}
 	}
 	return false
+}
+
+// venueWithCity is a venue's name with its city, as lang writes the pair:
+// the city in full-width parentheses in Chinese and Japanese, after a
+// comma otherwise.
+func venueWithCity(lang, venue, city string) string {
+	switch lang {
+	case "ja", "zh-hans":
+		return venue + "（" + city + "）"
+	}
+	return venue + ", " + city
 }

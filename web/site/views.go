@@ -115,8 +115,10 @@ type viewPage struct {
 	Tabs      []viewTab
 	Filters   filterBar
 	Subscribe []link
-	// Switch links the list between upcoming and past events.
-	Switch link
+	// Switch links the list between upcoming and past events; FilterRel
+	// is "nofollow" on a filtered page (its links keep the filters).
+	Switch    link
+	FilterRel string
 	// Days are the list's and the day view's events under their day.
 	Days   []dayGroup
 	Photos []eventCard
@@ -158,6 +160,7 @@ type dayGroup struct {
 // cardImage is an event's image on a card.
 type cardImage struct {
 	Src, Srcset, Alt string
+	Loading          string // lazy, or eager for the first cards of a page
 	Width, Height    int
 	External         bool // not of the media library: shown in a fixed box
 }
