@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kalends/kalends/models/modelstest"
 	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
 )
 
 var (
