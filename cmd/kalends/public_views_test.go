@@ -33,7 +33,7 @@ func TestMonthCountsMatchTheAPI(t *testing.T) {
 		app := trapApp(t, db, 0)
 		admin, _, _ := seedAdminVenueOrganizer(t, db)
 		o := models.DefaultSeedOptions(trapNow)
-		o.Events, o.AuthorID, o.Force = 2500, admin.ID, true
+		o.Events, o.AuthorID, o.Force = 1800, admin.ID, true
 		o.From, o.To = time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC)
 		if _, err := db.Seed(context.Background(), o, nil); err != nil {
 			t.Fatal(err)

@@ -74,7 +74,14 @@ var publicShots = []shot{
 	{"public-list", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/")) }},
 	{"public-month", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=month")) }},
 	{"public-day", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=day")) }},
-	{"public-photo", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=photo")) }},
+	{"public-photo", 200, func(p *browsertest.Page, lang string) int {
+		st := p.Visit(publicIn(lang, "/events/?view=photo"))
+		// The cards' images are lazy: scrolled into view and loaded first.
+		browsertest.Eval[bool](p, `(window.scrollTo(0, document.body.scrollHeight), true)`)
+		browsertest.WaitUntil(p, `Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)`)
+		browsertest.Eval[bool](p, `(window.scrollTo(0, 0), true)`)
+		return st
+	}},
 }
 
 var signedIn = []shot{
