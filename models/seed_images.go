@@ -23,6 +23,7 @@ func (s *Store) seedImages(ctx context.Context, authorID int64) ([]string, error
 		img := image.NewRGBA(image.Rect(0, 0, 640, 427))
 		for y := range 427 {
 			for x := range 640 {
+				//nolint:gosec // G115: the channels wrap on purpose, a gradient.
 				img.Set(x, y, color.RGBA{uint8(40*i + x/5), uint8(60 + y/3), uint8(200 - 30*i + x/10), 255})
 			}
 		}

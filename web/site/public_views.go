@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -401,39 +402,7 @@ func (h *handler) monthView(c *fiber.Ctx, lang string, v *viewPage, vq viewQuery
 	if err != nil {
 		return err
 	}
-	names, first := ui.WeekdayNames(lang)
-	m := &monthGrid{Title: monthTitle(lang, start), Weekdays: names}
-	lead := (int(start.Weekday()) - int(first) + 7) % 7
-	total := 0
-	for i := range (lead + n + 6) / 7 * 7 {
-		if i%7 == 0 {
-			m.Weeks = append(m.Weeks, nil)
-		}
-		k := i - lead
-		d := monthDay{}
-		if k >= 0 && k < n {
-			day := days[k]
-			d = monthDay{Day: k + 1, In: true, Date: day.Format(time.DateOnly), Label: ui.FormatDate(lang, day),
-				Today: day.Format(time.DateOnly) == now.Format(time.DateOnly), Count: counts[k]}
-			if counts[k] > 0 {
-				d.Href = vq.with("view", viewDay, "month", "", "date", d.Date)
-			}
-			for _, e := range firsts[k] {
-				me := monthEvent{Title: e.Title, Href: h.d.PageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/")}
-				if s := e.StartAt.In(zone); !e.AllDay && !s.Before(day) {
-					me.Time = ui.FormatTime(lang, s)
-				}
-				d.Events = append(d.Events, me)
-			}
-			if more := counts[k] - len(d.Events); more > 0 {
-				d.More = more
-				d.MoreText = h.d.I18n.T(lang, "public.month.more", map[string]any{"Count": more})
-				d.MoreLabel = h.d.I18n.T(lang, "public.month.more_label", map[string]any{"Count": more, "Date": d.Label})
-			}
-			total += counts[k]
-		}
-		m.Weeks[len(m.Weeks)-1] = append(m.Weeks[len(m.Weeks)-1], d)
-	}
+	m, total := h.monthGrid(lang, vq, start, now, days, counts, firsts)
 	v.Month = m
 	if total == 0 {
 		v.Frame.Robots = noindex
@@ -565,7 +534,7 @@ func (h *handler) tecView(set func(c *fiber.Ctx, q url.Values) bool) func(c *fib
 
 // registerTECViews mounts TEC's view addresses under pre.
 func (h *handler) registerTECViews(app *fiber.App, pre string, with func(langHandler) fiber.Handler) {
-	app.Get(pre+"/events/list", with(h.tecView(func(_ *fiber.Ctx, q url.Values) bool { return true })))
+	app.Get(pre+"/events/list", with(h.tecView(func(*fiber.Ctx, url.Values) bool { return true })))
 	app.Get(pre+"/events/photo", with(h.tecView(func(_ *fiber.Ctx, q url.Values) bool { q.Set("view", viewPhoto); return true })))
 	app.Get(pre+"/events/month", with(h.tecView(func(_ *fiber.Ctx, q url.Values) bool { q.Set("view", viewMonth); return true })))
 	app.Get(pre+"/events/month/:ym", with(h.tecView(func(c *fiber.Ctx, q url.Values) bool {
@@ -604,41 +573,8 @@ func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.Ev
 			b.Keep = append(b.Keep, link{k, s})
 		}
 	}
-	cat, tag := vq.q.Get("categories"), vq.q.Get("tags")
-	for _, tax := range []string{models.TaxCategory, models.TaxTag} {
-		p, err := h.d.DB.ListTerms(ctx, nil, models.TermFilter{Taxonomy: tax, Lang: lang, PerPage: 200, HideEmpty: true})
-		if err != nil {
-			return b, err
-		}
-		if tax == models.TaxTag {
-			for _, t := range p.Items {
-				b.Tags = append(b.Tags, filterOption{Value: t.Slug, Label: t.Name, Selected: tag == t.Slug || tag == strconv.FormatInt(t.ID, 10)})
-			}
-			continue
-		}
-		children := map[int64][]*models.Term{}
-		known := map[int64]bool{}
-		for _, t := range p.Items {
-			known[t.ID] = true
-		}
-		for _, t := range p.Items {
-			parent := t.ParentID
-			if !known[parent] {
-				parent = 0
-			}
-			children[parent] = append(children[parent], t)
-		}
-		var walk func(parent int64, depth int)
-		walk = func(parent int64, depth int) {
-			for _, t := range children[parent] {
-				b.Categories = append(b.Categories, filterOption{Value: t.Slug, Label: strings.Repeat("\u3000", depth) + t.Name,
-					Selected: cat == t.Slug || cat == strconv.FormatInt(t.ID, 10)})
-				if depth < 8 {
-					walk(t.ID, depth+1)
-				}
-			}
-		}
-		walk(0, 0)
+	if err := h.filterTerms(ctx, lang, vq, &b); err != nil {
+		return b, err
 	}
 	linked := func(list func(models.LinkedFilter) ([]filterOption, int, error), query, current string, dst *[]filterOption, more *bool) error {
 		lf := models.LinkedFilter{PerPage: filterListCap, Lang: lang}
@@ -684,41 +620,7 @@ func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.Ev
 	if err != nil {
 		return b, err
 	}
-	// A venue or organizer filtered on that the list does not hold stays
-	// selected, so the filter survives the next submit.
-	for _, x := range []struct {
-		ids []int64
-		dst *[]filterOption
-		get func(id int64) (string, error)
-	}{
-		{f.VenueIDs, &b.Venues, func(id int64) (string, error) {
-			vn, err := h.d.DB.Venues().Get(ctx, nil, models.ByID(id), lang)
-			if err != nil {
-				return "", err
-			}
-			return vn.Venue, nil
-		}},
-		{f.OrganizerIDs, &b.Organizers, func(id int64) (string, error) {
-			o, err := h.d.DB.Organizers().Get(ctx, nil, models.ByID(id), lang)
-			if err != nil {
-				return "", err
-			}
-			return o.Organizer, nil
-		}},
-	} {
-		if len(x.ids) != 1 || hasSelected(*x.dst) {
-			continue
-		}
-		name, err := x.get(x.ids[0])
-		if hidden(err) {
-			continue
-		}
-		if err != nil {
-			return b, err
-		}
-		*x.dst = append([]filterOption{{Value: strconv.FormatInt(x.ids[0], 10), Label: name, Selected: true}}, *x.dst...)
-	}
-	return b, nil
+	return b, h.keepSelected(ctx, lang, f, &b)
 }
 
 func hasSelected(opts []filterOption) bool {
@@ -739,4 +641,129 @@ func venueWithCity(lang, venue, city string) string {
 		return venue + "（" + city + "）"
 	}
 	return venue + ", " + city
+}
+
+// monthGrid lays out the month starting at start as weeks of days, each
+// in-month day with its first events and "+N more" (counts and firsts as
+// DayCounts and FirstEventsOfDays give them); total is the month's
+// events, multi-day ones counted on each of their days.
+func (h *handler) monthGrid(lang string, vq viewQuery, start, now time.Time, days []time.Time, counts []int, firsts [][]*models.Event) (*monthGrid, int) {
+	zone := start.Location()
+	n := len(counts)
+	names, first := ui.WeekdayNames(lang)
+	m := &monthGrid{Title: monthTitle(lang, start), Weekdays: names}
+	lead := (int(start.Weekday()) - int(first) + 7) % 7
+	total := 0
+	for i := range (lead + n + 6) / 7 * 7 {
+		if i%7 == 0 {
+			m.Weeks = append(m.Weeks, nil)
+		}
+		k := i - lead
+		d := monthDay{}
+		if k >= 0 && k < n {
+			day := days[k]
+			d = monthDay{Day: k + 1, In: true, Date: day.Format(time.DateOnly), Label: ui.FormatDate(lang, day),
+				Today: day.Format(time.DateOnly) == now.Format(time.DateOnly), Count: counts[k]}
+			if counts[k] > 0 {
+				d.Href = vq.with("view", viewDay, "month", "", "date", d.Date)
+			}
+			for _, e := range firsts[k] {
+				me := monthEvent{Title: e.Title, Href: h.d.PageURL(lang, "/event/"+url.PathEscape(e.Slug)+"/")}
+				if s := e.StartAt.In(zone); !e.AllDay && !s.Before(day) {
+					me.Time = ui.FormatTime(lang, s)
+				}
+				d.Events = append(d.Events, me)
+			}
+			if more := counts[k] - len(d.Events); more > 0 {
+				d.More = more
+				d.MoreText = h.d.I18n.T(lang, "public.month.more", map[string]any{"Count": more})
+				d.MoreLabel = h.d.I18n.T(lang, "public.month.more_label", map[string]any{"Count": more, "Date": d.Label})
+			}
+			total += counts[k]
+		}
+		m.Weeks[len(m.Weeks)-1] = append(m.Weeks[len(m.Weeks)-1], d)
+	}
+	return m, total
+}
+
+// filterTerms fills the bar's category tree (children under their
+// parents, indented) and tags, the current ones selected.
+func (h *handler) filterTerms(ctx context.Context, lang string, vq viewQuery, bar *filterBar) error {
+	cat, tag := vq.q.Get("categories"), vq.q.Get("tags")
+	for _, tax := range []string{models.TaxCategory, models.TaxTag} {
+		p, err := h.d.DB.ListTerms(ctx, nil, models.TermFilter{Taxonomy: tax, Lang: lang, PerPage: 200, HideEmpty: true})
+		if err != nil {
+			return err
+		}
+		if tax == models.TaxTag {
+			for _, t := range p.Items {
+				bar.Tags = append(bar.Tags, filterOption{Value: t.Slug, Label: t.Name, Selected: tag == t.Slug || tag == strconv.FormatInt(t.ID, 10)})
+			}
+			continue
+		}
+		children := map[int64][]*models.Term{}
+		known := map[int64]bool{}
+		for _, t := range p.Items {
+			known[t.ID] = true
+		}
+		for _, t := range p.Items {
+			parent := t.ParentID
+			if !known[parent] {
+				parent = 0
+			}
+			children[parent] = append(children[parent], t)
+		}
+		var walk func(parent int64, depth int)
+		walk = func(parent int64, depth int) {
+			for _, t := range children[parent] {
+				bar.Categories = append(bar.Categories, filterOption{Value: t.Slug, Label: strings.Repeat("\u3000", depth) + t.Name,
+					Selected: cat == t.Slug || cat == strconv.FormatInt(t.ID, 10)})
+				if depth < 8 {
+					walk(t.ID, depth+1)
+				}
+			}
+		}
+		walk(0, 0)
+	}
+	return nil
+}
+
+// keepSelected adds the venue or organizer filtered on that the bar's
+// list does not hold, selected, so the filter survives the next submit.
+func (h *handler) keepSelected(ctx context.Context, lang string, f models.EventFilter, bar *filterBar) error {
+	// A venue or organizer filtered on that the list does not hold stays
+	// selected, so the filter survives the next submit.
+	for _, x := range []struct {
+		ids []int64
+		dst *[]filterOption
+		get func(id int64) (string, error)
+	}{
+		{f.VenueIDs, &bar.Venues, func(id int64) (string, error) {
+			vn, err := h.d.DB.Venues().Get(ctx, nil, models.ByID(id), lang)
+			if err != nil {
+				return "", err
+			}
+			return vn.Venue, nil
+		}},
+		{f.OrganizerIDs, &bar.Organizers, func(id int64) (string, error) {
+			o, err := h.d.DB.Organizers().Get(ctx, nil, models.ByID(id), lang)
+			if err != nil {
+				return "", err
+			}
+			return o.Organizer, nil
+		}},
+	} {
+		if len(x.ids) != 1 || hasSelected(*x.dst) {
+			continue
+		}
+		name, err := x.get(x.ids[0])
+		if hidden(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		*x.dst = append([]filterOption{{Value: strconv.FormatInt(x.ids[0], 10), Label: name, Selected: true}}, *x.dst...)
+	}
+	return nil
 }
