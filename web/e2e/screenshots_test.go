@@ -76,10 +76,9 @@ var publicShots = []shot{
 	{"public-day", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=day")) }},
 	{"public-photo", 200, func(p *browsertest.Page, lang string) int {
 		st := p.Visit(publicIn(lang, "/events/?view=photo"))
-		// The cards' images are lazy: scrolled into view and loaded first.
-		browsertest.Eval[bool](p, `(window.scrollTo(0, document.body.scrollHeight), true)`)
-		browsertest.WaitUntil(p, `Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)`)
-		browsertest.Eval[bool](p, `(window.scrollTo(0, 0), true)`)
+		// The cards' images are lazy: loaded at once for the picture.
+		browsertest.Eval[bool](p, `(document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager' }), true)`)
+		browsertest.WaitUntil(p, `Array.from(document.images).every(i => i.complete)`)
 		return st
 	}},
 }
