@@ -187,10 +187,10 @@ func (h *handler) listView(c *fiber.Ctx, lang string, v *viewPage, vq viewQuery,
 	f.Page, f.PerPage = page, publicPerPage
 	if past {
 		f.EndsBefore, f.Desc = &now, true
-		v.Frame.Title = t("public.events.past_title")
+		v.Frame.Title, v.None = t("public.events.past_title"), t("public.events.past_none")
 		v.Switch = link{t("public.events.upcoming_link"), vq.with("past", "")}
 	} else {
-		f.EndsAfter = &now
+		f.EndsAfter, v.None = &now, t("public.events.none")
 		v.Switch = link{t("public.events.past_link"), vq.with("past", "1")}
 	}
 	p, err := h.d.DB.ListEvents(c.UserContext(), actor(c), f)
@@ -295,7 +295,7 @@ func (h *handler) dayView(c *fiber.Ctx, lang string, v *viewPage, vq viewQuery, 
 	if err != nil {
 		return err
 	}
-	v.DayTitle = ui.FormatDate(lang, day)
+	v.DayTitle, v.None = ui.FormatDate(lang, day), h.d.I18n.T(lang, "public.day.none", nil)
 	v.Days = []dayGroup{{Date: day.Format(time.DateOnly), Heading: v.DayTitle, Cards: cards}}
 	if len(cards) == 0 {
 		v.Days = nil

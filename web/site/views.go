@@ -119,6 +119,7 @@ type viewPage struct {
 	// is "nofollow" on a filtered page (its links keep the filters).
 	Switch    link
 	FilterRel string
+	None      string // what an empty list says
 	// Days are the list's and the day view's events under their day.
 	Days   []dayGroup
 	Photos []eventCard
