@@ -590,6 +590,12 @@ func endpoints(base, auth, cookie, tmp string, n int, size *Size) ([]endpoint, [
 	list = append(list, endpoint{name: "sitemap index", url: base + "/sitemap.xml"},
 		endpoint{name: "sitemap child of events (10,000 ids)", url: base + "/" + string(child)},
 		endpoint{name: "public /events/", url: base + "/events/"},
+		// The views of issue 36: the month grid (per-day counts and four
+		// events a day), a day, the photo grid and the past list.
+		endpoint{name: "public month view", url: base + "/events/?view=month"},
+		endpoint{name: "public day view", url: base + "/events/?view=day"},
+		endpoint{name: "public photo view", url: base + "/events/?view=photo"},
+		endpoint{name: "public past list", url: base + "/events/?past=1"},
 		// The admin, signed in as an editor through the sign-in form:
 		// the dashboard, the events list's default tab, and its search
 		// for the word of issue 31 (found in 40% of the events).

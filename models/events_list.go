@@ -63,6 +63,10 @@ type EventFilter struct {
 	// those it needs with EventsByIDs and CompleteEvents (the API, for
 	// the events it has no ready part of).
 	Bare bool
+	// SkipTotal leaves the total uncounted: Total is then the number of
+	// events up to the page's end (the public month and day views, which
+	// count otherwise or need no total).
+	SkipTotal bool
 
 	// Resolved by ListEvents: the categories asked (each standing for its
 	// subcategories too) and the tags; who the events are shown to.
@@ -166,7 +170,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	// A page that is not full tells the total without counting (the count
 	// is the costly part of a big window); otherwise one COUNT query.
 	total := int64(offset + len(events))
-	if len(events) == f.PerPage || (len(events) == 0 && offset > 0) {
+	if !f.SkipTotal && (len(events) == f.PerPage || (len(events) == 0 && offset > 0)) {
 		n, err := s.countEvents(ctx, f)
 		if err != nil {
 			return nil, fmt.Errorf("models: count events: %w", mapErr(err))

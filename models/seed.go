@@ -35,6 +35,9 @@ type SeedOptions struct {
 	// SeriesCount occurrences each (their occurrences are added to the
 	// events), spread evenly over the seeded events.
 	Series, SeriesCount int
+	// Images is the share of events (by id, so the random draws stay
+	// those of a seed without) that show one of a few library images.
+	Images float64
 }
 
 // DefaultSeedOptions is the realistic shape, with start dates from a year
@@ -44,7 +47,7 @@ func DefaultSeedOptions(day time.Time) SeedOptions {
 	return SeedOptions{Events: 10000, Venues: 20, Organizers: 20, Categories: 10, Tags: 20,
 		VenuesPerEvent: 1, OrganizersPerEvent: 2, CategoriesPerEvent: 2, TagsPerEvent: 2,
 		Drafts: 0.05, AllDay: 0.1, MultiDay: 0.1, Hidden: 0.02, Translated: 0.3,
-		From: d.AddDate(-1, 0, 0), To: d.AddDate(1, 0, 0), Seed: 1}
+		From: d.AddDate(-1, 0, 0), To: d.AddDate(1, 0, 0), Seed: 1, Images: 0.3}
 }
 
 // SeedReport says what Seed wrote.
@@ -83,6 +86,12 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	g := &seeder{rng: rng, o: o, now: Sec(s.site.Now())}
 	if err := s.RunInTx(ctx, func(tx *Store) error { return g.writeDirectory(ctx, tx, &rep) }); err != nil {
 		return rep, err
+	}
+	if o.Images > 0 {
+		var err error
+		if g.images, err = s.seedImages(ctx, o.AuthorID); err != nil {
+			return rep, err
+		}
 	}
 	for done := 0; done < o.Events; done += seedBatch {
 		n := min(seedBatch, o.Events-done)
@@ -194,6 +203,7 @@ type seeder struct {
 	venues, organizers, cats, tags []int64
 	venueZones                     map[int64]string
 	nextID                         int64
+	images                         []string // paths of the library images events show
 }
 
 // seedLangs are the source languages of seeded records, English most often.
@@ -472,6 +482,9 @@ func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedRep
 			Excerpt: g.words(lang, 6), StartAt: Sec(start.UTC()), EndAt: Sec(end.UTC()), Timezone: zone, AllDay: allDay,
 			ShowMap: true, ShowMapLink: true, HideFromListings: g.chance(g.o.Hidden), Featured: g.chance(0.05)}
 		e.Status = status
+		if len(g.images) > 0 && float64(id%100) < g.o.Images*100 {
+			e.ImageURL = g.images[int(id/100)%len(g.images)]
+		}
 		if cost != "" {
 			e.Cost = EncodeCost(cost)
 			e.CurrencySymbol, e.CurrencyPosition = DetectCurrency(CostItems(e.Cost))

@@ -255,7 +255,16 @@ func (w *walkSite) urls(route string) ([]string, bool) {
 		return us, true
 	}
 	switch route {
-	case "", "/", "/healthz", "/events", "/events.ics", "/sitemap.xml", "/cal/events/v1":
+	case "/events": // its views (issue 36)
+		return with("/events/", "/events/?past=1", "/events/?view=month&month=2027-04", "/events/?view=day&date=2027-04-03",
+			"/events/?view=photo&featured=1&search="+url.QueryEscape("音乐"))
+	case "/events/list", "/events/photo", "/events/month", "/events/today": // TEC's views: 301
+		return with(route + "/")
+	case "/events/month/:ym":
+		return with("/events/month/2027-04/")
+	case "/events/:date":
+		return with("/events/2027-04-03/")
+	case "", "/", "/healthz", "/events.ics", "/sitemap.xml", "/cal/events/v1":
 		return with(route + "/")
 	case "/robots.txt", "/embed.js":
 		return with(route)

@@ -534,6 +534,17 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.public("events-page-venue", fmt.Sprintf("/events/?venue=%d", ids.venue), "html")
 	g.public("events-page-bad-filter", "/events/?venue=abc", "html")
 	g.public("events-page-page-2", "/events/?page=2", "html")
+	g.public("events-page-past", "/events/?past=1", "html")
+	g.public("events-page-day", "/events/?view=day&date=2031-06-01", "html")
+	g.public("events-page-photo", "/events/?view=photo", "html")
+	g.public("events-page-featured", "/events/?featured=1&view=month&month=2031-06", "html")
+	// TEC's view addresses answer 301 to ours (issue 36).
+	g.public("tec-list", "/events/list/", "html")
+	g.public("tec-photo", "/events/photo/", "html")
+	g.public("tec-month", "/events/month/", "html")
+	g.public("tec-month-of", "/events/month/2031-06/", "html")
+	g.public("tec-today", "/events/today/", "html")
+	g.public("tec-day", "/events/2031-06-01/", "html")
 	for _, name := range []string{"spring", "matsuri", "concert", "fete", "past", "market"} {
 		g.public("event-"+name, "/event/"+slug(name)+"/", "html")
 	}

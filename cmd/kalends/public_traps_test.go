@@ -355,6 +355,8 @@ func TestPublicRobotsMeta(t *testing.T) {
 		app := trapApp(t, db, 0)
 		fx := seedLists(t, db)
 		q := url.QueryEscape
+		// The views of /events/ say nofollow too (issue 36); the record
+		// pages' lists only noindex.
 		check := func(app *fiber.App, path string, noindex bool) {
 			t.Helper()
 			p := getPublic(t, app, path)
@@ -365,6 +367,9 @@ func TestPublicRobotsMeta(t *testing.T) {
 			want := []string(nil)
 			if noindex {
 				want = []string{"noindex"}
+				if strings.Contains(path, "/events/?") || strings.HasSuffix(path, "/events/") {
+					want = []string{"noindex, nofollow"}
+				}
 			}
 			if strings.Join(p.robots, "|") != strings.Join(want, "|") {
 				t.Errorf("%s: robots meta %q, want %q", path, p.robots, want)

@@ -267,6 +267,7 @@ func TestAxeEveryPublicPage(t *testing.T) {
 		status int
 	}{
 		{"/", 200}, {"/events", 200}, {"/events?search=caf%C3%A9", 200}, {"/events?view=month&month=" + month, 200},
+		{"/events?past=1", 200}, {"/events?view=day", 200}, {"/events?view=photo", 200}, {"/events?view=month&featured=1", 200},
 		{d.eventURL, 200}, {d.seriesURL, 200}, {d.venueURL, 200}, {d.organizerURL, 200},
 		{d.categoryURL, 200}, {d.tagURL, 200}, {"/event/no-such-event", 404}, {"/events?venue=abc", 400},
 	}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -58,6 +59,28 @@ var signedOut = []shot{
 		p.Fill(loginForm, "login", fmt.Sprintf("visitor%d", failures))
 		p.Fill(loginForm, "password", "not her password")
 		return p.Submit(loginForm)
+	}},
+}
+
+// publicIn is path on the public site in lang (its /<lang> prefix).
+func publicIn(lang, path string) string {
+	if lang == "en" {
+		return path
+	}
+	return "/" + lang + path
+}
+
+// publicShots are the views of /events/ (issue 36), signed out.
+var publicShots = []shot{
+	{"public-list", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/")) }},
+	{"public-month", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=month")) }},
+	{"public-day", 200, func(p *browsertest.Page, lang string) int { return p.Visit(publicIn(lang, "/events/?view=day")) }},
+	{"public-photo", 200, func(p *browsertest.Page, lang string) int {
+		st := p.Visit(publicIn(lang, "/events/?view=photo"))
+		// The cards' images are lazy: loaded at once for the picture.
+		browsertest.Eval[bool](p, `(document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager' }), true)`)
+		browsertest.WaitUntil(p, `Array.from(document.images).every(i => i.complete)`)
+		return st
 	}},
 }
 
@@ -230,6 +253,12 @@ func TestScreenshots(t *testing.T) {
 			}
 		}
 	}
+	// KALENDS_SCREENSHOTS_ONLY (a regular expression) takes only the
+	// shots whose names match.
+	var only *regexp.Regexp
+	if re := os.Getenv("KALENDS_SCREENSHOTS_ONLY"); re != "" {
+		only = regexp.MustCompile(re)
+	}
 	var calendar string
 	host := hostSite(t, &calendar) // another site, which embeds the calendar
 	// The library's pictures are made through srv.DB.
@@ -247,6 +276,9 @@ func TestScreenshots(t *testing.T) {
 				p.ColorScheme(scheme)
 				take := func(shots []shot) {
 					for _, s := range shots {
+						if only != nil && !only.MatchString(s.name) {
+							continue
+						}
 						if st := s.open(p, lang); st != s.status {
 							t.Errorf("%s: status %d, want %d", s.name, st, s.status)
 						}
@@ -260,6 +292,7 @@ func TestScreenshots(t *testing.T) {
 					}
 				}
 				take(signedOut)
+				take(publicShots)
 				p.SignIn(admin)
 				take(signedIn)
 				embedShot(t, host.URL, dir, lang, sc, scheme)

@@ -71,12 +71,45 @@ func (h *handler) eventsFeed(c *fiber.Ctx, lang string) error {
 			*a.dst = t
 		}
 	}
-	f.EndsAfter, f.StartsBefore = &from, &to
-	p, err := h.d.DB.ListEvents(c.UserContext(), nil, f)
+	events, err := h.nearestEvents(c, f, from, to, now)
 	if err != nil {
 		return h.feedFilterError(c, lang, err)
 	}
-	return h.sendFeed(c, lang, p.Items)
+	return h.sendFeed(c, lang, events)
+}
+
+// nearestEvents are the events of f in the window [from, to) (ending
+// after from, starting before to), at most feedCap of them: those not
+// yet over first, in start order, then, while the cap allows, those that
+// have ended, newest first; so a capped feed keeps the events nearest to
+// now rather than the oldest of its window. In start order.
+func (h *handler) nearestEvents(c *fiber.Ctx, f models.EventFilter, from, to, now time.Time) ([]*models.Event, error) {
+	up := f
+	after := from
+	if now.After(after) {
+		after = now
+	}
+	up.EndsAfter, up.StartsBefore, up.PerPage, up.SkipTotal = &after, &to, feedCap, true
+	p, err := h.d.DB.ListEvents(c.UserContext(), nil, up)
+	if err != nil || len(p.Items) >= feedCap || !now.After(from) {
+		if p == nil {
+			return nil, err
+		}
+		return p.Items, err
+	}
+	past := f
+	ended := models.Sec(now).Add(time.Second) // ends by now: whole seconds
+	past.EndsAfter, past.EndsBefore, past.StartsBefore = &from, &ended, &to
+	past.PerPage, past.Desc, past.SkipTotal = feedCap-len(p.Items), true, true
+	q, err := h.d.DB.ListEvents(c.UserContext(), nil, past)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*models.Event, 0, len(q.Items)+len(p.Items))
+	for i := len(q.Items) - 1; i >= 0; i-- {
+		out = append(out, q.Items[i])
+	}
+	return append(out, p.Items...), nil
 }
 
 // eventFeed is /event/<slug>.ics.

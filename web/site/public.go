@@ -106,7 +106,7 @@ const noindex = "noindex"
 
 // publicFilters are the query arguments that filter a public list (the
 // API's names); page, view and month do not.
-var publicFilters = []string{"search", "categories", "tags", "venue", "organizer"}
+var publicFilters = []string{"search", "categories", "tags", "venue", "organizer", "featured", "vq", "oq"}
 
 // filtered reports whether the request names a filter, even an empty one:
 // such a page is one of countless combinations, none worth indexing.
@@ -152,6 +152,7 @@ func (v *publicView) withJSONLD(o ordered.Obj) error {
 // stored by shared caches.
 func (h *handler) sendPublic(c *fiber.Ctx, status int, body []byte) error {
 	ui.PageHeaders(c)
+	c.Set(fiber.HeaderContentSecurityPolicy, publicCSP)
 	c.Set(fiber.HeaderLink, "<"+h.d.Site.BaseURL+h.d.APIPath+`>; rel="https://api.w.org/"`)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	if ui.UserOf(c) != nil {
@@ -165,6 +166,10 @@ func (h *handler) sendPublic(c *fiber.Ctx, status int, body []byte) error {
 	}
 	return c.Status(status).Send(body)
 }
+
+// publicCSP is the admin's policy but for images: a public page shows an
+// event's external image (https: only; the admin keeps 'self' and data:).
+var publicCSP = strings.Replace(ui.ContentSecurityPolicy, "img-src 'self' data:", "img-src 'self' data: https:", 1)
 
 // notModified sets the ETag of body (a hash of it) and says whether the
 // request's If-None-Match already names it.

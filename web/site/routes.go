@@ -36,6 +36,7 @@ func (h *handler) registerPublic(app *fiber.App) {
 	h.perLanguage(nil, func(pre string, with func(langHandler) fiber.Handler) {
 		app.Get(pre+"/", h.d.LoadSession, with(h.root))
 		app.Get(pre+"/events", h.d.LoadSession, with(h.publicEvents))
+		h.registerTECViews(app, pre, with)
 		app.Get(pre+"/event/:slug", h.d.LoadSession, with(h.publicEvent))
 		app.Get(pre+"/venue/:slug", h.d.LoadSession, with(h.publicLinked(venueKind)))
 		app.Get(pre+"/organizer/:slug", h.d.LoadSession, with(h.publicLinked(organizerKind)))

@@ -48,6 +48,15 @@ type link struct{ Label, Href string }
 type eventCard struct {
 	Title, URL, When, Venue string
 	Start                   time.Time
+	// The views' card: the start date (for the photo grid), the times in
+	// the event's own zone when it differs from the site's (with the
+	// zone), the venue's city, the categories, cost, featured marking
+	// and image; Placeholder names the first category where there is no
+	// image.
+	Date, OwnWhen, City, Cost, Placeholder string
+	Chips                                  []link
+	Featured                               bool
+	Image                                  *cardImage
 }
 
 // eventPageView is the page of one event.
@@ -93,22 +102,85 @@ type publicPager struct {
 	Page, Of   int
 }
 
-// monthView is /events/?view=month: a month as a table of weeks, each day
-// with the events on it; no JavaScript.
-type monthView struct {
-	Frame       publicView
-	Month       string // as the language writes it
-	Weekdays    []string
-	Weeks       [][]monthDay
-	Prev, Next  string
-	List        string // the list view with the same filters
-	Truncated   bool
-	Webcal, ICS string
+type monthDay struct {
+	Day         int
+	In          bool // in the month shown (not a neighbour's day filling the week)
+	Today       bool
+	Date, Label string // YYYY-MM-DD, and as the language writes it
+	Href        string // the day view ("" for a day without events)
+	Count       int    // the day's events, all of them
+	Events      []monthEvent
+	More        int // Count less those shown
+	MoreText    string
+	MoreLabel   string // "+N more" with the date, for assistive technology
 }
 
-type monthDay struct {
-	Day    int
-	In     bool // in the month shown (not a neighbour's day filling the week)
-	Today  bool
-	Events []link
+// viewPage is a page of /events/: one of its views with the filter bar
+// and the subscribe links. The view's own part (viewBody) is apart from
+// the page shell, so another frame can show it.
+type viewPage struct {
+	Frame     publicView
+	View      string // list, month, day or photo
+	Tabs      []viewTab
+	Filters   filterBar
+	Subscribe []link
+	// Switch links the list between upcoming and past events; FilterRel
+	// is "nofollow" on a filtered page (its links keep the filters).
+	Switch    link
+	FilterRel string
+	None      string // what an empty list says
+	// Days are the list's and the day view's events under their day.
+	Days   []dayGroup
+	Photos []eventCard
+	Month  *monthGrid
+	Pager  publicPager
+	// DayTitle is the day view's day; DayPrev and DayNext the nearest
+	// days with events ("" for none).
+	DayTitle, DayPrev, DayNext string
+	MonthPrev, MonthNext       string
+}
+
+type viewTab struct {
+	Label, Href, Rel string
+	Current          bool
+}
+
+// filterBar is the form of every view's filters.
+type filterBar struct {
+	Categories, Tags, Venues, Organizers []filterOption
+	// VenueSearch and OrganizerSearch show a search box for records
+	// beyond the listed ones.
+	VenueSearch, OrganizerSearch bool
+	VenueQuery, OrganizerQuery   string
+	Featured                     bool
+	Search                       string
+	Keep                         []link // hidden arguments: the view's own (Label: name, Href: value)
+}
+
+type filterOption struct {
+	Value, Label string
+	Selected     bool
+}
+
+type dayGroup struct {
+	Date, Heading string // YYYY-MM-DD, and as the language writes it
+	Cards         []eventCard
+}
+
+// cardImage is an event's image on a card.
+type cardImage struct {
+	Src, Srcset, Alt string
+	Loading          string // lazy, or eager for the first cards of a page
+	Width, Height    int
+	External         bool // not of the media library: shown in a fixed box
+}
+
+type monthGrid struct {
+	Title    string
+	Weekdays []string
+	Weeks    [][]monthDay
+}
+
+type monthEvent struct {
+	Time, Title, Href string
 }

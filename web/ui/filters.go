@@ -12,8 +12,8 @@ import (
 // The event filters of a URL, read once for every surface that lists
 // events: the admin list, the calendar, the public lists and the feeds.
 // They use the API's argument names: categories and tags (comma lists of
-// ids or slugs), venue and organizer (comma lists of ids) and search (at
-// most models.MaxSearchLen characters). A value that cannot be read is a
+// ids or slugs), venue and organizer (comma lists of ids), featured (1 or
+// 0, true or false) and search (at most models.MaxSearchLen characters). A value that cannot be read is a
 // *FilterError; each surface turns it (and the store's refusal of a filter
 // that names nothing, a *models.ValidationError) into its answer in one
 // place: FilterMessage words both.
@@ -53,6 +53,14 @@ func ParseEventFilter(query func(string) string, f *models.EventFilter) error {
 			}
 			*a.dst = append(*a.dst, id)
 		}
+	}
+	switch s := strings.ToLower(strings.TrimSpace(query("featured"))); s {
+	case "":
+	case "1", "true", "0", "false":
+		b := s == "1" || s == "true"
+		f.Featured = &b
+	default:
+		return &FilterError{Arg: "featured", Reason: "filter.bad_bool", Data: map[string]any{"Name": "featured", "Value": s}}
 	}
 	if s := strings.TrimSpace(query("search")); s != "" {
 		if len([]rune(s)) > models.MaxSearchLen {
