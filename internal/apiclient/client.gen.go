@@ -518,6 +518,45 @@ func (e ListEventsParamsRecurrence) Valid() bool {
 	}
 }
 
+// Defines values for ListEventsParamsOrderby.
+const (
+	ListEventsParamsOrderbyModified  ListEventsParamsOrderby = "modified"
+	ListEventsParamsOrderbyStartDate ListEventsParamsOrderby = "start_date"
+	ListEventsParamsOrderbyTitle     ListEventsParamsOrderby = "title"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsOrderby enum.
+func (e ListEventsParamsOrderby) Valid() bool {
+	switch e {
+	case ListEventsParamsOrderbyModified:
+		return true
+	case ListEventsParamsOrderbyStartDate:
+		return true
+	case ListEventsParamsOrderbyTitle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsOrder.
+const (
+	ListEventsParamsOrderAsc  ListEventsParamsOrder = "asc"
+	ListEventsParamsOrderDesc ListEventsParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsOrder enum.
+func (e ListEventsParamsOrder) Valid() bool {
+	switch e {
+	case ListEventsParamsOrderAsc:
+		return true
+	case ListEventsParamsOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListEventsParamsMlLanguage.
 const (
 	ListEventsParamsMlLanguageEn     ListEventsParamsMlLanguage = "en"
@@ -1592,6 +1631,42 @@ func (e PutMediaParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ListOrganizersParamsOrderby.
+const (
+	ListOrganizersParamsOrderbyDate     ListOrganizersParamsOrderby = "date"
+	ListOrganizersParamsOrderbyModified ListOrganizersParamsOrderby = "modified"
+)
+
+// Valid indicates whether the value is a known member of the ListOrganizersParamsOrderby enum.
+func (e ListOrganizersParamsOrderby) Valid() bool {
+	switch e {
+	case ListOrganizersParamsOrderbyDate:
+		return true
+	case ListOrganizersParamsOrderbyModified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrganizersParamsOrder.
+const (
+	ListOrganizersParamsOrderAsc  ListOrganizersParamsOrder = "asc"
+	ListOrganizersParamsOrderDesc ListOrganizersParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListOrganizersParamsOrder enum.
+func (e ListOrganizersParamsOrder) Valid() bool {
+	switch e {
+	case ListOrganizersParamsOrderAsc:
+		return true
+	case ListOrganizersParamsOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListOrganizersParamsMlLanguage.
 const (
 	ListOrganizersParamsMlLanguageEn     ListOrganizersParamsMlLanguage = "en"
@@ -2375,6 +2450,42 @@ func (e PutTagParamsMlLanguage) Valid() bool {
 	case PutTagParamsMlLanguageKo:
 		return true
 	case PutTagParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListVenuesParamsOrderby.
+const (
+	ListVenuesParamsOrderbyDate     ListVenuesParamsOrderby = "date"
+	ListVenuesParamsOrderbyModified ListVenuesParamsOrderby = "modified"
+)
+
+// Valid indicates whether the value is a known member of the ListVenuesParamsOrderby enum.
+func (e ListVenuesParamsOrderby) Valid() bool {
+	switch e {
+	case ListVenuesParamsOrderbyDate:
+		return true
+	case ListVenuesParamsOrderbyModified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListVenuesParamsOrder.
+const (
+	ListVenuesParamsOrderAsc  ListVenuesParamsOrder = "asc"
+	ListVenuesParamsOrderDesc ListVenuesParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListVenuesParamsOrder enum.
+func (e ListVenuesParamsOrder) Valid() bool {
+	switch e {
+	case ListVenuesParamsOrderAsc:
+		return true
+	case ListVenuesParamsOrderDesc:
 		return true
 	default:
 		return false
@@ -3801,12 +3912,30 @@ type ListEventsParams struct {
 	// IncludeHidden Our extension: if true, also list events hidden from listings (hide_from_listings), as the admin's calendar shows them. Honoured only for contributors and above; ignored for anyone else.
 	IncludeHidden *bool `form:"include_hidden,omitempty" json:"include_hidden,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: start_date (the default: start, then publication date, then id), modified (the last change, then id) or title.
+	Orderby *ListEventsParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: asc (ascending, the default) or desc (descending).
+	Order *ListEventsParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListEventsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
 
 // ListEventsParamsRecurrence defines parameters for ListEvents.
 type ListEventsParamsRecurrence string
+
+// ListEventsParamsOrderby defines parameters for ListEvents.
+type ListEventsParamsOrderby string
+
+// ListEventsParamsOrder defines parameters for ListEvents.
+type ListEventsParamsOrder string
 
 // ListEventsParamsMlLanguage defines parameters for ListEvents.
 type ListEventsParamsMlLanguage string
@@ -8570,9 +8699,27 @@ type ListOrganizersParams struct {
 	// Status Only organizers with one of these post statuses (comma-separated). Signed-out users may only ask for publish.
 	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: date (publication date, the default) or modified (the last change); ties are broken by id.
+	Orderby *ListOrganizersParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: desc (newest first, the default) or asc.
+	Order *ListOrganizersParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListOrganizersParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// ListOrganizersParamsOrderby defines parameters for ListOrganizers.
+type ListOrganizersParamsOrderby string
+
+// ListOrganizersParamsOrder defines parameters for ListOrganizers.
+type ListOrganizersParamsOrder string
 
 // ListOrganizersParamsMlLanguage defines parameters for ListOrganizers.
 type ListOrganizersParamsMlLanguage string
@@ -9591,9 +9738,27 @@ type ListVenuesParams struct {
 	// Status Only venues with one of these post statuses (comma-separated). Signed-out users may only ask for publish.
 	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: date (publication date, the default) or modified (the last change); ties are broken by id.
+	Orderby *ListVenuesParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: desc (newest first, the default) or asc.
+	Order *ListVenuesParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListVenuesParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// ListVenuesParamsOrderby defines parameters for ListVenues.
+type ListVenuesParamsOrderby string
+
+// ListVenuesParamsOrder defines parameters for ListVenues.
+type ListVenuesParamsOrder string
 
 // ListVenuesParamsMlLanguage defines parameters for ListVenues.
 type ListVenuesParamsMlLanguage string
@@ -35265,6 +35430,54 @@ func NewListEventsRequest(server string, params *ListEventsParams) (*http.Reques
 
 		}
 
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.MlLanguage != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -37010,6 +37223,54 @@ func NewListOrganizersRequest(server string, params *ListOrganizersParams) (*htt
 		if params.Status != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: "string"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -38846,6 +39107,54 @@ func NewListVenuesRequest(server string, params *ListVenuesParams) (*http.Reques
 		if params.Status != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: "string"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
