@@ -22,6 +22,9 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	gen, parts := r.Deps.Parts.Generation(r.Ctx)
 	f.Bare = parts
 	page, err := r.Deps.DB.ListEvents(r.Ctx, r.User, f)

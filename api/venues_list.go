@@ -13,6 +13,9 @@ import (
 // queries whatever per_page is, total right for any filter, 404 past the
 // last page, and every effective filter echoed in the envelope's URLs.
 func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	page, perPage := r.Page(), r.PerPage()
 	var statuses []string
 	for _, s := range r.StringList("status") {

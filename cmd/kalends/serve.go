@@ -67,8 +67,10 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	} else {
 		close(publishing)
 	}
+	pruning := make(chan struct{})
+	go func() { defer close(pruning); runChangesPruner(pctx, db, cfg.ChangesKeep, logger) }()
 	// However serving ends, the publisher stops before the database closes.
-	defer func() { stopPublishing(); <-publishing }()
+	defer func() { stopPublishing(); <-publishing; <-pruning }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
