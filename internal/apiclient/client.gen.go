@@ -473,6 +473,81 @@ func (e PutCategoryParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ListChangesParamsMlLanguage.
+const (
+	ListChangesParamsMlLanguageEn     ListChangesParamsMlLanguage = "en"
+	ListChangesParamsMlLanguageJa     ListChangesParamsMlLanguage = "ja"
+	ListChangesParamsMlLanguageKo     ListChangesParamsMlLanguage = "ko"
+	ListChangesParamsMlLanguageZhHans ListChangesParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListChangesParamsMlLanguage enum.
+func (e ListChangesParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListChangesParamsMlLanguageEn:
+		return true
+	case ListChangesParamsMlLanguageJa:
+		return true
+	case ListChangesParamsMlLanguageKo:
+		return true
+	case ListChangesParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChanges200JSONResponseBodyChangesAction.
+const (
+	Created ListChanges200JSONResponseBodyChangesAction = "created"
+	Removed ListChanges200JSONResponseBodyChangesAction = "removed"
+	Updated ListChanges200JSONResponseBodyChangesAction = "updated"
+)
+
+// Valid indicates whether the value is a known member of the ListChanges200JSONResponseBodyChangesAction enum.
+func (e ListChanges200JSONResponseBodyChangesAction) Valid() bool {
+	switch e {
+	case Created:
+		return true
+	case Removed:
+		return true
+	case Updated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChanges200JSONResponseBodyChangesKind.
+const (
+	ListChanges200JSONResponseBodyChangesKindCategory  ListChanges200JSONResponseBodyChangesKind = "category"
+	ListChanges200JSONResponseBodyChangesKindEvent     ListChanges200JSONResponseBodyChangesKind = "event"
+	ListChanges200JSONResponseBodyChangesKindMedia     ListChanges200JSONResponseBodyChangesKind = "media"
+	ListChanges200JSONResponseBodyChangesKindOrganizer ListChanges200JSONResponseBodyChangesKind = "organizer"
+	ListChanges200JSONResponseBodyChangesKindTag       ListChanges200JSONResponseBodyChangesKind = "tag"
+	ListChanges200JSONResponseBodyChangesKindVenue     ListChanges200JSONResponseBodyChangesKind = "venue"
+)
+
+// Valid indicates whether the value is a known member of the ListChanges200JSONResponseBodyChangesKind enum.
+func (e ListChanges200JSONResponseBodyChangesKind) Valid() bool {
+	switch e {
+	case ListChanges200JSONResponseBodyChangesKindCategory:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindEvent:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindMedia:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindOrganizer:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindTag:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindVenue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListDocParamsMlLanguage.
 const (
 	ListDocParamsMlLanguageEn     ListDocParamsMlLanguage = "en"
@@ -3831,6 +3906,27 @@ type PutCategoryParams struct {
 
 // PutCategoryParamsMlLanguage defines parameters for PutCategory.
 type PutCategoryParamsMlLanguage string
+
+// ListChangesParams defines parameters for ListChanges.
+type ListChangesParams struct {
+	// Cursor Where to read on from: the cursor of the previous answer, or the X-Kalends-Changes-Cursor header of a list answer. Without it, the feed starts from the oldest change kept.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// PerPage The most changes in one answer: 100 by default, at most 500. An answer may hold fewer (even none) and still not be the end: read on until an answer's cursor is the one you sent.
+	PerPage *int `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListChangesParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListChangesParamsMlLanguage defines parameters for ListChanges.
+type ListChangesParamsMlLanguage string
+
+// ListChanges200JSONResponseBodyChangesAction defines parameters for ListChanges.
+type ListChanges200JSONResponseBodyChangesAction string
+
+// ListChanges200JSONResponseBodyChangesKind defines parameters for ListChanges.
+type ListChanges200JSONResponseBodyChangesKind string
 
 // ListDocParams defines parameters for ListDoc.
 type ListDocParams struct {
@@ -31497,6 +31593,13 @@ type ClientInterface interface {
 	// Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 	PutCategoryWithFormdataBody(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChanges Follow the changes of the calendar
+	//
+	// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+	//
+	// Corresponds with GET /changes (the `ListChanges` operationId).
+	ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListDoc This document
 	//
 	// Corresponds with GET /doc (the `ListDoc` operationId).
@@ -32487,6 +32590,23 @@ func (c *Client) PutCategory(ctx context.Context, id int, params *PutCategoryPar
 // Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 func (c *Client) PutCategoryWithFormdataBody(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutCategoryRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChanges Follow the changes of the calendar
+//
+// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+//
+// Corresponds with GET /changes (the `ListChanges` operationId).
+func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -35068,6 +35188,84 @@ func NewPutCategoryRequestWithBody(server string, id int, params *PutCategoryPar
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListChangesRequest constructs an http.Request for the ListChanges method
+func NewListChangesRequest(server string, params *ListChangesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/changes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -40392,6 +40590,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 	PutCategoryWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutCategoryResponse, error)
 
+	// ListChangesWithResponse Follow the changes of the calendar
+	//
+	// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /changes (the `ListChanges` operationId).
+	ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error)
+
 	// ListDocWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -41205,6 +41412,11 @@ type ClientWithResponsesInterface interface {
 	RestoreVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*RestoreVenueRevisionResponse, error)
 }
 
+// ListCategoriesResponse200Headers the declared response headers of an HTTP 200 response for ListCategories
+type ListCategoriesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListCategoriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -41230,6 +41442,8 @@ type ListCategoriesResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListCategoriesResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -41682,6 +41896,116 @@ func (r PutCategoryResponse) ContentType() string {
 	return ""
 }
 
+// ListChangesResponse200Headers the declared response headers of an HTTP 200 response for ListChanges
+type ListChangesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
+type ListChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Changes The changes, oldest first.
+		Changes *[]struct {
+			// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+			Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+			// Id The record's id.
+			Id *int `json:"id,omitempty"`
+
+			// Kind The kind of record changed.
+			Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+			// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+			ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+			// RestUrl Where to read the record now; absent for removed.
+			RestUrl *string `json:"rest_url,omitempty"`
+		} `json:"changes,omitempty"`
+
+		// Cursor The cursor to send next time.
+		Cursor *string `json:"cursor,omitempty"`
+
+		// NextRestUrl The address of the next call.
+		NextRestUrl *string `json:"next_rest_url,omitempty"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON410 the response for an HTTP 410 `application/json` response
+	JSON410 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListChangesResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangesResponse) GetJSON200() *struct {
+	// Changes The changes, oldest first.
+	Changes *[]struct {
+		// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+		Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+		// Id The record's id.
+		Id *int `json:"id,omitempty"`
+
+		// Kind The kind of record changed.
+		Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+		// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+		ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+		// RestUrl Where to read the record now; absent for removed.
+		RestUrl *string `json:"rest_url,omitempty"`
+	} `json:"changes,omitempty"`
+
+	// Cursor The cursor to send next time.
+	Cursor *string `json:"cursor,omitempty"`
+
+	// NextRestUrl The address of the next call.
+	NextRestUrl *string `json:"next_rest_url,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChangesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON410 returns the response for an HTTP 410 `application/json` response
+func (r ListChangesResponse) GetJSON410() *Error {
+	return r.JSON410
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListDocResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -41723,6 +42047,11 @@ func (r ListDocResponse) ContentType() string {
 	return ""
 }
 
+// ListEventsResponse200Headers the declared response headers of an HTTP 200 response for ListEvents
+type ListEventsResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -41750,6 +42079,8 @@ type ListEventsResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListEventsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -42759,6 +43090,11 @@ func (r RestoreEventRevisionResponse) ContentType() string {
 	return ""
 }
 
+// ListMediaResponse200Headers the declared response headers of an HTTP 200 response for ListMedia
+type ListMediaResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListMediaResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -42784,6 +43120,8 @@ type ListMediaResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMediaResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -43236,6 +43574,11 @@ func (r PutMediaResponse) ContentType() string {
 	return ""
 }
 
+// ListOrganizersResponse200Headers the declared response headers of an HTTP 200 response for ListOrganizers
+type ListOrganizersResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListOrganizersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -43263,6 +43606,8 @@ type ListOrganizersResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOrganizersResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -44272,6 +44617,11 @@ func (r RestoreOrganizerRevisionResponse) ContentType() string {
 	return ""
 }
 
+// ListTagsResponse200Headers the declared response headers of an HTTP 200 response for ListTags
+type ListTagsResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListTagsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -44297,6 +44647,8 @@ type ListTagsResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTagsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -44749,6 +45101,11 @@ func (r PutTagResponse) ContentType() string {
 	return ""
 }
 
+// ListVenuesResponse200Headers the declared response headers of an HTTP 200 response for ListVenues
+type ListVenuesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListVenuesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -44776,6 +45133,8 @@ type ListVenuesResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListVenuesResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -45978,6 +46337,21 @@ func (c *ClientWithResponses) PutCategoryWithFormdataBodyWithResponse(ctx contex
 		return nil, err
 	}
 	return ParsePutCategoryResponse(rsp)
+}
+
+// ListChangesWithResponse Follow the changes of the calendar
+//
+// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /changes (the `ListChanges` operationId).
+func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error) {
+	rsp, err := c.ListChanges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesResponse(rsp)
 }
 
 // ListDocWithResponse This document
@@ -47536,6 +47910,19 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListCategoriesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -47842,6 +48229,83 @@ func ParsePutCategoryResponse(rsp *http.Response) (*PutCategoryResponse, error) 
 	return response, nil
 }
 
+// ParseListChangesResponse parses an HTTP response from a ListChangesWithResponse call
+func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Changes The changes, oldest first.
+			Changes *[]struct {
+				// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+				Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+				// Id The record's id.
+				Id *int `json:"id,omitempty"`
+
+				// Kind The kind of record changed.
+				Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+				// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+				ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+				// RestUrl Where to read the record now; absent for removed.
+				RestUrl *string `json:"rest_url,omitempty"`
+			} `json:"changes,omitempty"`
+
+			// Cursor The cursor to send next time.
+			Cursor *string `json:"cursor,omitempty"`
+
+			// NextRestUrl The address of the next call.
+			NextRestUrl *string `json:"next_rest_url,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON410 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListChangesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListDocResponse parses an HTTP response from a ListDocWithResponse call
 func ParseListDocResponse(rsp *http.Response) (*ListDocResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -47921,6 +48385,19 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListEventsResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
@@ -48709,6 +49186,19 @@ func ParseListMediaResponse(rsp *http.Response) (*ListMediaResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMediaResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -49068,6 +49558,19 @@ func ParseListOrganizersResponse(rsp *http.Response) (*ListOrganizersResponse, e
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOrganizersResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
@@ -49856,6 +50359,19 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTagsResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -50215,6 +50731,19 @@ func ParseListVenuesResponse(rsp *http.Response) (*ListVenuesResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListVenuesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
