@@ -64,9 +64,17 @@ func decodeCursor(s string) (int64, bool) {
 	return n, true
 }
 
-// setChangesCursor puts the feed's current cursor on a list answer. It is
-// read before the list, so the list holds at least every change up to it.
+// setChangesCursor puts the feed's cursor on a list answer: one the list
+// holds every change up to. Lists are made of cached parts when they can
+// be, and a part is as fresh as the generation it was made under, which
+// this instance may have read up to --cache-check ago: the cursor is then
+// the head read with that generation (cachegen.HeadSource). Otherwise it
+// is read now, before the list.
 func setChangesCursor(c *fiber.Ctx, r *Request) error {
+	if _, head, ok := r.Deps.Parts.GenerationHead(r.Ctx); ok {
+		c.Set(ChangesCursorHeader, encodeCursor(head))
+		return nil
+	}
 	head, err := r.Deps.DB.ChangesHead(r.Ctx)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,4 +109,37 @@ func withoutTerms(items []string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// TestListCursorIsNoFresherThanItsParts: an instance that checks the
+// cache generation rarely serves a list from parts made before another
+// instance's write; the cursor it gives with that list is the one read
+// with their generation, so following the feed from it still brings the
+// write. (A cursor read at the time of the answer would skip it.)
+func TestListCursorIsNoFresherThanItsParts(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		slow := *e
+		d := *e.Deps
+		d.Parts = NewPartCache(e.DB, 8<<20, time.Hour)
+		slow.Deps, slow.App = &d, newTestApp(&d, Routes())
+		id := eventIDOf(e.createEvent(t, map[string]any{"title": "初版", "start_date": "2031-07-01 10:00:00", "end_date": "2031-07-01 12:00:00"}))
+		list := func() (string, string) {
+			r := slow.do(t, "GET", nsURL+"/events?start_date=2031-01-01&end_date=2031-12-31", nil, "")
+			if r.Status != 200 {
+				t.Fatalf("list: %d %s", r.Status, r.Body)
+			}
+			return string(r.Body), r.Header.Get(ChangesCursorHeader)
+		}
+		list() // the parts of this generation
+		expect(t, "update", e.do(t, "PATCH", fmt.Sprintf("%s/events/%d", nsURL, id), map[string]any{"title": "第二版"}, models.RoleEditor), 200, "")
+		body, cursor := list()
+		if !strings.Contains(body, "初版") {
+			t.Fatalf("the slow instance did not answer from its parts: %.300s", body)
+		}
+		feed, _ := e.feedOf(t, cursor, "")
+		if want := fmt.Sprintf("event:%d:updated", id); !slices.Contains(feed, want) {
+			t.Errorf("the feed from the list's cursor %v lacks %s: the update is lost to this client", feed, want)
+		}
+	})
 }

@@ -70,6 +70,18 @@ func (s *Store) ChangesHead(ctx context.Context) (int64, error) {
 	return head, nil
 }
 
+// CacheGenerationHead reads the cache generation and the change feed's
+// head in one statement: what is made under the generation holds every
+// change up to the head (the caches' cachegen.HeadSource).
+func (s *Store) CacheGenerationHead(ctx context.Context) (gen, head int64, err error) {
+	err = s.db.NewSelect().TableExpr("cache_generation").ColumnExpr("gen").
+		ColumnExpr("(SELECT seq FROM change_seq WHERE id = 1)").Where("id = 1").Scan(ctx, &gen, &head)
+	if err != nil {
+		return 0, 0, fmt.Errorf("models: cache generation: %w", mapErr(err))
+	}
+	return gen, head, nil
+}
+
 // Changes returns up to limit changes after cursor that u may see, in
 // commit order, and the cursor to read on from. fromOldest reads from the
 // oldest change kept (cursor is then ignored). A cursor older than the
