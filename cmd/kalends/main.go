@@ -58,6 +58,8 @@ type command struct {
 	// and (import) the order of dates with the year last and a dry run
 	kind, encoding, dateOrder string
 	dryRun                    bool
+	// flags and argument of webhook add and webhook remove
+	events, description, webhookArg string
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -94,6 +96,13 @@ Usage:
                                  prints what it did
   kalends [options] backup --to FILE
                                  copy the SQLite database, consistent and checked, while it serves
+  kalends [options] webhook add URL [--events event.created,…] [--description D]
+                                 register a webhook endpoint (every type when --events is not given:
+                                 event, venue, organizer, category, tag or media, then .created,
+                                 .updated or .removed) and print its secret, once
+  kalends [options] webhook list list the webhook endpoints
+  kalends [options] webhook remove ID
+                                 delete a webhook endpoint and its deliveries
   kalends [options] restore FILE
                                  check a backup and make it the SQLite database of --db (a database
                                  there is kept beside it; refused while a server runs on it)
@@ -143,6 +152,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runBackup(ctx, cmd, stdout, logger)
 	case "restore":
 		err = runRestore(ctx, cmd, stdout, logger)
+	case "webhook add", "webhook list", "webhook remove":
+		err = runWebhook(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
 		msg := cliMessage(err)
@@ -218,6 +229,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	cmd := &command{name: "serve", set: s}
 	if len(rest) > 0 {
 		cmd.name, rest = rest[0], rest[1:]
+		if cmd.name == "webhook" {
+			if len(rest) == 0 || (rest[0] != "add" && rest[0] != "list" && rest[0] != "remove") {
+				return nil, fmt.Errorf("unknown command %q: did you mean 'webhook add', 'webhook list' or 'webhook remove'?", strings.Join(append([]string{"webhook"}, rest[:min(len(rest), 1)]...), " "))
+			}
+			cmd.name, rest = "webhook "+rest[0], rest[1:]
+		}
 		if cmd.name == "user" || cmd.name == "app-password" {
 			if len(rest) == 0 || rest[0] != "create" {
 				got := cmd.name
@@ -265,8 +282,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	case "backup":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.to, "to", "", "file to write the copy to (required)")
-	case "restore":
+	case "restore", "webhook list", "webhook remove":
 		s.addFlags(fs)
+	case "webhook add":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.events, "events", "", "the types sent, comma separated, e.g. event.created,event.updated (default: every type)")
+		fs.StringVar(&cmd.description, "description", "", "what the endpoint is for")
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
@@ -281,6 +302,8 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1 {
 		cmd.file = fs.Arg(0)
+	} else if (cmd.name == "webhook add" || cmd.name == "webhook remove") && fs.NArg() == 1 {
+		cmd.webhookArg = fs.Arg(0)
 	} else if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
 	}
@@ -302,6 +325,10 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	case "import", "restore":
 		if cmd.file == "" {
 			missing = append(missing, "FILE")
+		}
+	case "webhook add", "webhook remove":
+		if cmd.webhookArg == "" {
+			missing = append(missing, map[bool]string{true: "URL", false: "ID"}[cmd.name == "webhook add"])
 		}
 	case "backup":
 		if cmd.to == "" {

@@ -234,3 +234,29 @@ func TestWebhooksRefusePrivateAddresses(t *testing.T) {
 		}
 	})
 }
+
+// TestWebhookCommands: kalends webhook add prints the id and the secret
+// once, list shows the endpoint (never the secret), remove deletes it;
+// an unknown event type is a usage error.
+func TestWebhookCommands(t *testing.T) {
+	t.Parallel()
+	dsn := modelstest.NewDSN(t, models.SQLite)
+	r := kalends(t, "webhook", "add", "--db", dsn, "--events", "event.created,venue.removed", "--description", "パートナーのサイト", "https://partner.example/hooks")
+	fields := strings.Fields(r.stdout)
+	if r.code != 0 || len(fields) != 2 || !strings.HasPrefix(fields[1], "whsec_") {
+		t.Fatalf("add: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = kalends(t, "webhook", "list", "--db", dsn)
+	if r.code != 0 || !strings.Contains(r.stdout, "https://partner.example/hooks\tevent.created,venue.removed\tパートナーのサイト") || strings.Contains(r.stdout, "whsec_") {
+		t.Errorf("list: %d %q", r.code, r.stdout)
+	}
+	if r = kalends(t, "webhook", "add", "--db", dsn, "--events", "event.deleted", "https://partner.example/x"); r.code != 2 {
+		t.Errorf("unknown type: %d %q", r.code, r.stderr)
+	}
+	if r = kalends(t, "webhook", "remove", "--db", dsn, fields[0]); r.code != 0 {
+		t.Errorf("remove: %d %q", r.code, r.stderr)
+	}
+	if r = kalends(t, "webhook", "list", "--db", dsn); r.code != 0 || r.stdout != "" {
+		t.Errorf("list after remove: %d %q", r.code, r.stdout)
+	}
+}
