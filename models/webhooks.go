@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -223,7 +224,7 @@ func (s *Store) EnqueueWebhooks(ctx context.Context, limit int, msg WebhookMessa
 			}
 			return nil
 		})
-		if err == errMoved {
+		if errors.Is(err, errMoved) {
 			continue
 		}
 		if err != nil {
@@ -234,7 +235,7 @@ func (s *Store) EnqueueWebhooks(ctx context.Context, limit int, msg WebhookMessa
 	return made, nil
 }
 
-var errMoved = fmt.Errorf("models: another instance moved the position")
+var errMoved = errors.New("models: another instance moved the position")
 
 // DueDeliveries returns up to limit pending deliveries due at now, the
 // oldest first, at most one per endpoint and record (the earliest pending

@@ -300,11 +300,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)
 	}
-	if (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1 {
+	switch {
+	case (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1:
 		cmd.file = fs.Arg(0)
-	} else if (cmd.name == "webhook add" || cmd.name == "webhook remove") && fs.NArg() == 1 {
+	case (cmd.name == "webhook add" || cmd.name == "webhook remove") && fs.NArg() == 1:
 		cmd.webhookArg = fs.Arg(0)
-	} else if fs.NArg() > 0 {
+	case fs.NArg() > 0:
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
 	}
 	if cmd.name == "version" {

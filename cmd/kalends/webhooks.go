@@ -116,7 +116,7 @@ func (w *webhookWorker) message(ep *models.WebhookEndpoint, c models.Change) (st
 	if c.Action != models.ChangeRemoved {
 		path := map[models.Kind]string{models.KindEvent: "events", models.KindVenue: "venues", models.KindOrganizer: "organizers",
 			models.KindCategory: "categories", models.KindTag: "tags", models.KindMedia: "media"}[c.Kind]
-		req, _ := http.NewRequest(http.MethodGet, "/"+api.Namespace+"/"+path+"/"+strconv.FormatInt(c.ID, 10), nil)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "/"+api.Namespace+"/"+path+"/"+strconv.FormatInt(c.ID, 10), nil)
 		res, err := w.app.Test(req, -1)
 		if err != nil {
 			return "", nil, false, err
@@ -152,7 +152,7 @@ func (w *webhookWorker) send(ctx context.Context, d *models.WebhookDelivery) {
 	}
 	if !res.OK {
 		delay := min(w.retryBase<<min(d.Attempts, 30), w.retryMax)
-		delay = delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1)) // jitter: half to whole
+		delay = delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1)) //nolint:gosec // G404: jitter (half to whole), no secret.
 		res.Retry = time.Now().UTC().Add(delay)
 		res.GiveUp = time.Since(d.CreatedAt) > w.retryFor
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,8 +205,8 @@ func TestWebhooksRefusePrivateAddresses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits := 0
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
+		var hits atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
 		defer srv.Close()
 		port := srv.URL[strings.LastIndex(srv.URL, ":"):]
 		for _, u := range []string{srv.URL, "http://localhost" + port} {
@@ -224,8 +225,8 @@ func TestWebhooksRefusePrivateAddresses(t *testing.T) {
 		if err := db.IDB().NewSelect().Model(&dels).Where("kind = ?", "event").Scan(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if len(dels) != 2 || hits != 0 {
-			t.Fatalf("deliveries %d, hits %d", len(dels), hits)
+		if len(dels) != 2 || hits.Load() != 0 {
+			t.Fatalf("deliveries %d, hits %d", len(dels), hits.Load())
 		}
 		for _, d := range dels {
 			if d.Status != models.DeliveryPending || d.Attempts != 1 || !strings.Contains(d.LastResponse, "address") {
