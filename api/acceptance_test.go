@@ -66,9 +66,10 @@ func checkIndexRoutes(t *testing.T, e *testEnv) {
 	}
 	routes := r.Map(t)["routes"].(map[string]any)
 	// TEC's 15, plus our extensions /media and /media/{id} (issue 16) and
-	// the three revision routes of events, venues and organizers (issue 17).
-	if len(routes) != 26 {
-		t.Errorf("index lists %d routes, want 15 + 2 + 9", len(routes))
+	// the three revision routes of events, venues and organizers (issue 17),
+	// and the change feed /changes (issue 34).
+	if len(routes) != 27 {
+		t.Errorf("index lists %d routes, want 15 + 2 + 9 + 1", len(routes))
 	}
 	required := map[string][]string{
 		"/events": {"title", "start_date", "end_date"}, "/venues": {"venue"}, "/organizers": {"organizer"},

@@ -64,7 +64,7 @@ func eventListArgs() []Arg {
 	ids := func(name string) Arg {
 		return Arg{Name: name, Type: "array", Items: "integer", Kind: KIntList, Desc: "arg.events.list." + name, In: "query", Validate: maxItems}
 	}
-	return []Arg{
+	return append([]Arg{
 		argPage(),
 		argPerPage(),
 		start,
@@ -89,8 +89,11 @@ func eventListArgs() []Arg {
 		{Name: "recurrence", Type: "string", Enum: []string{models.RecurrenceOccurrences, models.RecurrenceSeries, models.RecurrenceFirst},
 			Default: models.RecurrenceOccurrences, HasDefault: true, Kind: KEnum, Desc: "arg.events.list.recurrence", In: "query"},
 		{Name: "include_hidden", Kind: KBool, Default: "false", HasDefault: true, Desc: "arg.events.list.include_hidden", In: "query"},
-	}
+	}, modifiedArgs("arg.changes.events_", eventOrderBys, "asc")...)
 }
+
+// eventOrderBys are the orders of GET /events, the default first.
+var eventOrderBys = []string{"start_date", orderByModified, "title"}
 
 // defaultListStart is TEC's default window start: 00:00:00 of yesterday
 // in the site zone.

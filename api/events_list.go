@@ -22,6 +22,9 @@ func listEvents(c *fiber.Ctx, r *Request) error {
 	if err != nil {
 		return err
 	}
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	gen, parts := r.Deps.Parts.Generation(r.Ctx)
 	f.Bare = parts
 	page, err := r.Deps.DB.ListEvents(r.Ctx, r.User, f)
@@ -98,9 +101,12 @@ func eventFilter(r *Request) (f models.EventFilter, echo []KV, statusAt int, err
 		echo = append(echo, KV{name, t.Format(time.DateTime)})
 		return &t, nil
 	}
+	// A bound on the last change stands for the window, as starts_* and
+	// ends_* do: a program catching up wants every event changed since.
+	modRel := r.Has("modified_after") || r.Has("modified_before")
 	if len(include) == 0 {
-		startsRel := r.Has("starts_before") || r.Has("starts_after")
-		endsRel := r.Has("ends_before") || r.Has("ends_after")
+		startsRel := r.Has("starts_before") || r.Has("starts_after") || modRel
+		endsRel := r.Has("ends_before") || r.Has("ends_after") || modRel
 		if r.Has("start_date") || !startsRel {
 			if f.StartMin, err = bound("start_date", true); err != nil {
 				return f, nil, 0, err
@@ -142,6 +148,19 @@ func eventFilter(r *Request) (f models.EventFilter, echo []KV, statusAt int, err
 			}
 		}
 	}
+	var modEcho []KV
+	if f.ModifiedAfter, f.ModifiedBefore, modEcho, err = modifiedBounds(r); err != nil {
+		return f, nil, 0, err
+	}
+	echo = append(echo, modEcho...)
+	switch r.String("orderby") {
+	case orderByModified:
+		f.Order = models.OrderModified
+	case "title":
+		f.Order = models.OrderTitle
+	}
+	f.Desc = r.String("order") == "desc"
+	echo = append(echo, orderEcho(r, eventOrderBys[0], "asc")...)
 	if v, ok := r.Bool("geoloc"); ok && r.Has("geoloc") {
 		f.Geoloc = &v
 		echo = append(echo, KV{"geoloc", boolText(v)})

@@ -132,6 +132,9 @@ func mediaDelete(c *fiber.Ctx, r *Request) error {
 
 // mediaList answers GET /media: a page of the library, newest first.
 func mediaList(c *fiber.Ctx, r *Request) error {
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	page, per := r.Page(), r.PerPage()
 	list, total, err := r.Deps.DB.ListMedia(r.Ctx, r.User, models.MediaQuery{Search: r.String("search"), Page: page, PerPage: per, Lang: r.Lang})
 	if err != nil {

@@ -120,7 +120,11 @@ func operation(r *Request, rt *Route, ep *Endpoint, method string, pathParams ma
 		}
 	}
 	id := operationID(method, rt.DocPath)
-	op := Obj{{"operationId", id}, {"summary", operationSummary(r, method, rt.DocPath)}, {"parameters", params}}
+	op := Obj{{"operationId", id}, {"summary", operationSummary(r, method, rt.DocPath)}}
+	if d := operationDescription(r, rt.DocPath); d != "" {
+		op = append(op, KV{"description", d})
+	}
+	op = append(op, KV{"parameters", params})
 	op = append(op, KV{"security", operationSecurity(write || method == "DELETE")})
 	if write && len(props) > 0 {
 		schema := Obj{{"type", "object"}, {"properties", props}}
@@ -243,8 +247,10 @@ func responses(r *Request, rt *Route, method string, single bool, res docResourc
 	switch {
 	case rt.DocPath == "/doc":
 		return Obj{{"200", ok("doc.response.doc", Obj{{"type", "object"}})}}
+	case rt.DocPath == "/changes":
+		return Obj{{"200", withCursorHeader(r, ok("doc.response.changes", changesSchema(r)))}, errResp("400"), errResp("410")}
 	case method == "GET" && !single:
-		out = append(out, KV{"200", ok("doc.response.list", list)}, errResp("400"))
+		out = append(out, KV{"200", withCursorHeader(r, ok("doc.response.list", list))}, errResp("400"))
 		if res.post {
 			out = append(out, errResp("404"))
 		}
@@ -360,6 +366,9 @@ func operationID(method, docPath string) string {
 func operationSummary(r *Request, method, docPath string) string {
 	segs := strings.Split(strings.Trim(docPath, "/"), "/")
 	res := segs[0]
+	if res == "changes" {
+		return r.T("doc.summary.changes", nil)
+	}
 	if res == "" || res == "doc" {
 		return r.T("doc.summary."+map[bool]string{true: "index", false: "doc"}[res == ""], nil)
 	}

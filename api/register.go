@@ -13,5 +13,6 @@ func Routes() []Route {
 	rs = append(rs, tagRoutes()...)
 	rs = append(rs, mediaRoutes()...)
 	rs = append(rs, allRevisionRoutes()...)
+	rs = append(rs, changeRoutes()...)
 	return rs
 }

@@ -19,6 +19,9 @@ type termHandler struct {
 
 // list answers GET /categories and GET /tags.
 func (h *termHandler) list(c *fiber.Ctx, r *Request) error {
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	f := models.TermFilter{
 		Taxonomy: h.taxonomy, Lang: r.Lang, Page: r.Page(), PerPage: r.PerPage(),
 		Search: r.String("search"), Include: r.IntList("include"), Exclude: r.IntList("exclude"),

@@ -57,7 +57,7 @@ func (k *linkedOps[T, In]) routes() []Route {
 // listArgs are the list arguments of TEC's index, with the published defaults.
 func (k *linkedOps[T, In]) listArgs() []Arg {
 	p := "arg." + k.plural + ".list."
-	return []Arg{
+	return append([]Arg{
 		argPage(),
 		argPerPage(),
 		{Name: "search", Type: "string", Desc: p + "search", In: "query", Kind: KString, MaxLen: models.MaxSearchLen},
@@ -65,8 +65,12 @@ func (k *linkedOps[T, In]) listArgs() []Arg {
 		{Name: "has_events", Desc: p + "has_events", In: "query", Kind: KRaw},
 		{Name: "only_with_upcoming", Default: false, HasDefault: true, Desc: p + "only_with_upcoming", In: "query", Kind: KRaw},
 		{Name: "status", Format: "string", Desc: p + "status", In: "query", Kind: KStringList, Validate: validStatusList},
-	}
+	}, modifiedArgs("arg.changes.linked_", linkedOrderBys, "desc")...)
 }
+
+// linkedOrderBys are the orders of GET /venues and /organizers, the
+// default first.
+var linkedOrderBys = []string{"date", orderByModified}
 
 // statusFilterValues lists what a list's status filter accepts.
 var statusFilterValues = strings.Join(append(append([]string{}, models.Statuses...), "any"), ", ")

@@ -13,6 +13,9 @@ import (
 // queries whatever per_page is, total right for any filter, 404 past the
 // last page, and every effective filter echoed in the envelope's URLs.
 func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
+	if err := setChangesCursor(c, r); err != nil {
+		return err
+	}
 	page, perPage := r.Page(), r.PerPage()
 	var statuses []string
 	for _, s := range r.StringList("status") {
@@ -25,6 +28,16 @@ func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
 		OnlyWithUpcoming: tecTruthy(r.Args["only_with_upcoming"]), Statuses: statuses, Lang: r.Lang,
 	}
 	f.EventID, _ = r.Int("event")
+	var modEcho []KV
+	var err error
+	if f.ModifiedAfter, f.ModifiedBefore, modEcho, err = modifiedBounds(r); err != nil {
+		return err
+	}
+	if r.String("orderby") == orderByModified {
+		f.Order = models.OrderModified
+	}
+	f.Asc = r.String("order") == "asc"
+	modEcho = append(modEcho, orderEcho(r, linkedOrderBys[0], "desc")...)
 	if r.Has("has_events") {
 		b := tecTruthy(r.Args["has_events"])
 		f.HasEvents = &b
@@ -57,8 +70,8 @@ func (k *linkedOps[T, In]) handleList(c *fiber.Ctx, r *Request) error {
 		event = f.EventID
 	}
 	link := func(p int) string {
-		return listURL(r, "/"+k.plural, []KV{{"page", p}, {"per_page", perPage}, {"search", r.String("search")},
-			{"event", event}, {"has_events", hasEvents}, {"only_with_upcoming", upcoming}, {"status", status}})
+		return listURL(r, "/"+k.plural, append([]KV{{"page", p}, {"per_page", perPage}, {"search", r.String("search")},
+			{"event", event}, {"has_events", hasEvents}, {"only_with_upcoming", upcoming}, {"status", status}}, modEcho...))
 	}
 	out := Obj{{k.plural, list}, {"rest_url", link(page)}}
 	var next, prev string

@@ -115,7 +115,7 @@ func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool
 	if len(ids) == 0 {
 		table, ids, other = "event_terms", f.tagIDs, nil
 	}
-	if len(ids) == 0 || len(f.Search) > 0 || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
+	if len(ids) == 0 || len(f.Search) > 0 || f.ModifiedAfter != nil || f.ModifiedBefore != nil || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
 		f.Recurrence == RecurrenceSeries || f.Recurrence == RecurrenceFirst {
 		return 0, false, nil
 	}

@@ -53,6 +53,11 @@ type EventFilter struct {
 	// distance comes first whatever Order says.
 	Order string
 	Desc  bool
+	// ModifiedAfter and ModifiedBefore bound the last change (updated_at):
+	// after is inclusive (>=, modified has one-second resolution, so a
+	// client resuming from a time sees that second again and deduplicates
+	// by id), before is exclusive (<).
+	ModifiedAfter, ModifiedBefore *time.Time
 	// PublicLinks shows the events' venues and organizers, and takes the
 	// venue and organizer filters, as an anonymous reader may read them,
 	// whoever lists: kalends export lists as the console (hidden events
@@ -284,6 +289,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.hide_from_listings = ?", false)
 	}
 	windowConds(q, "event", s.db.Dialect().Name() == dialect.SQLite, f)
+	modifiedConds(q, "event", f.ModifiedAfter, f.ModifiedBefore)
 
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0:

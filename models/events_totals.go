@@ -51,6 +51,10 @@ const (
 // countEvents is the total of the list f selects (f resolved, with its
 // visibility): from the buckets when it can, otherwise by counting rows.
 func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
+	if f.ModifiedAfter != nil || f.ModifiedBefore != nil {
+		// The buckets and the term links keep no change time: the rows.
+		return s.countRows(ctx, f)
+	}
 	if n, ok, err := s.countEndingAfter(ctx, f); ok || err != nil {
 		return n, err
 	}

@@ -34,6 +34,13 @@ type LinkedFilter struct {
 	// with one of these statuses that the acting user may see.
 	Statuses []string
 	Lang     string
+	// ModifiedAfter (inclusive) and ModifiedBefore (exclusive) bound the
+	// last change, as EventFilter's do.
+	ModifiedAfter, ModifiedBefore *time.Time
+	// Order is "" (publication date) or OrderModified; the newest come
+	// first unless Asc.
+	Order string
+	Asc   bool
 }
 
 // SearchWords splits a search string into the words a list must all find:
@@ -111,6 +118,7 @@ func applyLinkedFilter(d Dialect, q *bun.SelectQuery, sp linkedSpec, f LinkedFil
 	if cond, args := SearchCondition(d, sp.kind, a, "id", sp.search, f.Lang, f.Words); cond != "" {
 		q = q.Where(cond, args...)
 	}
+	modifiedConds(q, a, f.ModifiedAfter, f.ModifiedBefore)
 	if f.EventID != 0 {
 		q = q.Where(fmt.Sprintf("EXISTS (SELECT 1 FROM %s l WHERE l.%s = %s.id AND l.event_id = ?)", sp.linkTable, sp.linkCol, a), f.EventID)
 	}
@@ -150,7 +158,7 @@ func (s *Store) listLinked(ctx context.Context, sp linkedSpec, f LinkedFilter, v
 		return total, nil
 	}
 	err = applyLinkedFilter(s.dialect, s.db.NewSelect().Model(dest), sp, f, vis, s.site.Now()).
-		OrderExpr(fmt.Sprintf("%s.published_at DESC, %s.id DESC", sp.alias, sp.alias)).
+		OrderExpr(linkedOrder(sp.alias, f)).
 		Limit(int64(f.PerPage)).Offset(int64(offset)).Scan(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("models: list %s: %w", sp.table, mapErr(err))
@@ -247,4 +255,17 @@ func (s *Store) forUpdate(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.For("UPDATE")
 	}
 	return q
+}
+
+// linkedOrder is the ORDER BY of a linked list: publication date (or last
+// change), then id, newest first unless f.Asc.
+func linkedOrder(alias string, f LinkedFilter) string {
+	col, dir := "published_at", "DESC"
+	if f.Order == OrderModified {
+		col = "updated_at"
+	}
+	if f.Asc {
+		dir = "ASC"
+	}
+	return fmt.Sprintf("%s.%s %s, %s.id %s", alias, col, dir, alias, dir)
 }

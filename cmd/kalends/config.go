@@ -54,6 +54,13 @@ type Config struct {
 	MaxWait   time.Duration
 	// PublishInterval is how often scheduled records are published (0: never).
 	PublishInterval time.Duration
+	// WebhookConcurrency bounds the webhook deliveries in flight;
+	// WebhookAllowPrivate lets them reach private addresses.
+	WebhookConcurrency  int
+	WebhookAllowPrivate bool
+	// ChangesKeep is how long the change feed keeps a change (issue 34):
+	// an older cursor answers 410.
+	ChangesKeep time.Duration
 	// DebugAddr, when set, is a loopback address serving /debug/pprof and
 	// /debug/vars (request and SQL query counters) for benchmarks.
 	DebugAddr string
@@ -226,6 +233,19 @@ var options = []option{
 		set: durationOption(func(c *Config, d time.Duration) { c.IdleTimeout = d })},
 	{name: "session-max-age", def: "30d", usage: "how long an admin session lasts after sign-in however much it is used: days (30d) or a duration (12h), 1m to 400d; sessions also end after 7 days without use, so below 7d it is every session's fixed life",
 		set: daysOption(func(c *Config, d time.Duration) { c.SessionMaxAge = d })},
+	{name: "changes-keep", def: "30d", usage: "how long the change feed (GET /cal/events/v1/changes) keeps a change: days (30d) or a duration (12h), 1h to 3650d; a client whose cursor is older copies the lists again",
+		set: daysOption(func(c *Config, d time.Duration) { c.ChangesKeep = d })},
+	{name: "webhook-concurrency", def: "4", usage: "webhook deliveries in flight at most (one instance sends at a time, under a lease)",
+		set: intOption(func(c *Config, n int) { c.WebhookConcurrency = n })},
+	{name: "webhook-allow-private", def: "false", usage: "let webhooks reach private and loopback addresses (off: they are refused when dialled)",
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not true or false: %q", v)
+			}
+			c.WebhookAllowPrivate = b
+			return nil
+		}},
 	{name: "revisions-keep", def: "25", usage: "revisions kept per event, venue and organizer, the oldest dropped first (0 keeps none)",
 		set: intOption(func(c *Config, n int) { c.RevisionsKeep = n })},
 	{name: "series-horizon-days", def: "761", usage: "days ahead of today the occurrences of recurring events are kept in the database, by the scheduled job (a list past it shows what is there)",
@@ -476,6 +496,12 @@ func (c *Config) Validate() error {
 	// of a session, however much it is used.
 	if c.SessionMaxAge < time.Minute || c.SessionMaxAge > 400*24*time.Hour {
 		bad("--session-max-age must be from 1m to 400d, not %s", days(c.SessionMaxAge))
+	}
+	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > 64 {
+		bad("--webhook-concurrency must be from 1 to 64, not %d", c.WebhookConcurrency)
+	}
+	if c.ChangesKeep < time.Hour || c.ChangesKeep > 3650*24*time.Hour {
+		bad("--changes-keep must be from 1h to 3650d, not %s", days(c.ChangesKeep))
 	}
 	if c.PublishInterval < 0 || (c.PublishInterval > 0 && c.PublishInterval < time.Second) {
 		bad("--publish-interval must be 0 (off) or at least 1s, not %s", c.PublishInterval)

@@ -60,6 +60,8 @@ type command struct {
 	dryRun                    bool
 	// flags and argument of import tec
 	tec tecFlags
+	// flags and argument of webhook add and webhook remove
+	events, description, webhookArg string
 }
 
 const usageText = `Kalends: a self-hosted events calendar with a TEC-compatible JSON API.
@@ -103,6 +105,13 @@ Usage:
                                  brought ('kalends import tec -h' lists every option)
   kalends [options] backup --to FILE
                                  copy the SQLite database, consistent and checked, while it serves
+  kalends [options] webhook add URL [--events event.created,…] [--description D]
+                                 register a webhook endpoint (every type when --events is not given:
+                                 event, venue, organizer, category, tag or media, then .created,
+                                 .updated or .removed) and print its secret, once
+  kalends [options] webhook list list the webhook endpoints
+  kalends [options] webhook remove ID
+                                 delete a webhook endpoint and its deliveries
   kalends [options] restore FILE
                                  check a backup and make it the SQLite database of --db (a database
                                  there is kept beside it; refused while a server runs on it)
@@ -154,6 +163,8 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runBackup(ctx, cmd, stdout, logger)
 	case "restore":
 		err = runRestore(ctx, cmd, stdout, logger)
+	case "webhook add", "webhook list", "webhook remove":
+		err = runWebhook(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
 		msg := cliMessage(err)
@@ -232,6 +243,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		if cmd.name == "import" && len(rest) > 0 && rest[0] == "tec" {
 			cmd.name, rest = "import tec", rest[1:]
 		}
+		if cmd.name == "webhook" {
+			if len(rest) == 0 || (rest[0] != "add" && rest[0] != "list" && rest[0] != "remove") {
+				return nil, fmt.Errorf("unknown command %q: did you mean 'webhook add', 'webhook list' or 'webhook remove'?", strings.Join(append([]string{"webhook"}, rest[:min(len(rest), 1)]...), " "))
+			}
+			cmd.name, rest = "webhook "+rest[0], rest[1:]
+		}
 		if cmd.name == "user" || cmd.name == "app-password" {
 			if len(rest) == 0 || rest[0] != "create" {
 				got := cmd.name
@@ -282,8 +299,12 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	case "backup":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.to, "to", "", "file to write the copy to (required)")
-	case "restore":
+	case "restore", "webhook list", "webhook remove":
 		s.addFlags(fs)
+	case "webhook add":
+		s.addFlags(fs)
+		fs.StringVar(&cmd.events, "events", "", "the types sent, comma separated, e.g. event.created,event.updated (default: every type)")
+		fs.StringVar(&cmd.description, "description", "", "what the endpoint is for")
 	default:
 		return nil, fmt.Errorf("unknown command %q", cmd.name)
 	}
@@ -301,6 +322,8 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		cmd.file = fs.Arg(0)
 	case cmd.name == "import tec" && fs.NArg() == 1:
 		cmd.tec.url = fs.Arg(0)
+	case (cmd.name == "webhook add" || cmd.name == "webhook remove") && fs.NArg() == 1:
+		cmd.webhookArg = fs.Arg(0)
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
 	}
@@ -328,6 +351,10 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			return nil, errNoURL
 		}
 		tecEnv(cmd, getenv)
+	case "webhook add", "webhook remove":
+		if cmd.webhookArg == "" {
+			missing = append(missing, map[bool]string{true: "URL", false: "ID"}[cmd.name == "webhook add"])
+		}
 	case "backup":
 		if cmd.to == "" {
 			missing = append(missing, "--to FILE")

@@ -67,8 +67,12 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	} else {
 		close(publishing)
 	}
+	sending := make(chan struct{})
+	go func() { defer close(sending); newWebhookWorker(db, app, cfg, logger).run(pctx) }()
+	pruning := make(chan struct{})
+	go func() { defer close(pruning); runChangesPruner(pctx, db, cfg.ChangesKeep, logger) }()
 	// However serving ends, the publisher stops before the database closes.
-	defer func() { stopPublishing(); <-publishing }()
+	defer func() { stopPublishing(); <-publishing; <-pruning; <-sending }()
 	defer runCSVImports(ctx, db, logger)()
 	select {
 	case err := <-served:

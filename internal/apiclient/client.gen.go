@@ -473,6 +473,81 @@ func (e PutCategoryParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ListChangesParamsMlLanguage.
+const (
+	ListChangesParamsMlLanguageEn     ListChangesParamsMlLanguage = "en"
+	ListChangesParamsMlLanguageJa     ListChangesParamsMlLanguage = "ja"
+	ListChangesParamsMlLanguageKo     ListChangesParamsMlLanguage = "ko"
+	ListChangesParamsMlLanguageZhHans ListChangesParamsMlLanguage = "zh-hans"
+)
+
+// Valid indicates whether the value is a known member of the ListChangesParamsMlLanguage enum.
+func (e ListChangesParamsMlLanguage) Valid() bool {
+	switch e {
+	case ListChangesParamsMlLanguageEn:
+		return true
+	case ListChangesParamsMlLanguageJa:
+		return true
+	case ListChangesParamsMlLanguageKo:
+		return true
+	case ListChangesParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChanges200JSONResponseBodyChangesAction.
+const (
+	Created ListChanges200JSONResponseBodyChangesAction = "created"
+	Removed ListChanges200JSONResponseBodyChangesAction = "removed"
+	Updated ListChanges200JSONResponseBodyChangesAction = "updated"
+)
+
+// Valid indicates whether the value is a known member of the ListChanges200JSONResponseBodyChangesAction enum.
+func (e ListChanges200JSONResponseBodyChangesAction) Valid() bool {
+	switch e {
+	case Created:
+		return true
+	case Removed:
+		return true
+	case Updated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChanges200JSONResponseBodyChangesKind.
+const (
+	ListChanges200JSONResponseBodyChangesKindCategory  ListChanges200JSONResponseBodyChangesKind = "category"
+	ListChanges200JSONResponseBodyChangesKindEvent     ListChanges200JSONResponseBodyChangesKind = "event"
+	ListChanges200JSONResponseBodyChangesKindMedia     ListChanges200JSONResponseBodyChangesKind = "media"
+	ListChanges200JSONResponseBodyChangesKindOrganizer ListChanges200JSONResponseBodyChangesKind = "organizer"
+	ListChanges200JSONResponseBodyChangesKindTag       ListChanges200JSONResponseBodyChangesKind = "tag"
+	ListChanges200JSONResponseBodyChangesKindVenue     ListChanges200JSONResponseBodyChangesKind = "venue"
+)
+
+// Valid indicates whether the value is a known member of the ListChanges200JSONResponseBodyChangesKind enum.
+func (e ListChanges200JSONResponseBodyChangesKind) Valid() bool {
+	switch e {
+	case ListChanges200JSONResponseBodyChangesKindCategory:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindEvent:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindMedia:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindOrganizer:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindTag:
+		return true
+	case ListChanges200JSONResponseBodyChangesKindVenue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListDocParamsMlLanguage.
 const (
 	ListDocParamsMlLanguageEn     ListDocParamsMlLanguage = "en"
@@ -512,6 +587,45 @@ func (e ListEventsParamsRecurrence) Valid() bool {
 	case Occurrences:
 		return true
 	case Series:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsOrderby.
+const (
+	ListEventsParamsOrderbyModified  ListEventsParamsOrderby = "modified"
+	ListEventsParamsOrderbyStartDate ListEventsParamsOrderby = "start_date"
+	ListEventsParamsOrderbyTitle     ListEventsParamsOrderby = "title"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsOrderby enum.
+func (e ListEventsParamsOrderby) Valid() bool {
+	switch e {
+	case ListEventsParamsOrderbyModified:
+		return true
+	case ListEventsParamsOrderbyStartDate:
+		return true
+	case ListEventsParamsOrderbyTitle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListEventsParamsOrder.
+const (
+	ListEventsParamsOrderAsc  ListEventsParamsOrder = "asc"
+	ListEventsParamsOrderDesc ListEventsParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListEventsParamsOrder enum.
+func (e ListEventsParamsOrder) Valid() bool {
+	switch e {
+	case ListEventsParamsOrderAsc:
+		return true
+	case ListEventsParamsOrderDesc:
 		return true
 	default:
 		return false
@@ -1592,6 +1706,42 @@ func (e PutMediaParamsMlLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ListOrganizersParamsOrderby.
+const (
+	ListOrganizersParamsOrderbyDate     ListOrganizersParamsOrderby = "date"
+	ListOrganizersParamsOrderbyModified ListOrganizersParamsOrderby = "modified"
+)
+
+// Valid indicates whether the value is a known member of the ListOrganizersParamsOrderby enum.
+func (e ListOrganizersParamsOrderby) Valid() bool {
+	switch e {
+	case ListOrganizersParamsOrderbyDate:
+		return true
+	case ListOrganizersParamsOrderbyModified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListOrganizersParamsOrder.
+const (
+	ListOrganizersParamsOrderAsc  ListOrganizersParamsOrder = "asc"
+	ListOrganizersParamsOrderDesc ListOrganizersParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListOrganizersParamsOrder enum.
+func (e ListOrganizersParamsOrder) Valid() bool {
+	switch e {
+	case ListOrganizersParamsOrderAsc:
+		return true
+	case ListOrganizersParamsOrderDesc:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListOrganizersParamsMlLanguage.
 const (
 	ListOrganizersParamsMlLanguageEn     ListOrganizersParamsMlLanguage = "en"
@@ -2375,6 +2525,42 @@ func (e PutTagParamsMlLanguage) Valid() bool {
 	case PutTagParamsMlLanguageKo:
 		return true
 	case PutTagParamsMlLanguageZhHans:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListVenuesParamsOrderby.
+const (
+	ListVenuesParamsOrderbyDate     ListVenuesParamsOrderby = "date"
+	ListVenuesParamsOrderbyModified ListVenuesParamsOrderby = "modified"
+)
+
+// Valid indicates whether the value is a known member of the ListVenuesParamsOrderby enum.
+func (e ListVenuesParamsOrderby) Valid() bool {
+	switch e {
+	case ListVenuesParamsOrderbyDate:
+		return true
+	case ListVenuesParamsOrderbyModified:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListVenuesParamsOrder.
+const (
+	ListVenuesParamsOrderAsc  ListVenuesParamsOrder = "asc"
+	ListVenuesParamsOrderDesc ListVenuesParamsOrder = "desc"
+)
+
+// Valid indicates whether the value is a known member of the ListVenuesParamsOrder enum.
+func (e ListVenuesParamsOrder) Valid() bool {
+	switch e {
+	case ListVenuesParamsOrderAsc:
+		return true
+	case ListVenuesParamsOrderDesc:
 		return true
 	default:
 		return false
@@ -3721,6 +3907,27 @@ type PutCategoryParams struct {
 // PutCategoryParamsMlLanguage defines parameters for PutCategory.
 type PutCategoryParamsMlLanguage string
 
+// ListChangesParams defines parameters for ListChanges.
+type ListChangesParams struct {
+	// Cursor Where to read on from: the cursor of the previous answer, or the X-Kalends-Changes-Cursor header of a list answer. Without it, the feed starts from the oldest change kept.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// PerPage The most changes in one answer: 100 by default, at most 500. An answer may hold fewer (even none) and still not be the end: read on until an answer's cursor is the one you sent.
+	PerPage *int `form:"per_page,omitempty" json:"per_page,omitempty"`
+
+	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
+	MlLanguage *ListChangesParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
+}
+
+// ListChangesParamsMlLanguage defines parameters for ListChanges.
+type ListChangesParamsMlLanguage string
+
+// ListChanges200JSONResponseBodyChangesAction defines parameters for ListChanges.
+type ListChanges200JSONResponseBodyChangesAction string
+
+// ListChanges200JSONResponseBodyChangesKind defines parameters for ListChanges.
+type ListChanges200JSONResponseBodyChangesKind string
+
 // ListDocParams defines parameters for ListDoc.
 type ListDocParams struct {
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
@@ -3801,12 +4008,30 @@ type ListEventsParams struct {
 	// IncludeHidden Our extension: if true, also list events hidden from listings (hide_from_listings), as the admin's calendar shows them. Honoured only for contributors and above; ignored for anyone else.
 	IncludeHidden *bool `form:"include_hidden,omitempty" json:"include_hidden,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: start_date (the default: start, then publication date, then id), modified (the last change, then id) or title.
+	Orderby *ListEventsParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: asc (ascending, the default) or desc (descending).
+	Order *ListEventsParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListEventsParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
 
 // ListEventsParamsRecurrence defines parameters for ListEvents.
 type ListEventsParamsRecurrence string
+
+// ListEventsParamsOrderby defines parameters for ListEvents.
+type ListEventsParamsOrderby string
+
+// ListEventsParamsOrder defines parameters for ListEvents.
+type ListEventsParamsOrder string
 
 // ListEventsParamsMlLanguage defines parameters for ListEvents.
 type ListEventsParamsMlLanguage string
@@ -8570,9 +8795,27 @@ type ListOrganizersParams struct {
 	// Status Only organizers with one of these post statuses (comma-separated). Signed-out users may only ask for publish.
 	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: date (publication date, the default) or modified (the last change); ties are broken by id.
+	Orderby *ListOrganizersParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: desc (newest first, the default) or asc.
+	Order *ListOrganizersParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListOrganizersParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// ListOrganizersParamsOrderby defines parameters for ListOrganizers.
+type ListOrganizersParamsOrderby string
+
+// ListOrganizersParamsOrder defines parameters for ListOrganizers.
+type ListOrganizersParamsOrder string
 
 // ListOrganizersParamsMlLanguage defines parameters for ListOrganizers.
 type ListOrganizersParamsMlLanguage string
@@ -9591,9 +9834,27 @@ type ListVenuesParams struct {
 	// Status Only venues with one of these post statuses (comma-separated). Signed-out users may only ask for publish.
 	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
 
+	// ModifiedAfter Only records last changed at or after this date, read in the site time zone (inclusive: the modified time has one-second resolution, so a client that resumes from the last time it saw gets that second again and removes duplicates by id). Without start_date and end_date, the default event window no longer applies.
+	ModifiedAfter *string `form:"modified_after,omitempty" json:"modified_after,omitempty"`
+
+	// ModifiedBefore Only records last changed before this date, read in the site time zone (exclusive). Without start_date and end_date, the default event window no longer applies.
+	ModifiedBefore *string `form:"modified_before,omitempty" json:"modified_before,omitempty"`
+
+	// Orderby Field to sort by: date (publication date, the default) or modified (the last change); ties are broken by id.
+	Orderby *ListVenuesParamsOrderby `form:"orderby,omitempty" json:"orderby,omitempty"`
+
+	// Order Sort direction: desc (newest first, the default) or asc.
+	Order *ListVenuesParamsOrder `form:"order,omitempty" json:"order,omitempty"`
+
 	// MlLanguage Language of the response: descriptions, messages and content. Defaults to the language of the URL prefix, then to the site's default language.
 	MlLanguage *ListVenuesParamsMlLanguage `form:"ml_language,omitempty" json:"ml_language,omitempty"`
 }
+
+// ListVenuesParamsOrderby defines parameters for ListVenues.
+type ListVenuesParamsOrderby string
+
+// ListVenuesParamsOrder defines parameters for ListVenues.
+type ListVenuesParamsOrder string
 
 // ListVenuesParamsMlLanguage defines parameters for ListVenues.
 type ListVenuesParamsMlLanguage string
@@ -31332,6 +31593,13 @@ type ClientInterface interface {
 	// Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 	PutCategoryWithFormdataBody(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListChanges Follow the changes of the calendar
+	//
+	// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+	//
+	// Corresponds with GET /changes (the `ListChanges` operationId).
+	ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListDoc This document
 	//
 	// Corresponds with GET /doc (the `ListDoc` operationId).
@@ -32322,6 +32590,23 @@ func (c *Client) PutCategory(ctx context.Context, id int, params *PutCategoryPar
 // Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 func (c *Client) PutCategoryWithFormdataBody(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutCategoryRequestWithFormdataBody(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListChanges Follow the changes of the calendar
+//
+// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+//
+// Corresponds with GET /changes (the `ListChanges` operationId).
+func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChangesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -34907,6 +35192,84 @@ func NewPutCategoryRequestWithBody(server string, id int, params *PutCategoryPar
 	return req, nil
 }
 
+// NewListChangesRequest constructs an http.Request for the ListChanges method
+func NewListChangesRequest(server string, params *ListChangesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/changes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "per_page", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MlLanguage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListDocRequest constructs an http.Request for the ListDoc method
 func NewListDocRequest(server string, params *ListDocParams) (*http.Request, error) {
 	var err error
@@ -35256,6 +35619,54 @@ func NewListEventsRequest(server string, params *ListEventsParams) (*http.Reques
 		if params.IncludeHidden != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include_hidden", *params.IncludeHidden, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -37010,6 +37421,54 @@ func NewListOrganizersRequest(server string, params *ListOrganizersParams) (*htt
 		if params.Status != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: "string"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -38855,6 +39314,54 @@ func NewListVenuesRequest(server string, params *ListVenuesParams) (*http.Reques
 
 		}
 
+		if params.ModifiedAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_after", *params.ModifiedAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ModifiedBefore != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "modified_before", *params.ModifiedBefore, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Orderby != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderby", *params.Orderby, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.MlLanguage != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ml_language", *params.MlLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -40083,6 +40590,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /categories/{id} (the `PutCategory` operationId).
 	PutCategoryWithFormdataBodyWithResponse(ctx context.Context, id int, params *PutCategoryParams, body PutCategoryFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutCategoryResponse, error)
 
+	// ListChangesWithResponse Follow the changes of the calendar
+	//
+	// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /changes (the `ListChanges` operationId).
+	ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error)
+
 	// ListDocWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -40896,6 +41412,11 @@ type ClientWithResponsesInterface interface {
 	RestoreVenueRevisionWithResponse(ctx context.Context, id int, revision int, params *RestoreVenueRevisionParams, reqEditors ...RequestEditorFn) (*RestoreVenueRevisionResponse, error)
 }
 
+// ListCategoriesResponse200Headers the declared response headers of an HTTP 200 response for ListCategories
+type ListCategoriesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListCategoriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -40921,6 +41442,8 @@ type ListCategoriesResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListCategoriesResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -41373,6 +41896,116 @@ func (r PutCategoryResponse) ContentType() string {
 	return ""
 }
 
+// ListChangesResponse200Headers the declared response headers of an HTTP 200 response for ListChanges
+type ListChangesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
+type ListChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		// Changes The changes, oldest first.
+		Changes *[]struct {
+			// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+			Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+			// Id The record's id.
+			Id *int `json:"id,omitempty"`
+
+			// Kind The kind of record changed.
+			Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+			// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+			ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+			// RestUrl Where to read the record now; absent for removed.
+			RestUrl *string `json:"rest_url,omitempty"`
+		} `json:"changes,omitempty"`
+
+		// Cursor The cursor to send next time.
+		Cursor *string `json:"cursor,omitempty"`
+
+		// NextRestUrl The address of the next call.
+		NextRestUrl *string `json:"next_rest_url,omitempty"`
+	}
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Error
+	// JSON410 the response for an HTTP 410 `application/json` response
+	JSON410 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListChangesResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChangesResponse) GetJSON200() *struct {
+	// Changes The changes, oldest first.
+	Changes *[]struct {
+		// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+		Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+		// Id The record's id.
+		Id *int `json:"id,omitempty"`
+
+		// Kind The kind of record changed.
+		Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+		// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+		ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+		// RestUrl Where to read the record now; absent for removed.
+		RestUrl *string `json:"rest_url,omitempty"`
+	} `json:"changes,omitempty"`
+
+	// Cursor The cursor to send next time.
+	Cursor *string `json:"cursor,omitempty"`
+
+	// NextRestUrl The address of the next call.
+	NextRestUrl *string `json:"next_rest_url,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListChangesResponse) GetJSON400() *Error {
+	return r.JSON400
+}
+
+// GetJSON410 returns the response for an HTTP 410 `application/json` response
+func (r ListChangesResponse) GetJSON410() *Error {
+	return r.JSON410
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChangesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListDocResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -41414,6 +42047,11 @@ func (r ListDocResponse) ContentType() string {
 	return ""
 }
 
+// ListEventsResponse200Headers the declared response headers of an HTTP 200 response for ListEvents
+type ListEventsResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -41441,6 +42079,8 @@ type ListEventsResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListEventsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -42450,6 +43090,11 @@ func (r RestoreEventRevisionResponse) ContentType() string {
 	return ""
 }
 
+// ListMediaResponse200Headers the declared response headers of an HTTP 200 response for ListMedia
+type ListMediaResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListMediaResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -42475,6 +43120,8 @@ type ListMediaResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMediaResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -42927,6 +43574,11 @@ func (r PutMediaResponse) ContentType() string {
 	return ""
 }
 
+// ListOrganizersResponse200Headers the declared response headers of an HTTP 200 response for ListOrganizers
+type ListOrganizersResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListOrganizersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -42954,6 +43606,8 @@ type ListOrganizersResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListOrganizersResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -43963,6 +44617,11 @@ func (r RestoreOrganizerRevisionResponse) ContentType() string {
 	return ""
 }
 
+// ListTagsResponse200Headers the declared response headers of an HTTP 200 response for ListTags
+type ListTagsResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListTagsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -43988,6 +44647,8 @@ type ListTagsResponse struct {
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListTagsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -44440,6 +45101,11 @@ func (r PutTagResponse) ContentType() string {
 	return ""
 }
 
+// ListVenuesResponse200Headers the declared response headers of an HTTP 200 response for ListVenues
+type ListVenuesResponse200Headers struct {
+	XKalendsChangesCursor *string
+}
+
 type ListVenuesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -44467,6 +45133,8 @@ type ListVenuesResponse struct {
 	JSON400 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListVenuesResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -45669,6 +46337,21 @@ func (c *ClientWithResponses) PutCategoryWithFormdataBodyWithResponse(ctx contex
 		return nil, err
 	}
 	return ParsePutCategoryResponse(rsp)
+}
+
+// ListChangesWithResponse Follow the changes of the calendar
+//
+// Our extension, for programs that keep a copy of the calendar. To join without a gap: list what you need (events, venues, organizers, categories, tags) and keep the X-Kalends-Changes-Cursor header of your first list answer; then call this route with that cursor, apply the changes, and call it again with the cursor of each answer. The cursor is opaque, the same on every instance, and survives restarts. Changes come in the order they were committed and none is ever skipped; a change may reach you twice (after a list copy, or a retry), so apply them by kind and id. Each change is of one record: created when it enters what you may read (published, restored from the trash, its scheduled date passed), updated while it stays, removed when it leaves (draft, private, trash, deletion) or is deleted. A change to a venue, organizer, category or tag is a change of that record only: read again the events that link to it. A new or changed translation is an update of its record. Anonymous callers see published records; signed-in callers see what their lists show them. Changes are kept for a number of days set by the site (--changes-keep, 30 by default); a cursor older than that answers 410 rest_changes_cursor_expired: copy the lists again. modified_after on the lists is the simpler way for a client that needs no deletions: it is inclusive (the modified time has one-second resolution), so remove duplicates by id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /changes (the `ListChanges` operationId).
+func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, params *ListChangesParams, reqEditors ...RequestEditorFn) (*ListChangesResponse, error) {
+	rsp, err := c.ListChanges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChangesResponse(rsp)
 }
 
 // ListDocWithResponse This document
@@ -47227,6 +47910,19 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListCategoriesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -47533,6 +48229,83 @@ func ParsePutCategoryResponse(rsp *http.Response) (*PutCategoryResponse, error) 
 	return response, nil
 }
 
+// ParseListChangesResponse parses an HTTP response from a ListChangesWithResponse call
+func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			// Changes The changes, oldest first.
+			Changes *[]struct {
+				// Action What happened for the caller: created (now readable), updated (still readable), removed (no longer readable, or deleted).
+				Action *ListChanges200JSONResponseBodyChangesAction `json:"action,omitempty"`
+
+				// Id The record's id.
+				Id *int `json:"id,omitempty"`
+
+				// Kind The kind of record changed.
+				Kind *ListChanges200JSONResponseBodyChangesKind `json:"kind,omitempty"`
+
+				// ModifiedUtc When the change was committed, in UTC (YYYY-MM-DD HH:MM:SS).
+				ModifiedUtc *string `json:"modified_utc,omitempty"`
+
+				// RestUrl Where to read the record now; absent for removed.
+				RestUrl *string `json:"rest_url,omitempty"`
+			} `json:"changes,omitempty"`
+
+			// Cursor The cursor to send next time.
+			Cursor *string `json:"cursor,omitempty"`
+
+			// NextRestUrl The address of the next call.
+			NextRestUrl *string `json:"next_rest_url,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON410 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListChangesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListDocResponse parses an HTTP response from a ListDocWithResponse call
 func ParseListDocResponse(rsp *http.Response) (*ListDocResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -47612,6 +48385,19 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListEventsResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
@@ -48400,6 +49186,19 @@ func ParseListMediaResponse(rsp *http.Response) (*ListMediaResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMediaResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -48759,6 +49558,19 @@ func ParseListOrganizersResponse(rsp *http.Response) (*ListOrganizersResponse, e
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListOrganizersResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
@@ -49547,6 +50359,19 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListTagsResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -49906,6 +50731,19 @@ func ParseListVenuesResponse(rsp *http.Response) (*ListVenuesResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListVenuesResponse200Headers
+		if values := rsp.Header.Values("X-Kalends-Changes-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Kalends-Changes-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XKalendsChangesCursor = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil

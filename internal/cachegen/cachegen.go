@@ -25,6 +25,7 @@ type Watch struct {
 	readMu  sync.Mutex // one database read at a time
 	mu      sync.Mutex
 	gen     int64
+	head    int64
 	checked time.Time // zero: read before the next answer
 }
 
@@ -36,29 +37,48 @@ func New(db Source, check time.Duration) *Watch { return &Watch{db: db, check: c
 // be read (then nothing cached may be served, and the next call reads
 // again).
 func (w *Watch) Current(ctx context.Context, now time.Time) (int64, bool) {
-	if gen, ok := w.fresh(now); ok {
-		return gen, true
+	gen, _, ok := w.CurrentHead(ctx, now)
+	return gen, ok
+}
+
+// HeadSource is a Source that reads, with the generation and in the same
+// statement, the change feed's head (issue 34).
+type HeadSource interface {
+	CacheGenerationHead(ctx context.Context) (gen, head int64, err error)
+}
+
+// CurrentHead is Current with the change feed's head read in the same
+// statement as the generation (0 when the Source is no HeadSource): data
+// made under that generation holds every change up to it.
+func (w *Watch) CurrentHead(ctx context.Context, now time.Time) (gen, head int64, ok bool) {
+	if gen, head, ok := w.fresh(now); ok {
+		return gen, head, true
 	}
 	w.readMu.Lock()
 	defer w.readMu.Unlock()
-	if gen, ok := w.fresh(now); ok { // another request just read it
-		return gen, true
+	if gen, head, ok := w.fresh(now); ok { // another request just read it
+		return gen, head, true
 	}
-	g, err := w.db.CacheGeneration(ctx)
+	var err error
+	if hs, isHead := w.db.(HeadSource); isHead {
+		gen, head, err = hs.CacheGenerationHead(ctx)
+	} else {
+		gen, err = w.db.CacheGeneration(ctx)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err != nil {
 		w.checked = time.Time{}
-		return 0, false
+		return 0, 0, false
 	}
-	w.gen, w.checked = g, now
-	return g, true
+	w.gen, w.head, w.checked = gen, head, now
+	return gen, head, true
 }
 
-func (w *Watch) fresh(now time.Time) (int64, bool) {
+func (w *Watch) fresh(now time.Time) (gen, head int64, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.gen, !w.checked.IsZero() && now.Sub(w.checked) < w.check
+	return w.gen, w.head, !w.checked.IsZero() && now.Sub(w.checked) < w.check
 }
 
 // Wrote makes the next Current read the database (a write of this

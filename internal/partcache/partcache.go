@@ -104,22 +104,30 @@ func (c *Cache) Len() int {
 // parts may not be used (no cache, or the generation could not be read).
 // Parts are read and put under the generation it returns.
 func (c *Cache) Generation(ctx context.Context) (int64, bool) {
+	g, _, ok := c.GenerationHead(ctx)
+	return g, ok
+}
+
+// GenerationHead is Generation with the change feed's head read with that
+// generation (cachegen.Watch.Head): the cursor a list made of parts may
+// carry, since every part of the generation holds the changes up to it.
+func (c *Cache) GenerationHead(ctx context.Context) (gen, head int64, ok bool) {
 	if c == nil {
-		return 0, false
+		return 0, 0, false
 	}
-	g, ok := c.watch.Current(ctx, time.Now())
+	gen, head, ok = c.watch.CurrentHead(ctx, time.Now())
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if g != c.gen {
+	if gen != c.gen {
 		c.lru.Init()
 		c.byKey = map[Key]*list.Element{}
 		c.bytes = 0
-		c.gen = g
+		c.gen = gen
 	}
-	return g, true
+	return gen, head, true
 }
 
 // Wrote makes the next Generation read the database (a write of this
