@@ -15,7 +15,9 @@ import (
 // have been applied); aborts and refusals at any phase; lock waits and
 // other errors never.
 func TestRetryReasons(t *testing.T) {
-	my := func(n uint16, msg string) error { return fmt.Errorf("models: x: %w", &mysql.MySQLError{Number: n, Message: msg}) }
+	my := func(n uint16, msg string) error {
+		return fmt.Errorf("models: x: %w", &mysql.MySQLError{Number: n, Message: msg})
+	}
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
 	for _, c := range []struct {
 		name  string
