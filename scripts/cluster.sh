@@ -213,6 +213,7 @@ start_app() {
 		--base-url "http://127.0.0.1:$HTTP_PORT" --debug-addr "127.0.0.1:$(debug_port "$n")" \
 		--trusted-proxies 127.0.0.1 --admin-login admin --admin-password "$(cat "$DIR/admin-password")" \
 		--publish-interval "${KALENDS_CLUSTER_PUBLISH_INTERVAL:-5s}" --cache-check 250ms \
+		--write-limit "${KALENDS_CLUSTER_WRITE_LIMIT:-0}" \
 		>>"$DIR/k$n.log" 2>&1 </dev/null &
 	echo $! >"$DIR/k$n.pid"
 }

@@ -94,13 +94,23 @@ func readEnv(ctx context.Context) (env, error) {
 
 var client = &http.Client{Timeout: 30 * time.Second}
 
+func get(u string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return client.Do(req)
+}
+
 // stats counts what the load saw.
 type stats struct {
 	reads, readErrs, writes, writes503, server500, other atomic.Int64
-	mu                                                  sync.Mutex
-	acked                                               map[int64]string // id → title of every 2xx create
-	lastOK, firstFail                                   time.Time
-	gaps                                                []time.Duration // writes' longest gap without a success, per failover
+	mu                                                   sync.Mutex
+	acked                                                map[int64]string // id → title of every 2xx create
+	ackTimes                                             []time.Time
+	killedAt                                             time.Time
+	lastOK, firstFail                                    time.Time
+	gaps                                                 []time.Duration // writes' longest gap without a success, per failover
 }
 
 func main() {
@@ -148,7 +158,8 @@ func run(ctx context.Context) int {
 	checkSignInLimitsAcrossInstances(apps)
 
 	st := &stats{acked: map[int64]string{}}
-	loadCtx, stopLoad := context.WithTimeout(ctx, *load)
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	loadStart := time.Now()
 	var wg sync.WaitGroup
 	for i := range 4 {
 		wg.Go(func() { reader(loadCtx, front, i, st) })
@@ -158,11 +169,13 @@ func run(ctx context.Context) int {
 	}
 	wg.Go(func() { formPoster(loadCtx, front, st) })
 
-	// The failovers, while the load runs.
-	failover, rejoin := chaos(loadCtx, st)
-	wg.Wait()
+	// The failovers, while the load runs; the load goes on for -load, and
+	// for ten seconds at least after the last restart.
+	failover, rejoin := chaos(ctx, st)
+	sleep(ctx, max(10*time.Second, *load-time.Since(loadStart)))
 	stopLoad()
-	loadSecs := load.Seconds()
+	wg.Wait()
+	loadSecs := time.Since(loadStart).Seconds()
 
 	// Let the cluster settle, then check.
 	waitSynced(ctx, e)
@@ -177,6 +190,8 @@ func run(ctx context.Context) int {
 	fmt.Printf("writes acknowledged: %d, lost: %d, answered 503: %d, answered 500: %d, other failures: %d\n",
 		len(st.acked), lost, st.writes503.Load(), st.server500.Load(), st.other.Load())
 	fmt.Printf("failover time seen by the writers: %s; rejoin time of the killed node: %s\n", failover.Round(time.Millisecond), rejoin.Round(time.Millisecond))
+	fmt.Printf("longest pause of the acknowledged writes around the kill: %s\n", st.longestPause().Round(time.Millisecond))
+	fmt.Printf("load: %s; writes per second: %.1f\n", time.Since(loadStart).Round(time.Second), float64(len(st.acked))/loadSecs)
 	fmt.Printf("cross-instance visibility: %s\n", visibility.Round(time.Millisecond))
 	fmt.Printf("transactions retried: %v\n", retries)
 	if st.server500.Load() > 0 {
@@ -248,7 +263,7 @@ func appPassword(ctx context.Context, e env) (string, error) {
 		return "", fmt.Errorf("%v: %s", err, stderr.String())
 	}
 	pw := strings.TrimSpace(stdout.String())
-	req, _ := http.NewRequest("GET", "http://x", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://x", nil)
 	req.SetBasicAuth("admin", pw)
 	return req.Header.Get("Authorization"), nil
 }
@@ -258,7 +273,7 @@ func signIn(c *http.Client, base, login, password string) (int, error) {
 	u, _ := url.Parse(base)
 	c.Jar.SetCookies(u, []*http.Cookie{{Name: "kalends_login_csrf", Value: "cluster-test-token", Path: "/"}})
 	form := url.Values{"login": {login}, "password": {password}, "_csrf": {"cluster-test-token"}}
-	req, _ := http.NewRequest("POST", base+"/admin/login", strings.NewReader(form.Encode()))
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, base+"/admin/login", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := c.Do(req)
 	if err != nil {
@@ -281,7 +296,7 @@ func checkSessionsAcrossInstances(apps []string, adminPassword string) {
 	}
 	from, _ := url.Parse(apps[0])
 	for i, app := range apps {
-		req, _ := http.NewRequest("GET", app+"/admin/", nil)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, app+"/admin/", nil)
 		for _, ck := range jar.Cookies(from) {
 			req.AddCookie(ck)
 		}
@@ -374,6 +389,7 @@ func writer(ctx context.Context, front, auth string, i int, st *stats) {
 			_ = json.Unmarshal(b, &ev)
 			st.mu.Lock()
 			st.acked[ev.ID] = title
+			st.ackTimes = append(st.ackTimes, time.Now())
 			st.mu.Unlock()
 			st.noteOK()
 		case res.StatusCode == http.StatusServiceUnavailable:
@@ -456,6 +472,9 @@ func chaos(ctx context.Context, st *stats) (failover, rejoin time.Duration) {
 	before := len(st.acked)
 	st.mu.Unlock()
 	killed := time.Now()
+	st.mu.Lock()
+	st.killedAt = killed
+	st.mu.Unlock()
 	if out, err := cluster(ctx, "kill-db", node); err != nil {
 		fail("kill db%s: %v %s", node, err, out)
 		return
@@ -488,7 +507,7 @@ func chaos(ctx context.Context, st *stats) (failover, rejoin time.Duration) {
 	}
 	logf("killed k2")
 	sleep(ctx, 3*time.Second)
-	if out, err := cluster(context.WithoutCancel(ctx), "start-app", "2"); err != nil {
+	if out, err := cluster(ctx, "start-app", "2"); err != nil {
 		fail("restart k2: %v %s", err, out)
 		return
 	}
@@ -527,7 +546,7 @@ func checkAcked(front string, st *stats) (lost int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for id, title := range st.acked {
-		res, err := client.Get(fmt.Sprintf("%s/cal/events/v1/events/%d", front, id))
+		res, err := get(fmt.Sprintf("%s/cal/events/v1/events/%d", front, id))
 		if err != nil {
 			fail("read back event %d: %v", id, err)
 			lost++
@@ -568,7 +587,9 @@ func checkChecksums(ctx context.Context, e env) {
 			_ = rows.Scan(&t)
 			tables = append(tables, t)
 		}
-		_ = rows.Close()
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			fail("db%d tables: %v", i+1, err)
+		}
 		sums[i] = map[string]int64{}
 		for _, t := range tables {
 			var name string
@@ -601,7 +622,7 @@ func checkChecksums(ctx context.Context, e env) {
 func checkVisibility(apps []string, auth string) time.Duration {
 	list := "/cal/events/v1/events?search=" + url.QueryEscape("可視性")
 	read := func(app string) (string, error) {
-		res, err := client.Get(app + list)
+		res, err := get(app + list)
 		if err != nil {
 			return "", err
 		}
@@ -619,7 +640,7 @@ func checkVisibility(apps []string, auth string) time.Duration {
 	}
 	title := fmt.Sprintf("可視性 %d", time.Now().UnixNano())
 	body, _ := json.Marshal(map[string]any{"title": title, "status": "publish", "start_date": "2027-02-01 10:00:00", "end_date": "2027-02-01 11:00:00"})
-	req, _ := http.NewRequest("POST", apps[0]+"/cal/events/v1/events", bytes.NewReader(body))
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, apps[0]+"/cal/events/v1/events", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", auth)
 	res, err := client.Do(req)
@@ -651,7 +672,7 @@ func checkVisibility(apps []string, auth string) time.Duration {
 func retriesCounted(e env) map[string]int64 {
 	total := map[string]int64{}
 	for _, d := range strings.Split(e["KALENDS_CLUSTER_DEBUG"], ",") {
-		res, err := client.Get(d + "/debug/vars")
+		res, err := get(d + "/debug/vars")
 		if err != nil {
 			fail("%s/debug/vars: %v", d, err)
 			continue
@@ -679,4 +700,22 @@ func retriesCounted(e env) map[string]int64 {
 	return total
 }
 
-var _ = errors.New
+// longestPause is the longest time between two acknowledged writes from
+// just before the database node was killed until a minute after.
+func (st *stats) longestPause() time.Duration {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.killedAt.IsZero() {
+		return 0
+	}
+	times := slices.Clone(st.ackTimes)
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	var longest time.Duration
+	for i := 1; i < len(times); i++ {
+		if times[i].Before(st.killedAt) || times[i-1].After(st.killedAt.Add(time.Minute)) {
+			continue
+		}
+		longest = max(longest, times[i].Sub(times[i-1]))
+	}
+	return longest
+}
