@@ -24,7 +24,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,7 +66,7 @@ func logf(format string, args ...any) {
 
 // cluster runs scripts/cluster.sh with args and returns its output.
 func cluster(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, filepath.Join(*repo, "scripts", "cluster.sh"), args...)
+	cmd := exec.CommandContext(ctx, filepath.Join(*repo, "scripts", "cluster.sh"), args...) //nolint:gosec // the repository's own script
 	cmd.Env = os.Environ()
 	if *binary != "" {
 		cmd.Env = append(cmd.Env, "KALENDS_BIN="+*binary)
@@ -81,7 +80,7 @@ type env map[string]string
 func readEnv(ctx context.Context) (env, error) {
 	out, err := cluster(ctx, "env")
 	if err != nil {
-		return nil, fmt.Errorf("cluster.sh env: %v\n%s", err, out)
+		return nil, fmt.Errorf("cluster.sh env: %w\n%s", err, out)
 	}
 	e := env{}
 	for _, line := range strings.Split(out, "\n") {
@@ -116,9 +115,9 @@ type stats struct {
 func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-	defer cancel()
 	start := time.Now()
 	code := run(ctx)
+	cancel()
 	logf("cluster test done in %s", time.Since(start).Round(time.Second))
 	os.Exit(code)
 }
@@ -240,7 +239,7 @@ func checkMigratedOnce(ctx context.Context, e env) {
 	applied := 0
 	dir := e["KALENDS_CLUSTER_DIR"]
 	for k := 1; k <= 3; k++ {
-		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("k%d.log", k)))
+		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("k%d.log", k))) //nolint:gosec // the cluster's own log
 		if bytes.Contains(b, []byte("migrations applied")) {
 			applied++
 		}
@@ -256,11 +255,12 @@ func appPassword(ctx context.Context, e env) (string, error) {
 	if bin == "" {
 		bin = filepath.Join(e["KALENDS_CLUSTER_DIR"], "kalends")
 	}
-	cmd := exec.CommandContext(ctx, bin, "--db", e["KALENDS_CLUSTER_DSN"], "app-password", "create", "--login", "admin", "--name", "cluster test")
+	args := []string{"--db", e["KALENDS_CLUSTER_DSN"], "app-password", "create", "--login", "admin", "--name", "cluster test"}
+	cmd := exec.CommandContext(ctx, bin, args...) //nolint:gosec // the kalends binary under test
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%v: %s", err, stderr.String())
+		return "", fmt.Errorf("%w: %s", err, stderr.String())
 	}
 	pw := strings.TrimSpace(stdout.String())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://x", nil)
@@ -271,7 +271,9 @@ func appPassword(ctx context.Context, e env) (string, error) {
 // signIn posts the sign-in form to base with jar and returns the status.
 func signIn(c *http.Client, base, login, password string) (int, error) {
 	u, _ := url.Parse(base)
-	c.Jar.SetCookies(u, []*http.Cookie{{Name: "kalends_login_csrf", Value: "cluster-test-token", Path: "/"}})
+	// The form token of a visitor of our own (cookie and field alike), on
+	// loopback over plain HTTP.
+	c.Jar.SetCookies(u, []*http.Cookie{{Name: "kalends_login_csrf", Value: "cluster-test-token", Path: "/"}}) //nolint:gosec // a test client
 	form := url.Values{"login": {login}, "password": {password}, "_csrf": {"cluster-test-token"}}
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, base+"/admin/login", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -526,9 +528,9 @@ func waitSynced(ctx context.Context, e env) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for i := range 3 {
 		for {
-			out, err := exec.CommandContext(ctx, "mariadb", "--no-defaults", "-S",
-				filepath.Join(e["KALENDS_CLUSTER_DIR"], fmt.Sprintf("db%d", i+1), "mysqld.sock"), "-uroot", "-N", "-B",
-				"-e", "SHOW GLOBAL STATUS LIKE 'wsrep_local_state'").Output()
+			args := []string{"--no-defaults", "-S", filepath.Join(e["KALENDS_CLUSTER_DIR"], fmt.Sprintf("db%d", i+1), "mysqld.sock"),
+				"-uroot", "-N", "-B", "-e", "SHOW GLOBAL STATUS LIKE 'wsrep_local_state'"}
+			out, err := exec.CommandContext(ctx, "mariadb", args...).Output() //nolint:gosec // the cluster's own socket
 			if err == nil && strings.HasSuffix(strings.TrimSpace(string(out)), "4") {
 				break
 			}
@@ -575,20 +577,11 @@ func checkChecksums(ctx context.Context, e env) {
 			fail("open db%d: %v", i+1, err)
 			return
 		}
-		rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY table_name")
+		tables, err := tableNames(ctx, db)
 		if err != nil {
 			fail("db%d tables: %v", i+1, err)
 			_ = db.Close()
 			return
-		}
-		var tables []string
-		for rows.Next() {
-			var t string
-			_ = rows.Scan(&t)
-			tables = append(tables, t)
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-			fail("db%d tables: %v", i+1, err)
 		}
 		sums[i] = map[string]int64{}
 		for _, t := range tables {
@@ -718,4 +711,21 @@ func (st *stats) longestPause() time.Duration {
 		longest = max(longest, times[i].Sub(times[i-1]))
 	}
 	return longest
+}
+
+func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY table_name")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+	}
+	return tables, rows.Err()
 }
