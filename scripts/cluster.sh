@@ -151,6 +151,7 @@ kill_node() {
 }
 
 write_haproxy_config() {
+	printf 'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nCache-Control: no-store\r\nRetry-After: 2\r\nConnection: close\r\n\r\nService unavailable: try again.\n' >"$DIR/503.http"
 	cat >"$DIR/haproxy.cfg" <<EOF
 global
 	maxconn 4000
@@ -178,7 +179,10 @@ listen galera
 	server db2 127.0.0.1:$(node_port 2) check backup
 	server db3 127.0.0.1:$(node_port 3) check backup
 
-# The site: three instances, round robin, each checked on /healthz.
+# The site: three instances, round robin, each checked on /healthz. A
+# read cut off by an instance's death is sent again to another; a write is
+# not (it may have been applied), and is answered 503 with Retry-After
+# instead of HAProxy's 502, like a request the database failed under.
 listen kalends
 	bind 127.0.0.1:$HTTP_PORT
 	mode http
@@ -188,6 +192,10 @@ listen kalends
 	option forwardfor
 	option redispatch
 	retries 2
+	retry-on conn-failure empty-response response-timeout
+	http-request disable-l7-retry if !METH_GET !METH_HEAD
+	errorfile 502 $DIR/503.http
+	errorfile 504 $DIR/503.http
 	option httpchk GET /healthz
 	http-check expect status 200
 	default-server inter 1s fall 2 rise 2

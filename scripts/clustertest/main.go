@@ -356,6 +356,7 @@ func reader(ctx context.Context, front string, i int, st *stats) {
 			}
 		case res.StatusCode >= 500:
 			st.server500.Add(1)
+			fail("read answered %d: %s", res.StatusCode, req.URL.RequestURI())
 		case res.StatusCode != 200:
 			st.readErrs.Add(1)
 		}
