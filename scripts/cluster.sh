@@ -132,6 +132,15 @@ start_node() {
 		fi
 	fi
 	[[ "$boot" == bootstrap ]] && extra+=(--wsrep-new-cluster)
+	# A node that was killed left no position in grastate.dat (seqno -1):
+	# recover it from InnoDB first, as galera_recovery does, so that the
+	# node asks for the writes it missed (IST) instead of a full copy (SST).
+	if [[ "$boot" != bootstrap ]] && grep -q '^seqno: *-1' "$DIR/db$n/data/grastate.dat" 2>/dev/null; then
+		local pos
+		"$(mariadbd_bin)" --defaults-file="$DIR/db$n/my.cnf" --wsrep-recover --log-error="$DIR/db$n/recover.log" >/dev/null 2>&1 || true
+		pos="$(sed -n 's/.*WSREP: Recovered position: *//p' "$DIR/db$n/recover.log" 2>/dev/null | tail -1)"
+		[[ -n "$pos" ]] && extra+=(--wsrep-start-position="$pos") && say "db$n recovered its position $pos"
+	fi
 	setsid "$(mariadbd_bin)" --defaults-file="$DIR/db$n/my.cnf" "${extra[@]}" >>"$DIR/db$n/stderr.log" 2>&1 </dev/null &
 	echo $! >"$DIR/db$n/pid"
 	local start=$SECONDS
