@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean
+.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -69,6 +69,22 @@ apiclient:
 ## font, which root gets with apt-get
 screenshots:
 	./scripts/screenshots.sh
+
+## cluster: three MariaDB Galera nodes, HAProxy and three kalends on
+## loopback under one temporary directory (scripts/cluster.sh; `make
+## cluster-down` stops it, `scripts/cluster.sh status` tells its state)
+cluster:
+	./scripts/cluster.sh up
+
+cluster-down:
+	./scripts/cluster.sh down
+
+## cluster-test: the cluster under mixed load through a database node and a
+## kalends instance killed and restarted; checks that no acknowledged write
+## is lost and the nodes agree (scripts/clustertest; at most 10 minutes; not
+## part of make test, a CI step of its own)
+cluster-test:
+	$(GO) run ./scripts/clustertest -repo . -timeout 10m
 
 ## build: the kalends binary in ./kalends
 build:

@@ -139,6 +139,9 @@ func toAPIError(err error) *Error {
 		fb *fiber.Error
 	)
 	switch {
+	case errors.As(err, &ae) && ae.Status == http.StatusInternalServerError && models.IsFailover(err):
+		// A server error whose cause is a database failover: 503.
+		return ErrUnavailable(err)
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &fe):

@@ -109,6 +109,9 @@ func writeAPIError(c *fiber.Ctx, d *Deps, err error) error {
 	for _, h := range []string{"X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages", fiber.HeaderLink, fiber.HeaderLocation} {
 		c.Response().Header.Del(h)
 	}
+	if e.Status == fiber.StatusServiceUnavailable && len(c.Response().Header.Peek(fiber.HeaderRetryAfter)) == 0 {
+		c.Set(fiber.HeaderRetryAfter, "2") // a failover's length (cmd/kalends/app.go)
+	}
 	if err := sendJSON(c, e.Status, errorBody(d, lang, e)); err != nil {
 		return err
 	}

@@ -83,7 +83,8 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	}
 	// MySQL resolves lock cycles between concurrent writers (two creates
 	// racing for the same unique slug or name) by rolling one transaction
-	// back with a deadlock error that asks to restart it: do so, a few times.
+	// back with a deadlock error that asks to restart it: do so, a few times
+	// (and so for a Galera cluster's aborts and a failover, txretry.go).
 	// On MySQL each statement of a write reads what is committed
 	// (READ COMMITTED, as PostgreSQL's default): a retried slug look-up
 	// sees the slugs other writers committed meanwhile, where REPEATABLE
@@ -94,21 +95,21 @@ func (s *Store) RunInTx(ctx context.Context, fn func(tx *Store) error) error {
 	if s.dialect == MySQL {
 		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
 	}
-	for attempt := 1; ; attempt++ {
-		err := s.db.RunInTx(ctx, opts, func(_ context.Context, tx bun.Tx) error {
-			st := &Store{db: tx, dialect: s.dialect, site: s.site, media: s.media, txPrep: s.prep, searchMode: s.searchMode}
-			if err := fn(st); err != nil {
-				return err
-			}
-			// The search index follows the events' text in the same
-			// transaction (event_search.go).
-			return st.indexMarked(ctx)
-		})
-		if err == nil || !isDeadlock(err) || attempt == maxTxAttempts || ctx.Err() != nil {
-			return mapErr(err)
+	body := func(_ context.Context, tx bun.Tx) error {
+		st := &Store{db: tx, dialect: s.dialect, site: s.site, media: s.media, txPrep: s.prep, searchMode: s.searchMode}
+		if err := fn(st); err != nil {
+			return err
 		}
-		time.Sleep(time.Duration(attempt*attempt) * 5 * time.Millisecond)
+		// The search index follows the events' text in the same
+		// transaction (event_search.go).
+		return st.indexMarked(ctx)
 	}
+	if s.dialect == MySQL {
+		// Deadlocks, and what a Galera failover gives, are retried
+		// (txretry.go).
+		return s.runInTxMySQL(ctx, opts, body)
+	}
+	return mapErr(s.db.RunInTx(ctx, opts, body))
 }
 
 // Open connects to the database named by dsn: "sqlite:PATH" (the embedded
@@ -214,6 +215,35 @@ func openMySQL(ctx context.Context, dsn string) (*DB, error) {
 	if err := createMySQLDatabase(ctx, cfg); err != nil {
 		return nil, err
 	}
+	db, err := openMySQLPool(ctx, cfg, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if galera, err := isGalera(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("models: open mysql %s: %w", redactDSN(dsn), err)
+	} else if galera {
+		// On a Galera node every session waits, before a read, until the
+		// node has applied what the cluster committed before it
+		// (wsrep_sync_wait=1): a read sent after a failover, or to a node
+		// that lags, sees the writes acknowledged before it.
+		_ = db.Close()
+		cfg.Params["wsrep_sync_wait"] = "1"
+		if db, err = openMySQLPool(ctx, cfg, dsn); err != nil {
+			return nil, err
+		}
+	}
+	return &DB{Store: &Store{db: db, dialect: MySQL, site: DefaultSite(), searchMode: new(atomic.Int32)}, Bun: db, dialect: MySQL}, nil
+}
+
+// openMySQLPool opens the pool of connections of cfg and pings it.
+// Connections that die with a node or the proxy are dropped and redialled:
+// the driver checks a pooled connection is alive before reusing it
+// (CheckConnLiveness) and reports a dead one as driver.ErrBadConn, which
+// makes database/sql dial a new one; an idle connection is closed after a
+// minute, so a pool does not keep many to a node the proxy has left.
+func openMySQLPool(ctx context.Context, cfg *mysql.Config, dsn string) (*bun.DB, error) {
+	cfg.CheckConnLiveness = true
 	sqldb, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
 		return nil, fmt.Errorf("models: open mysql: %w", err)
@@ -221,12 +251,33 @@ func openMySQL(ctx context.Context, dsn string) (*DB, error) {
 	sqldb.SetMaxOpenConns(32)
 	sqldb.SetMaxIdleConns(16)
 	sqldb.SetConnMaxLifetime(30 * time.Minute)
+	sqldb.SetConnMaxIdleTime(time.Minute)
 	db := bun.NewDB(sqldb, mysqldialect.New(mysqldialect.WithTimeLocation("UTC")))
 	if err := ping(ctx, db); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("models: open mysql %s: %w", redactDSN(dsn), err)
 	}
-	return &DB{Store: &Store{db: db, dialect: MySQL, site: DefaultSite(), searchMode: new(atomic.Int32)}, Bun: db, dialect: MySQL}, nil
+	return db, nil
+}
+
+// isGalera reports whether the server is a node of a Galera cluster
+// (wsrep_on; MySQL 8 has no such variable, MariaDB without a cluster has
+// it OFF).
+func isGalera(ctx context.Context, db *bun.DB) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	rows, err := db.QueryContext(ctx, "SHOW VARIABLES LIKE 'wsrep_on'")
+	if err != nil {
+		return false, mapErr(err)
+	}
+	defer func() { _ = rows.Close() }()
+	var name, value string
+	if rows.Next() {
+		if err := rows.Scan(&name, &value); err != nil {
+			return false, mapErr(err)
+		}
+	}
+	return strings.EqualFold(value, "ON"), mapErr(rows.Err())
 }
 
 // createMySQLDatabase creates the database (utf8mb4) when it does not exist

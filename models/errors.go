@@ -61,18 +61,15 @@ func isUnavailable(err error) bool {
 		errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, sql.ErrConnDone) {
 		return true
 	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
-	}
-	var oe *net.OpError
-	if errors.As(err, &oe) {
+	if isNetError(err) {
 		return true
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
 		switch me.Number {
-		case 1040, 1053, 1205, 2002, 2003, 2006, 2013: // too many conns, shutdown, lock wait, gone away
+		// too many conns, shutdown, lock (or causality) wait, gone away,
+		// killed, and Galera's "WSREP has not yet prepared node" (1047)
+		case 1040, 1047, 1053, 1205, 1927, 2002, 2003, 2006, 2013:
 			return true
 		}
 	}
@@ -82,4 +79,15 @@ func isUnavailable(err error) bool {
 		return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED || c == sqlite3.SQLITE_IOERR || c == sqlite3.SQLITE_CANTOPEN
 	}
 	return strings.Contains(err.Error(), "connection refused")
+}
+
+// isNetError reports whether err comes from the network (a dial refused,
+// a connection reset).
+func isNetError(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe)
 }

@@ -239,15 +239,3 @@ func isSlugConflict(err error) bool {
 	}
 	return false
 }
-
-// maxTxAttempts bounds how often RunInTx restarts a transaction that MySQL
-// rolled back to break a deadlock.
-const maxTxAttempts = 8
-
-// isDeadlock reports whether err is MySQL's "deadlock found, try restarting
-// transaction" (1213): the transaction was rolled back and may simply be
-// run again.
-func isDeadlock(err error) bool {
-	var me *mysql.MySQLError
-	return errors.As(err, &me) && me.Number == 1213
-}

@@ -62,6 +62,15 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 		// fasthttp would fail the whole connection.
 		DisablePreParseMultipartForm: true,
 		ErrorHandler: func(c *fiber.Ctx, err error) error {
+			// A request the database failed under (a node lost, a
+			// failover under way) may be sent again: 503 with
+			// Retry-After on every surface, never a 500.
+			if models.IsFailover(err) {
+				if !errors.Is(err, models.ErrUnavailable) {
+					err = errors.Join(models.ErrUnavailable, err)
+				}
+				c.Set(fiber.HeaderRetryAfter, failoverRetryAfter)
+			}
 			// A request fasthttp could not parse (a request line over the
 			// read buffer, a negative Content-Length) has no path to go by:
 			// it gets the documented JSON shape, which API clients read.
@@ -266,3 +275,8 @@ func bodyLimit(cfg *Config) fiber.Handler {
 		return c.Next()
 	}
 }
+
+// failoverRetryAfter is the Retry-After of a request the database failed
+// under: about the time HAProxy takes to move to another node
+// (scripts/cluster.sh).
+const failoverRetryAfter = "2"

@@ -71,6 +71,13 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	db.AddQueryHook(c) // bun's queries and the store's prepared ones
 	vars := expvar.NewMap("kalends")
 	vars.Set("sql_queries", expvar.Func(func() any { return c.queries.Load() }))
+	// Transactions run again after a deadlock or a failover, by reason
+	// (models/txretry.go), one number each: tx_retries_deadlock,
+	// tx_retries_wsrep_abort, tx_retries_wsrep_not_ready,
+	// tx_retries_conn_lost, tx_retries_gave_up.
+	for reason := range models.TxRetries() {
+		vars.Set("tx_retries_"+reason, expvar.Func(func() any { return models.TxRetries()[reason] }))
+	}
 	vars.Set("goroutines", expvar.Func(func() any { return runtime.NumGoroutine() }))
 	// The response cache: what it holds, counted as its bound counts it
 	// (make bench fills it and reads these).

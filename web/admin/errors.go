@@ -41,6 +41,9 @@ func ErrorHandler(d *ui.Deps) fiber.ErrorHandler {
 			// busy (a form sent is not: going back keeps what was typed).
 			view.Retry, view.RetryURL = d.I18n.T(lang, "admin.error.retry", nil), u
 		}
+		if status == fiber.StatusServiceUnavailable && len(c.Response().Header.Peek(fiber.HeaderRetryAfter)) == 0 {
+			c.Set(fiber.HeaderRetryAfter, "2") // a failover's length (cmd/kalends/app.go)
+		}
 		rerr := render(c, status, errorPage(view))
 		if rerr != nil {
 			// The page itself failed: fall back to plain text without detail.
@@ -75,6 +78,10 @@ func errorStatus(c *fiber.Ctx, err error) (status int, refusal string, data map[
 		status, refusal, data = fiber.StatusBadRequest, invalid.Fields[0].Reason, invalid.Fields[0].Data
 	case errors.Is(err, admission.ErrBusy):
 		status, refusal = fiber.StatusServiceUnavailable, "error.server_busy"
+	case errors.Is(err, models.ErrUnavailable):
+		// The database did not answer (a failover): the busy page, which
+		// offers to try again (Retry-After is set by the app).
+		status = fiber.StatusServiceUnavailable
 	case errors.As(err, &limited):
 		status, refusal = fiber.StatusTooManyRequests, limited.Reason
 		c.Set(fiber.HeaderRetryAfter, limited.RetryAfterSeconds())
