@@ -3,6 +3,7 @@ package admission
 import (
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -22,34 +23,43 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestGateLetsWaitersInInArrivalOrder(t *testing.T) {
-	g := New(1, 1, time.Minute)
-	release, err := g.Enter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	order := make(chan int, 5)
-	for i := range 5 {
-		go func() {
-			rel, err := g.Enter()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			order <- i
-			rel()
-		}()
-		// The next waiter arrives only once this one waits.
-		waitFor(t, "a waiter", func() bool { return g.Waiting() == i+1 })
-	}
-	release()
-	for want := range 5 {
-		if got := <-order; got != want {
-			t.Fatalf("waiter %d went in %d-th, want arrival order", got, want)
+	// In a synctest bubble, synctest.Wait returns once every goroutine is
+	// blocked: the waiter is then queued on the slot, not merely counted
+	// (Waiting counts a waiter a moment before it queues, so polling it let
+	// the next waiter overtake on a busy machine).
+	synctest.Test(t, func(t *testing.T) {
+		g := New(1, 1, time.Minute)
+		release, err := g.Enter()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if g.Waiting() != 0 {
-		t.Errorf("%d still waiting", g.Waiting())
-	}
+		order := make(chan int, 5)
+		for i := range 5 {
+			go func() {
+				rel, err := g.Enter()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				order <- i
+				rel()
+			}()
+			synctest.Wait() // the next waiter arrives only once this one waits
+			if g.Waiting() != i+1 {
+				t.Fatalf("%d waiting, want %d", g.Waiting(), i+1)
+			}
+		}
+		release()
+		for want := range 5 {
+			if got := <-order; got != want {
+				t.Fatalf("waiter %d went in %d-th, want arrival order", got, want)
+			}
+		}
+		synctest.Wait()
+		if g.Waiting() != 0 {
+			t.Errorf("%d still waiting", g.Waiting())
+		}
+	})
 }
 
 func TestGateRefusesAfterItsPatience(t *testing.T) {
