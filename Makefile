@@ -98,3 +98,10 @@ clean:
 ## SHA256SUMS and a CHANGELOG.md section (scripts/release.sh)
 release:
 	./scripts/release.sh
+
+## upgrade-test: build the pinned older release (deploy/upgrade_test.go)
+## from git, fill a site with it on SQLite and MariaDB, then check that the
+## current binary (three instances at once) migrates once and answers the
+## same, and that the old binary still works on the new schema (rolling)
+upgrade-test:
+	KALENDS_UPGRADE_TEST=1 $(GO) test ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m
