@@ -90,6 +90,7 @@ func buildOld(t *testing.T) string {
 		t.Fatal(err)
 	}
 	archive := exec.Command("sh", "-c", "git archive --format=tar "+pinnedCommit+" | tar -x -C "+src)
+	archive.Dir = ".." // the repository's root: git archive takes the tree below its directory
 	if out, err := archive.CombinedOutput(); err != nil {
 		t.Fatalf("git archive %s (a shallow clone lacks it: fetch the history): %v\n%s", pinnedCommit, err, out)
 	}
@@ -128,6 +129,12 @@ func answers(t *testing.T, base string) map[string]any {
 			t.Fatalf("%s: %v", u, err)
 		}
 		out[u] = v
+	}
+	// A site worth comparing: the first page of events is full.
+	if m, ok := out[upgradeURLs[0]].(map[string]any); !ok {
+		t.Fatalf("%s: not an object", upgradeURLs[0])
+	} else if evs, _ := m["events"].([]any); len(evs) != 50 {
+		t.Fatalf("%s: %d events, want 50 of the 80 seeded", upgradeURLs[0], len(evs))
 	}
 	return out
 }
