@@ -46,7 +46,7 @@ if ! grep -q "^## $version " CHANGELOG.md 2>/dev/null; then
 	{
 		echo "## $version (${date%%T*})"
 		echo
-		git log --first-parent --format='- %s' "$range" | head -n 200
+		git log --first-parent -n 200 --format="- %s" "$range"
 		echo
 	} >"$section"
 	if [[ -f CHANGELOG.md ]]; then
