@@ -268,3 +268,34 @@ func TestNewerDatabaseIsRefusedByTheBinary(t *testing.T) {
 		}
 	}
 }
+
+// The comparison of the upgrade test finds what it must: a changed value, a
+// key gone, a key added (unless listed), an item more or less.
+func TestUpgradeComparisonFindsChanges(t *testing.T) {
+	t.Parallel()
+	parse := func(s string) any {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	old := parse(`{"events":[{"id":1,"title":"東京の夜","venue":{"slug":"서울"}}],"total":1}`)
+	for _, c := range []struct {
+		new   string
+		diffs int
+	}{
+		{`{"events":[{"id":1,"title":"東京の夜","venue":{"slug":"서울"}}],"total":1}`, 0},
+		{`{"events":[{"id":1,"title":"東京の夜","venue":{"slug":"서울"},"listed":true}],"total":1}`, 0},
+		{`{"events":[{"id":1,"title":"東京の夜 ","venue":{"slug":"서울"}}],"total":1}`, 1},
+		{`{"events":[{"id":1,"title":"東京の夜","venue":{}}],"total":1}`, 1},
+		{`{"events":[{"id":1,"title":"東京の夜","venue":{"slug":"서울"},"extra":1}],"total":1}`, 1},
+		{`{"events":[],"total":1}`, 1},
+	} {
+		var diffs []string
+		diff("", old, parse(c.new), map[string]bool{"listed": true}, &diffs)
+		if len(diffs) != c.diffs {
+			t.Errorf("%s: %d differences %v, want %d", c.new, len(diffs), diffs, c.diffs)
+		}
+	}
+}
