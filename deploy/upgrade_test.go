@@ -86,7 +86,7 @@ func buildOld(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
-	if err := os.MkdirAll(src, 0o755); err != nil {
+	if err := os.MkdirAll(src, 0o750); err != nil {
 		t.Fatal(err)
 	}
 	archive := exec.Command("sh", "-c", "git archive --format=tar "+pinnedCommit+" | tar -x -C "+src)
