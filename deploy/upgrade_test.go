@@ -37,7 +37,8 @@ var upgradeURLs = []string{
 // binary takes over: three instances start at once and the migrations
 // apply once; every API answer is the old one, but for the additions
 // listed in upgrade_additions.txt. Then, rolling: the old binary still
-// serves the same answers on the migrated schema while a new instance runs.
+// serves the same answers on the migrated schema while new instances run,
+// and an event it creates is read through a new instance.
 //
 // It builds the old binary from git (about a minute), so it runs only with
 // KALENDS_UPGRADE_TEST=1 (make upgrade-test, a step of .ci/run).
@@ -75,9 +76,51 @@ func TestUpgradeFromThePinnedRelease(t *testing.T) {
 			compareAnswers(t, "new binary", before, after, additions)
 
 			// Rolling: the old binary on the migrated schema, beside the new.
-			again := answers(t, serveOn(t, old, dsn))
+			oldBase := serveOn(t, old, dsn)
+			again := answers(t, oldBase)
 			compareAnswers(t, "old binary on the new schema", before, again, nil)
+			rollingWrite(t, old, dsn, oldBase, bases[1])
 		})
+	}
+}
+
+// rollingWrite creates an event through the old binary on the migrated
+// schema and reads it through a new instance.
+func rollingWrite(t *testing.T, old, dsn, oldBase, newBase string) {
+	t.Helper()
+	const login = "편집자"
+	if out, err := exec.Command(old, "user", "create", "--login", login, "--password", "a long secret 秘密",
+		"--role", "editor", "--db", dsn).CombinedOutput(); err != nil {
+		t.Fatalf("user create (old): %v\n%s", err, out)
+	}
+	pw, err := exec.Command(old, "app-password", "create", "--login", login, "--db", dsn).Output()
+	if err != nil {
+		t.Fatalf("app-password create (old): %v", err)
+	}
+	body := `{"title":"Fête d'hiver 冬祭り","start_date":"2030-01-02 10:00:00","end_date":"2030-01-02 11:00:00","status":"publish"}`
+	req, _ := http.NewRequest(http.MethodPost, oldBase+"/cal/events/v1/events", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth(login, strings.TrimSpace(string(pw)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct {
+		ID int64 `json:"id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&created)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated || err != nil || created.ID == 0 {
+		t.Fatalf("create through the old binary on the new schema: %s, %v", resp.Status, err)
+	}
+	var got struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal([]byte(get(t, http.DefaultClient, fmt.Sprintf("%s/cal/events/v1/events/%d", newBase, created.ID))), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != "Fête d'hiver 冬祭り" {
+		t.Errorf("the new instance reads title %q", got.Title)
 	}
 }
 
