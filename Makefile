@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test
+.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test release upgrade-test
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -92,3 +92,16 @@ build:
 
 clean:
 	rm -f kalends
+
+## release: static, reproducible binaries (-trimpath, CGO_ENABLED=0) for
+## linux/amd64, linux/arm64, darwin/arm64 and windows/amd64 in dist/, with
+## SHA256SUMS and a CHANGELOG.md section (scripts/release.sh)
+release:
+	./scripts/release.sh
+
+## upgrade-test: build the pinned older release (deploy/upgrade_test.go)
+## from git, fill a site with it on SQLite and MariaDB, then check that the
+## current binary (three instances at once) migrates once and answers the
+## same, and that the old binary still works on the new schema (rolling)
+upgrade-test:
+	KALENDS_UPGRADE_TEST=1 $(GO) test ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m

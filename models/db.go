@@ -335,6 +335,10 @@ func (db *DB) Migrate(ctx context.Context) (applied []string, err error) {
 type MigrationReport struct {
 	Applied    []string
 	Collisions []TextCollision
+	// Newer are the applied migrations this binary does not know: a newer
+	// Kalends migrated the database and still allows this one to use it
+	// (a rolling upgrade, see NewerSchemaError). The caller should log them.
+	Newer []string
 }
 
 // MigrateAndReport is Migrate, with what its migrations changed.
@@ -372,6 +376,9 @@ func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err er
 			err = fmt.Errorf("models: migrate: unlock: %w", uerr)
 		}
 	}()
+	if rep.Newer, err = db.checkNewerSchema(ctx, m, ms); err != nil {
+		return rep, err
+	}
 	db.searchMode.Store(searchPaused)
 	group, err := m.Migrate(ctx)
 	db.searchMode.Store(searchOn)

@@ -220,6 +220,25 @@ if [[ -n "$chromium" ]]; then
 fi
 
 # ---------------------------------------------------------------- tests
+# ---------------------------------------------------------------- deploy tools
+# The deploy files' checks (deploy/) run caddy validate, nginx -t and Caddy
+# in front of Kalends; systemd-analyze comes with systemd. Missing tools are
+# installed by root, fail CI, and make the tests skip otherwise.
+step "deploy tools"
+missing=()
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
+command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+if ((${#missing[@]})); then
+	if [[ "$(id -u)" == 0 ]]; then
+		apt_install "${missing[@]}"
+	elif is_ci; then
+		die "missing ${missing[*]} and not root: sudo apt-get install -y ${missing[*]}"
+	else
+		echo "missing ${missing[*]}: the deploy tests that need them skip (CI fails)"
+	fi
+fi
+
 step "go test"
 # Without -race by default: measured on 2 cores with a warm build cache, the
 # suite takes about 50 s without the race detector and about 3 min with it

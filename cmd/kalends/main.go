@@ -115,7 +115,7 @@ Usage:
   kalends [options] restore FILE
                                  check a backup and make it the SQLite database of --db (a database
                                  there is kept beside it; refused while a server runs on it)
-  kalends version                print the version
+  kalends version                print the version, commit, build date, Go version and schema level
 
 Roles: subscriber, contributor, author, editor, administrator.
 
@@ -133,7 +133,7 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 	if cmd.name == "version" {
-		_, _ = fmt.Fprintln(stdout, version)
+		printVersion(stdout)
 		return exitOK
 	}
 	logger := newLogger(cmd.cfg.LogFormat, stderr)

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "kalends")
-	build := exec.Command("go", "build", "-ldflags", "-X main.version=test-1.2.3", "-o", binary, ".")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version=test-1.2.3 -X main.commit=0123abcd -X main.date=2026-12-17T00:00:00Z", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build kalends:", err)
@@ -454,8 +455,10 @@ func TestHelpIsPrintedOnce(t *testing.T) {
 
 func TestVersionPrintsTheLinkedVersion(t *testing.T) {
 	t.Parallel()
-	if r := kalends(t, "version"); r.code != 0 || r.stdout != "test-1.2.3\n" {
-		t.Errorf("version: exit %d, stdout %q", r.code, r.stdout)
+	want := "test-1.2.3\ncommit: 0123abcd\nbuilt: 2026-12-17T00:00:00Z\ngo: " + runtime.Version() + " " +
+		runtime.GOOS + "/" + runtime.GOARCH + "\nschema: " + models.SchemaLevel() + "\n"
+	if r := kalends(t, "version"); r.code != 0 || r.stdout != want {
+		t.Errorf("version: exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 }
 

@@ -139,6 +139,10 @@ func openMigrated(ctx context.Context, cfg *Config, logger *slog.Logger) (*model
 	if len(rep.Applied) > 0 {
 		logger.Info("kalends: migrations applied", "migrations", rep.Applied)
 	}
+	if len(rep.Newer) > 0 {
+		logger.Warn("kalends: a newer Kalends migrated this database and still allows this version to use it "+
+			"(a rolling upgrade): replace this binary with the newer release", "unknown_migrations", rep.Newer)
+	}
 	return db, nil
 }
 
