@@ -239,13 +239,15 @@ var errMoved = errors.New("models: another instance moved the position")
 
 // DueDeliveries returns up to limit pending deliveries due at now, the
 // oldest first, at most one per endpoint and record (the earliest pending
-// one), so a record's changes reach an endpoint in commit order.
+// one), so a record's changes reach an endpoint in commit order. A paused
+// endpoint's wait until it is resumed.
 func (s *Store) DueDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error) {
 	var out []WebhookDelivery
 	err := s.db.NewSelect().Model(&out).Where("webhook_delivery.status = ?", DeliveryPending).Where("webhook_delivery.next_at <= ?", Sec(now)).
 		Where("NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.endpoint_id = webhook_delivery.endpoint_id "+
 			"AND e.kind = webhook_delivery.kind AND e.record_id = webhook_delivery.record_id AND e.status = ? AND e.id < webhook_delivery.id)",
 			DeliveryPending).
+		Where("EXISTS (SELECT 1 FROM webhook_endpoints p WHERE p.id = webhook_delivery.endpoint_id AND p.active = ?)", true).
 		OrderExpr("webhook_delivery.id ASC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("models: due deliveries: %w", mapErr(err))

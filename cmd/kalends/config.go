@@ -58,6 +58,10 @@ type Config struct {
 	// WebhookAllowPrivate lets them reach private addresses.
 	WebhookConcurrency  int
 	WebhookAllowPrivate bool
+	// WebhookLease is how long an instance's claim to send webhooks lasts
+	// without renewal: after a crash, another instance (or the restarted
+	// one) takes over after it.
+	WebhookLease time.Duration
 	// ChangesKeep is how long the change feed keeps a change (issue 34):
 	// an older cursor answers 410.
 	ChangesKeep time.Duration
@@ -237,6 +241,8 @@ var options = []option{
 		set: daysOption(func(c *Config, d time.Duration) { c.ChangesKeep = d })},
 	{name: "webhook-concurrency", def: "4", usage: "webhook deliveries in flight at most (one instance sends at a time, under a lease)",
 		set: intOption(func(c *Config, n int) { c.WebhookConcurrency = n })},
+	{name: "webhook-lease", def: "30s", usage: "how long one instance's claim to send webhooks lasts without renewal (2s to 10m): after a crash, sending resumes on another instance, or the restarted one, after it",
+		set: durationOption(func(c *Config, d time.Duration) { c.WebhookLease = d })},
 	{name: "webhook-allow-private", def: "false", usage: "let webhooks reach private and loopback addresses (off: they are refused when dialled)",
 		set: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(strings.TrimSpace(v))
@@ -496,6 +502,9 @@ func (c *Config) Validate() error {
 	// of a session, however much it is used.
 	if c.SessionMaxAge < time.Minute || c.SessionMaxAge > 400*24*time.Hour {
 		bad("--session-max-age must be from 1m to 400d, not %s", days(c.SessionMaxAge))
+	}
+	if c.WebhookLease < 2*time.Second || c.WebhookLease > 10*time.Minute {
+		bad("--webhook-lease must be from 2s to 10m, not %s", c.WebhookLease)
 	}
 	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > 64 {
 		bad("--webhook-concurrency must be from 1 to 64, not %d", c.WebhookConcurrency)

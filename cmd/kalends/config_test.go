@@ -44,7 +44,7 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 	}{
 		{"defaults of SPEC §1", nil, nil, func(t *testing.T, c *command) {
 			want := Config{Addr: "127.0.0.1:8080", DB: "sqlite:kalends.db", BaseURL: "http://127.0.0.1:8080",
-				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, MaxWait: 3 * time.Second, PublishInterval: time.Minute, WebhookConcurrency: 4, ChangesKeep: 30 * 24 * time.Hour, ImportMaxBytes: 50 << 20,
+				Timezone: "UTC", DefaultLanguage: "en", MaxPerPage: 500, CurrencySymbol: "$", CurrencyCode: "USD", CurrencyPosition: "prefix", LogFormat: "text", CacheSize: 64 << 20, CacheCheck: 250 * time.Millisecond, MaxWait: 3 * time.Second, PublishInterval: time.Minute, WebhookConcurrency: 4, WebhookLease: 30 * time.Second, ChangesKeep: 30 * 24 * time.Hour, ImportMaxBytes: 50 << 20,
 				MediaStore: "dir", MediaDir: "media", MediaMaxBytes: 10 << 20, Limits: models.DefaultLimits(),
 				ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, RevisionsKeep: 25, SeriesHorizonDays: 761,
 				SessionMaxAge: 30 * 24 * time.Hour}

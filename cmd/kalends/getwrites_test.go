@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -106,6 +107,7 @@ type walkSite struct {
 	eventRev, venueRev, orgRev int64
 	occurrence                 int64
 	csvImport                  int64 // a CSV import of the administrator, not started
+	webhook                    int64 // a webhook endpoint with a delivery
 }
 
 type walkRecord struct {
@@ -163,6 +165,17 @@ func newWalkSite(t *testing.T, app *fiber.App, db *models.DB) *walkSite {
 		t.Fatal(err)
 	}
 	w.csvImport = job.ID
+	hook, err := db.AddWebhook(ctx, root, "https://hooks.example/東京", "検索インデックス", []string{"event.updated"}, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if _, err := db.IDB().NewInsert().Model(&models.WebhookDelivery{EndpointID: hook.ID, MsgID: "msg_walk", Type: "event.updated",
+		Kind: "event", RecordID: w.event.id, Body: "{}", Status: models.DeliveryFailed, Attempts: 3, NextAt: now,
+		LastStatus: 500, LastResponse: "エラー", CreatedAt: now, UpdatedAt: now}).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.webhook = hook.ID
 	w.cookies, _ = signInForTest(t, app, "root", "password-root")
 	return w
 }
@@ -315,7 +328,7 @@ func (w *walkSite) urls(route string) ([]string, bool) {
 	// The admin: each :id by the kind its path names.
 	ids := map[string]string{"events": id(w.event.id), "venues": id(w.venue.id), "organizers": id(w.organizer.id),
 		"users": id(w.adminID), "categories": id(w.category.id), "tags": id(w.tag.id), "media": id(w.media),
-		"csv": id(w.csvImport)}
+		"csv": id(w.csvImport), "webhooks": id(w.webhook)}
 	revs := map[string]string{"events": id(w.eventRev), "venues": id(w.venueRev), "organizers": id(w.orgRev)}
 	parts := strings.Split(route, "/")
 	for i, p := range parts {

@@ -508,6 +508,8 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.admin("user-edit-missing", "/admin/users/"+missing+"/edit")
 	g.admin("profile", "/admin/profile")
 	g.admin("settings", "/admin/settings")
+	g.admin("webhooks", "/admin/webhooks")
+	g.admin("webhook-missing", "/admin/webhooks/"+missing)
 	for _, k := range []struct {
 		kind string
 		id   int64
@@ -639,6 +641,13 @@ func goldenFetches(ids goldenIDs) []goldenFetch {
 	g.post("form-user-app-password-revoke", "/admin/users/"+id(ids.editor)+"/app-passwords/"+missing+"/revoke", nil)
 	g.post("form-profile", "/admin/profile", v("display_name", long, "email", "not an address"))
 	g.post("form-settings", "/admin/settings", v("name_ja", long, "accent_light", "#ffffff", "custom_css", "@import 'x.css';", "link_url_0", "ftp://example.test/"))
+	// Webhooks: an address that is not http(s) with an unknown type; the
+	// actions of a missing endpoint.
+	g.post("form-webhook-create", "/admin/webhooks", v("url", "ftp://例え.jp/フック", "description", long, "events", "event.deleted"))
+	g.post("form-webhook-save", "/admin/webhooks/"+missing, v("description", "x"))
+	for _, a := range []string{"pause", "resume", "rotate", "delete", "deliveries/" + missing + "/redeliver"} {
+		g.post("form-webhook-"+strings.ReplaceAll(strings.ReplaceAll(a, missing, "x"), "/", "-"), "/admin/webhooks/"+missing+"/"+a, nil)
+	}
 	g.post("form-profile-password", "/admin/profile/password", v("current_password", "wrong password", "password", "short"))
 	g.post("form-profile-app-password", "/admin/profile/app-passwords", v("name", long))
 	g.post("form-profile-app-password-revoke", "/admin/profile/app-passwords/"+missing+"/revoke", nil)

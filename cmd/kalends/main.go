@@ -60,7 +60,7 @@ type command struct {
 	dryRun                    bool
 	// flags and argument of import tec
 	tec tecFlags
-	// flags and argument of webhook add and webhook remove
+	// flags and argument of webhook add, remove and rotate
 	events, description, webhookArg string
 }
 
@@ -112,6 +112,9 @@ Usage:
   kalends [options] webhook list list the webhook endpoints
   kalends [options] webhook remove ID
                                  delete a webhook endpoint and its deliveries
+  kalends [options] webhook rotate ID
+                                 give a webhook endpoint a new secret and print it once (the old
+                                 one keeps signing deliveries for 24 hours)
   kalends [options] restore FILE
                                  check a backup and make it the SQLite database of --db (a database
                                  there is kept beside it; refused while a server runs on it)
@@ -163,7 +166,7 @@ func cli(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runBackup(ctx, cmd, stdout, logger)
 	case "restore":
 		err = runRestore(ctx, cmd, stdout, logger)
-	case "webhook add", "webhook list", "webhook remove":
+	case "webhook add", "webhook list", "webhook remove", "webhook rotate":
 		err = runWebhook(ctx, cmd, stdout, logger)
 	}
 	if err != nil {
@@ -244,8 +247,8 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			cmd.name, rest = "import tec", rest[1:]
 		}
 		if cmd.name == "webhook" {
-			if len(rest) == 0 || (rest[0] != "add" && rest[0] != "list" && rest[0] != "remove") {
-				return nil, fmt.Errorf("unknown command %q: did you mean 'webhook add', 'webhook list' or 'webhook remove'?", strings.Join(append([]string{"webhook"}, rest[:min(len(rest), 1)]...), " "))
+			if len(rest) == 0 || (rest[0] != "add" && rest[0] != "list" && rest[0] != "remove" && rest[0] != "rotate") {
+				return nil, fmt.Errorf("unknown command %q: did you mean 'webhook add', 'webhook list', 'webhook remove' or 'webhook rotate'?", strings.Join(append([]string{"webhook"}, rest[:min(len(rest), 1)]...), " "))
 			}
 			cmd.name, rest = "webhook "+rest[0], rest[1:]
 		}
@@ -299,7 +302,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	case "backup":
 		s.addFlags(fs)
 		fs.StringVar(&cmd.to, "to", "", "file to write the copy to (required)")
-	case "restore", "webhook list", "webhook remove":
+	case "restore", "webhook list", "webhook remove", "webhook rotate":
 		s.addFlags(fs)
 	case "webhook add":
 		s.addFlags(fs)
@@ -322,7 +325,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 		cmd.file = fs.Arg(0)
 	case cmd.name == "import tec" && fs.NArg() == 1:
 		cmd.tec.url = fs.Arg(0)
-	case (cmd.name == "webhook add" || cmd.name == "webhook remove") && fs.NArg() == 1:
+	case (cmd.name == "webhook add" || cmd.name == "webhook remove" || cmd.name == "webhook rotate") && fs.NArg() == 1:
 		cmd.webhookArg = fs.Arg(0)
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
@@ -351,7 +354,7 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			return nil, errNoURL
 		}
 		tecEnv(cmd, getenv)
-	case "webhook add", "webhook remove":
+	case "webhook add", "webhook remove", "webhook rotate":
 		if cmd.webhookArg == "" {
 			missing = append(missing, map[bool]string{true: "URL", false: "ID"}[cmd.name == "webhook add"])
 		}

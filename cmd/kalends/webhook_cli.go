@@ -23,7 +23,7 @@ var webhookTypes = func() map[string]bool {
 	return m
 }()
 
-// runWebhook is kalends webhook add|list|remove, as the console (an
+// runWebhook is kalends webhook add|list|remove|rotate, as the console (an
 // administrator).
 func runWebhook(ctx context.Context, cmd *command, stdout io.Writer, logger *slog.Logger) error {
 	db, err := openMigrated(ctx, cmd.cfg, logger)
@@ -57,6 +57,20 @@ func runWebhook(ctx context.Context, cmd *command, stdout io.Writer, logger *slo
 			return &usageError{fmt.Sprintf("not an endpoint id: %q", cmd.webhookArg)}
 		}
 		return db.RemoveWebhook(ctx, models.Console, id)
+	case "webhook rotate":
+		id, err := strconv.ParseInt(cmd.webhookArg, 10, 64)
+		if err != nil {
+			return &usageError{fmt.Sprintf("not an endpoint id: %q", cmd.webhookArg)}
+		}
+		if _, err := db.GetWebhook(ctx, models.Console, id); err != nil {
+			return err
+		}
+		secret := webhook.NewSecret()
+		if err := db.RotateWebhookSecret(ctx, models.Console, id, secret); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, secret)
+		return err
 	}
 	list, err := db.ListWebhooks(ctx, models.Console)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -35,6 +36,7 @@ type webhookWorker struct {
 	holder string
 
 	concurrency int           // deliveries in flight at most (--webhook-concurrency)
+	lease       time.Duration // the lease's life without renewal (--webhook-lease)
 	tick        time.Duration // between rounds when idle
 	retryBase   time.Duration // first retry delay; doubles, with jitter
 	retryMax    time.Duration // longest delay between two attempts
@@ -50,7 +52,7 @@ func newWebhookWorker(db *models.DB, app *fiber.App, cfg *Config, logger *slog.L
 		db: db, app: app, logger: logger, holder: publisherHolder(),
 		client: safehttp.New(safehttp.Config{AllowPrivate: cfg.WebhookAllowPrivate, Timeout: 10 * time.Second, MaxRedirects: -1,
 			UserAgent: "Kalends-Webhooks/" + version}),
-		concurrency: max(cfg.WebhookConcurrency, 1), tick: time.Second,
+		concurrency: max(cfg.WebhookConcurrency, 1), tick: time.Second, lease: cmp.Or(cfg.WebhookLease, 30*time.Second),
 		retryBase: 5 * time.Second, retryMax: time.Hour, retryFor: 24 * time.Hour, pauseAfter: 5 * 24 * time.Hour,
 	}
 }
@@ -75,7 +77,7 @@ func (w *webhookWorker) run(ctx context.Context) {
 // round enqueues and sends what is due if this instance holds the lease;
 // it reports whether there may be more to do at once.
 func (w *webhookWorker) round(ctx context.Context) bool {
-	ok, err := w.db.TryLease(ctx, webhookLease, w.holder, 30*time.Second)
+	ok, err := w.db.TryLease(ctx, webhookLease, w.holder, w.lease)
 	if err != nil || !ok {
 		return false
 	}

@@ -254,6 +254,14 @@ func TestWebhookCommands(t *testing.T) {
 	if r = kalends(t, "webhook", "add", "--db", dsn, "--events", "event.deleted", "https://partner.example/x"); r.code != 2 {
 		t.Errorf("unknown type: %d %q", r.code, r.stderr)
 	}
+	// rotate prints a new secret; the old one stays valid for a day.
+	r = kalends(t, "webhook", "rotate", "--db", dsn, fields[0])
+	if rotated := strings.TrimSpace(r.stdout); r.code != 0 || !strings.HasPrefix(rotated, "whsec_") || rotated == fields[1] {
+		t.Errorf("rotate: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r = kalends(t, "webhook", "rotate", "--db", dsn, "999"); r.code == 0 || r.stderr == "" {
+		t.Errorf("rotate a missing endpoint: %d %q", r.code, r.stderr)
+	}
 	if r = kalends(t, "webhook", "remove", "--db", dsn, fields[0]); r.code != 0 {
 		t.Errorf("remove: %d %q", r.code, r.stderr)
 	}

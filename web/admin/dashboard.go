@@ -97,6 +97,9 @@ func (h *handler) dashboard(c *fiber.Ctx) error {
 		card.TotalText = i18n.Number(lang, card.Total)
 		v.Counts = append(v.Counts, card)
 	}
+	if v.PausedWebhooks, err = h.pausedWebhooks(c); err != nil {
+		return err
+	}
 	return render(c, fiber.StatusOK, dashboardPage(v))
 }
 

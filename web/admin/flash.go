@@ -56,6 +56,12 @@ var flashes = map[string]string{ //nolint:gosec // G101: message ids, no credent
 	"tag_saved":        "admin.flash.tag_saved",
 	"tag_deleted":      "admin.flash.tag_deleted",
 	"terms_deleted":    "admin.flash.terms_deleted",
+
+	"webhook_saved":       "admin.webhooks.flash.saved",
+	"webhook_paused":      "admin.webhooks.flash.paused",
+	"webhook_resumed":     "admin.webhooks.flash.resumed",
+	"webhook_deleted":     "admin.webhooks.flash.deleted",
+	"webhook_redelivered": "admin.webhooks.flash.redelivered",
 }
 
 // setFlash shows the message of key on the next page.

@@ -140,6 +140,10 @@ func TestAdminRoleMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 		othersPath := fmt.Sprintf("/admin/import/csv/%d", others.ID)
+		hook, err := db.AddWebhook(context.Background(), models.Console, "https://hooks.example/パートナー", "", nil, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, caller := range adminCallers {
 			name := caller
 			b := newBrowser(t, app)
@@ -200,6 +204,16 @@ func TestAdminRoleMatrix(t *testing.T) {
 			check(name+"/settings page", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
 			resp, body := b.send(http.MethodPost, "/admin/settings", url.Values{"_csrf": {csrf}, "name_en": {"Site of " + name}})
 			check(name+"/settings save", role == models.RoleAdministrator, posted(resp), fmt.Sprint(resp.StatusCode, body))
+			// Webhooks (issue 34): administrators only, the list, adding an
+			// endpoint, and its page.
+			resp, _ = b.get("/admin/webhooks")
+			check(name+"/webhooks page", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
+			resp, body = b.send(http.MethodPost, "/admin/webhooks", url.Values{"_csrf": {csrf}, "url": {"https://hooks.example/" + url.PathEscape(name)}})
+			check(name+"/webhook add", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK && strings.Contains(body, "whsec_"), fmt.Sprint(resp.StatusCode))
+			resp, _ = b.get(fmt.Sprintf("/admin/webhooks/%d", hook.ID))
+			check(name+"/webhook page", role == models.RoleAdministrator, resp.StatusCode == http.StatusOK, fmt.Sprint(resp.StatusCode))
+			resp, _ = b.send(http.MethodPost, fmt.Sprintf("/admin/webhooks/%d/pause", hook.ID), url.Values{"_csrf": {csrf}})
+			check(name+"/webhook pause", role == models.RoleAdministrator, posted(resp), fmt.Sprint(resp.StatusCode))
 			resp, body = b.send(http.MethodPost, "/admin/categories", url.Values{"_csrf": {csrf}, "name": {"cat " + name}})
 			mayTerms := role == models.RoleAuthor || role == models.RoleEditor || role == models.RoleAdministrator
 			check(name+"/category create", mayTerms, posted(resp), fmt.Sprint(resp.StatusCode, body))

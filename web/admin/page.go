@@ -44,6 +44,7 @@ var navEntries = []navEntry{
 	{ID: "media", Path: "/admin/media", LabelID: "media.nav", Ready: true},
 	{ID: "users", Path: usersPath, LabelID: "admin.nav.users", AdminOnly: true, Ready: true},
 	{ID: "settings", Path: settingsPath, LabelID: "settings.nav", AdminOnly: true, Ready: true},
+	{ID: "webhooks", Path: webhooksPath, LabelID: "admin.webhooks.nav", AdminOnly: true, Ready: true},
 	{ID: "docs", Path: "/admin/docs", LabelID: "admin.nav.docs", Ready: true},
 }
 

@@ -61,6 +61,7 @@ func (h *handler) registerAdmin(app *fiber.App) {
 	h.registerTerms(admin)
 	admin.Get("/settings", h.settingsPage)
 	admin.Post("/settings", h.saveSettings)
+	h.registerWebhooks(admin)
 }
 
 // registerAccounts mounts the users' and the signed-in user's own pages.

@@ -232,6 +232,7 @@ func seed(t *testing.T, srv *browsertest.Server, a browsertest.Account) {
 	}
 	seriesOccurrence = list.Events[1].ID
 	seedEditorEvent(t, srv, a)
+	seedWebhooks(t, srv)
 }
 
 // TestScreenshots takes the main pages in English and Japanese, on a
