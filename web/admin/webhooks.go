@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"github.com/kalends/kalends/i18n"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,7 +129,7 @@ func (h *handler) deliveryRow(l layoutView, ep int64, d *models.WebhookDelivery)
 		r.HTTP = strconv.Itoa(d.LastStatus)
 	}
 	if d.Attempts > 0 {
-		r.Duration = h.d.I18n.T(l.Lang, "admin.webhooks.ms", map[string]any{"MS": d.LastMS})
+		r.Duration = h.d.I18n.T(l.Lang, "admin.webhooks.ms", map[string]any{"MS": i18n.Number(l.Lang, d.LastMS)})
 	}
 	if rs := []rune(r.Response); len(rs) > webhookResponseShown {
 		r.Response = string(rs[:webhookResponseShown]) + "…"

@@ -119,7 +119,7 @@ func TestWebhooksAdmin(t *testing.T) {
 			t.Errorf("dashboard without the notice:\n%.3000s", page)
 		}
 		_, page = b.get(path)
-		for _, want := range []string{`data-status="failed"`, "HTTP 503", "1234 ミリ秒", "&lt;html&gt;サービス停止中&lt;/html&gt;", `data-testid="delivery-redeliver"`} {
+		for _, want := range []string{`data-status="failed"`, "HTTP 503", "1,234 ミリ秒", "&lt;html&gt;サービス停止中&lt;/html&gt;", `data-testid="delivery-redeliver"`} {
 			if !strings.Contains(page, want) {
 				t.Errorf("deliveries: no %q in\n%.6000s", want, page)
 			}
