@@ -7,21 +7,6 @@ import (
 	"time"
 )
 
-// waitFor polls cond until it holds or a deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.After(5 * time.Second)
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		case <-tick.C:
-		}
-	}
-}
-
 func TestGateLetsWaitersInInArrivalOrder(t *testing.T) {
 	// In a synctest bubble, synctest.Wait returns once every goroutine is
 	// blocked: the waiter is then queued on the slot, not merely counted
