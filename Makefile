@@ -99,10 +99,10 @@ clean:
 release:
 	./scripts/release.sh
 
-## upgrade-test: build the pinned older release (deploy/upgrade_test.go)
+## upgrade-test: build the pinned older release (deploy/upgrade_run_test.go)
 ## from git, fill a site with it on SQLite and MariaDB, then check that the
 ## current binary (three instances at once) migrates once and answers the
 ## same, and that the old binary still works on the new schema (rolling)
 upgrade-test:
 	@if [ "$$(git rev-parse --is-shallow-repository 2>/dev/null)" = true ]; then echo 'upgrade-test: fetching the history the pinned release needs'; git fetch --quiet --unshallow; fi
-	KALENDS_UPGRADE_TEST=1 $(GO) test ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m
+	$(GO) test -tags upgrade ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m

@@ -311,13 +311,26 @@ func TestImportTECFromAFakeSite(t *testing.T) {
 	edited, changed, gone := fake.events[4], fake.events[5], fake.events[6]
 	editedSlug := tecimport.DecodeSlug(edited["slug"].(string))
 	_, ours := apiGet(t, app, auth, "/cal/events/v1/events/by-slug/"+url.PathEscape(editedSlug))
+	oursID := int64(ours["id"].(float64))
+	// Modification times have whole seconds: the edit here must fall in a
+	// later second than the import's own write, or the two cannot be told
+	// apart.
+	imported, err := db.ImportedModified(ctx, models.KindEvent, oursID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelstest.WaitFor(t, 3*time.Second, func() error {
+		if !time.Now().After(imported.Add(time.Second)) {
+			return fmt.Errorf("still within the import's second %s", imported)
+		}
+		return nil
+	})
 	title := "ここで直した題"
-	if _, err := db.UpdateEvent(ctx, admin, models.ByID(int64(ours["id"].(float64))), models.EventInput{Title: &title}); err != nil {
+	if _, err := db.UpdateEvent(ctx, admin, models.ByID(oursID), models.EventInput{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
 	edited["title"], changed["title"] = "源で直した題", "Changed at the source"
 	fake.events = append(fake.events[:6], fake.events[7:]...)
-	time.Sleep(1100 * time.Millisecond) // modification times have whole seconds
 	code, out, errb = runKalends(t, env, args...)
 	if code != 0 {
 		t.Fatalf("third import: exit %d\n%s%s", code, out, errb)

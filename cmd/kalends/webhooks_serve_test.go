@@ -187,8 +187,7 @@ func TestWebhooksTwoInstancesDeliverOnce(t *testing.T) {
 	rc := &countingReceiver{}
 	db, admin, ep := webhookSite(t, dsn, rc)
 	args := []string{"--webhook-allow-private", "true"}
-	startServer(t, dsn, args...)
-	startServer(t, dsn, args...)
+	servers := []*server{startServer(t, dsn, args...), startServer(t, dsn, args...)}
 	start := time.Now()
 	ids := writeEvents(t, db, admin, 0, 100)
 	for _, id := range ids[:50] {
@@ -208,9 +207,19 @@ func TestWebhooksTwoInstancesDeliverOnce(t *testing.T) {
 		return nil
 	})
 	drain := time.Since(start)
-	// A late duplicate from the other instance would show in this time
-	// (a request takes a few milliseconds here).
-	time.Sleep(500 * time.Millisecond)
+	// A late duplicate from the other instance would be a send in flight:
+	// stopped with SIGTERM, each server ends its worker's round (every send
+	// of it answered and recorded) before it exits.
+	for _, s := range servers {
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range servers {
+		if code := s.wait(t, 30*time.Second); code != 0 {
+			t.Fatalf("server exit %d after SIGTERM\n%s", code, s.stderr.String())
+		}
+	}
 	dels, attempts, dups := checkEveryChangeArrived(t, db, ep, rc)
 	if dups != 0 || attempts != dels {
 		t.Errorf("%d duplicates, %d attempts for %d deliveries", dups, attempts, dels)

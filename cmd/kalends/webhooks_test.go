@@ -135,18 +135,18 @@ func TestWebhooksReachAReceiverThatFailsForAWhile(t *testing.T) {
 		done := make(chan struct{})
 		start := time.Now()
 		go func() { defer close(done); w.run(wctx) }()
-		deadline := time.Now().Add(30 * time.Second)
-		for {
+		modelstest.WaitFor(t, 30*time.Second, func() error {
 			rc.mu.Lock()
-			n := len(rc.got)
-			rc.mu.Unlock()
-			if n >= want || time.Now().After(deadline) {
-				break
+			defer rc.mu.Unlock()
+			if n := len(rc.got); n < want {
+				return fmt.Errorf("%d of %d received", n, want)
 			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			return nil
+		})
 		drain := time.Since(start)
-		time.Sleep(50 * time.Millisecond) // a late duplicate would show here
+		// A late duplicate would be a send still in flight: the worker's
+		// round waits for each of its sends, so once run has returned
+		// every request it made has been answered.
 		stop()
 		<-done
 
