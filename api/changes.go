@@ -83,10 +83,18 @@ func setChangesCursor(c *fiber.Ctx, r *Request) error {
 	return nil
 }
 
-// changeRestPath is the API path of a record of kind k.
+// changeRestPath is the API path of a record of kind k, below the
+// namespace.
 var changeRestPath = map[models.Kind]string{
 	models.KindEvent: "/events/", models.KindVenue: "/venues/", models.KindOrganizer: "/organizers/",
 	models.KindCategory: "/categories/", models.KindTag: "/tags/", models.KindMedia: "/media/",
+}
+
+// RecordPath is the path of the API's answer for the record of kind k with
+// id (what a change's rest_url names, without the host): the webhooks read
+// the record they send through it.
+func RecordPath(k models.Kind, id int64) string {
+	return "/" + Namespace + changeRestPath[k] + strconv.FormatInt(id, 10)
 }
 
 // listChanges answers GET /changes.

@@ -116,9 +116,7 @@ func (w *webhookWorker) message(ep *models.WebhookEndpoint, c models.Change) (st
 	}
 	var data any = map[string]any{"kind": c.Kind, "id": c.ID}
 	if c.Action != models.ChangeRemoved {
-		path := map[models.Kind]string{models.KindEvent: "events", models.KindVenue: "venues", models.KindOrganizer: "organizers",
-			models.KindCategory: "categories", models.KindTag: "tags", models.KindMedia: "media"}[c.Kind]
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "/"+api.Namespace+"/"+path+"/"+strconv.FormatInt(c.ID, 10), nil)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, api.RecordPath(c.Kind, c.ID), nil)
 		res, err := w.app.Test(req, -1)
 		if err != nil {
 			return "", nil, false, err
