@@ -177,8 +177,9 @@ func containsString(list []string, v string) bool {
 }
 
 // SaveSettings stores in as the site's settings, administrators only. The
-// logo must be an image of the library. The cache generation then moves
-// in a transaction of its own, so every instance reads the new settings
+// logo must be an image of the library. Names, taglines and link labels
+// are stored in NFC like every text. The cache generation moves in the
+// save's own transaction, so every instance reads the new settings
 // (and forgets the pages made with the old ones) within --cache-check.
 func (s *Store) SaveSettings(ctx context.Context, actor *User, in SettingsInput, langs []string) (*Settings, error) {
 	if !MayManageSettings(actor) {
@@ -186,7 +187,7 @@ func (s *Store) SaveSettings(ctx context.Context, actor *User, in SettingsInput,
 	}
 	links := in.Links[:0:0]
 	for _, l := range in.Links {
-		l.Label, l.URL = strings.TrimSpace(l.Label), strings.TrimSpace(l.URL)
+		l.Label, l.URL = NFC(strings.TrimSpace(l.Label)), strings.TrimSpace(l.URL)
 		if l.Label != "" || l.URL != "" {
 			links = append(links, l)
 		}
@@ -212,11 +213,17 @@ func (s *Store) SaveSettings(ctx context.Context, actor *User, in SettingsInput,
 	if st.Links == nil {
 		st.Links = []SettingsLink{}
 	}
-	if _, err := s.db.NewUpdate().Model(st).WherePK().Exec(ctx); err != nil {
-		return nil, fmt.Errorf("models: save settings: %w", mapErr(err))
-	}
-	if _, err := s.db.NewUpdate().TableExpr("cache_generation").Set("gen = gen + 1").Where("id = 1").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("models: save settings: cache generation: %w", mapErr(err))
+	err := s.RunInTx(ctx, func(tx *Store) error {
+		if _, err := tx.db.NewUpdate().Model(st).WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("models: save settings: %w", mapErr(err))
+		}
+		if _, err := tx.db.NewUpdate().TableExpr("cache_generation").Set("gen = gen + 1").Where("id = 1").Exec(ctx); err != nil {
+			return fmt.Errorf("models: save settings: cache generation: %w", mapErr(err))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return st, nil
 }
@@ -227,7 +234,7 @@ func IsNotFound(err error) bool { return err != nil && errors.Is(err, ErrNotFoun
 func trimMap(m map[string]string, langs []string) map[string]string {
 	out := map[string]string{}
 	for _, l := range langs {
-		if v := strings.TrimSpace(m[l]); v != "" {
+		if v := NFC(strings.TrimSpace(m[l])); v != "" {
 			out[l] = v
 		}
 	}

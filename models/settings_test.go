@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
@@ -33,10 +35,11 @@ func TestSaveSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := models.SettingsInput{Names: map[string]string{"en": "Riverside Events", "ja": " 川辺のイベント "},
-			Taglines: map[string]string{"ko": "강변 행사"}, LogoID: m.ID, AccentLight: "#0B5CAD", AccentDark: "#8cf",
+		// Typed in NFD (as macOS and some IMEs send it), stored in NFC.
+		in := models.SettingsInput{Names: map[string]string{"en": "Riverside Events", "ja": norm.NFD.String(" 川辺のイベント ")},
+			Taglines: map[string]string{"ko": norm.NFD.String("강변 행사")}, LogoID: m.ID, AccentLight: "#0B5CAD", AccentDark: "#8cf",
 			CustomCSS: ".site-name { letter-spacing: .02em; background: url(/media/1/full.png) }", DefaultView: "month",
-			Links: []models.SettingsLink{{Label: "Café Société", URL: "https://example.org/à-propos"}, {}}}
+			Links: []models.SettingsLink{{Label: norm.NFD.String("Café Société"), URL: "https://example.org/à-propos"}, {}}}
 		if _, err := db.SaveSettings(ctx, ed, in, settingsLangs); !errors.Is(err, models.ErrForbidden) {
 			t.Fatalf("editor's save: %v, want forbidden", err)
 		}
@@ -53,7 +56,8 @@ func TestSaveSettings(t *testing.T) {
 		}
 		if st.Name("ja", "en") != "川辺のイベント" || st.Name("ko", "en") != "Riverside Events" || st.Name("ko", "ja") != "川辺のイベント" ||
 			st.Tagline("ko", "en") != "강변 행사" || st.AccentLight != "#0b5cad" || st.AccentDark != "#88ccff" ||
-			st.DefaultView != "month" || len(st.Links) != 1 || st.Links[0].URL != "https://example.org/à-propos" || st.LogoID != m.ID {
+			st.DefaultView != "month" || len(st.Links) != 1 || st.Links[0].URL != "https://example.org/à-propos" ||
+			st.Links[0].Label != "Café Société" || st.LogoID != m.ID {
 			t.Errorf("read back %+v", st)
 		}
 		err = db.DeleteMedia(ctx, admin, m.ID, true)
