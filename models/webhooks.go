@@ -111,7 +111,7 @@ func (s *Store) AddWebhook(ctx context.Context, u *User, url, description string
 	if err != nil {
 		return nil, err
 	}
-	w := &WebhookEndpoint{URL: url, Description: description, Events: strings.Join(events, ","), Active: true,
+	w := &WebhookEndpoint{URL: url, Description: NFC(strings.TrimSpace(description)), Events: strings.Join(events, ","), Active: true,
 		Secret: secret, FeedPos: head, CreatedAt: Sec(s.site.Now())}
 	if _, err := s.db.NewInsert().Model(w).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("models: add webhook: %w", mapErr(err))

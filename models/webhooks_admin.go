@@ -59,7 +59,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, u *User, id int64, descriptio
 		return err
 	}
 	return s.updateWebhook(ctx, id, func(q *bun.UpdateQuery) {
-		q.Set("description = ?", description).Set("events = ?", strings.Join(events, ","))
+		q.Set("description = ?", NFC(strings.TrimSpace(description))).Set("events = ?", strings.Join(events, ","))
 	})
 }
 
