@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/assets"
-	"github.com/kalends/kalends/web/ui"
 )
 
 // Embeds (issue 36): /embed/events, /embed/events/month and
@@ -73,9 +72,10 @@ func (h *handler) embedHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderReferrerPolicy, "strict-origin-when-cross-origin")
 }
 
-// EmbedCSP is the Content-Security-Policy of an embed framed by origins.
+// EmbedCSP is the Content-Security-Policy of an embed framed by origins:
+// the public pages' (external https images shown) but for frame-ancestors.
 func EmbedCSP(origins []string) string {
-	return strings.Replace(ui.ContentSecurityPolicy, "frame-ancestors 'none'", "frame-ancestors "+strings.Join(origins, " "), 1)
+	return strings.Replace(publicCSP, "frame-ancestors 'none'", "frame-ancestors "+strings.Join(origins, " "), 1)
 }
 
 // embedScript serves assets/js/embed.js at /embed.js, the address other
