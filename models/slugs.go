@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode"
@@ -238,4 +239,17 @@ func isSlugConflict(err error) bool {
 		return strings.Contains(se.Error(), ".slug")
 	}
 	return false
+}
+
+// DecodeSlug is a percent-encoded slug (a path segment, or WordPress's
+// stored form of a non-ASCII slug, %e6%9d%b1…) as slugs are stored:
+// decoded, checked to be UTF-8 without control characters, and composed
+// (NFC). ok is false for what cannot name a slug: a bad escape, bytes that
+// are not UTF-8, a control character, or nothing.
+func DecodeSlug(seg string) (slug string, ok bool) {
+	s, err := url.PathUnescape(seg)
+	if err != nil || s == "" || !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		return "", false
+	}
+	return norm.NFC.String(s), true
 }

@@ -2,11 +2,12 @@ package tecimport
 
 import (
 	"encoding/json"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/kalends/kalends/models"
 )
 
 // The records as TEC (and Kalends, which answers in TEC's shape) send
@@ -125,10 +126,11 @@ func (e *srcEvent) venues() []json.RawMessage {
 
 // DecodeSlug is a WordPress slug as Kalends stores it: WordPress keeps
 // non-ASCII slugs percent-encoded in lower case (%e6%9d%b1…), so they are
-// decoded and composed (NFC); a slug that does not decode is kept as sent.
+// decoded and composed (models.DecodeSlug, as the public pages read a slug
+// in a path); a slug that does not decode is kept as sent (composed).
 func DecodeSlug(s string) string {
-	if d, err := url.PathUnescape(s); err == nil {
-		s = d
+	if d, ok := models.DecodeSlug(s); ok {
+		return d
 	}
 	return norm.NFC.String(s)
 }

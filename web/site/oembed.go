@@ -65,7 +65,7 @@ func (h *handler) oembed(c *fiber.Ctx) error {
 		}
 		title = h.d.I18n.T(lang, "public.events.title", nil)
 	case strings.HasPrefix(rest.Path, "/event/"):
-		slug, ok := decodeSlug(strings.Trim(strings.TrimPrefix(rest.EscapedPath(), "/event/"), "/"))
+		slug, ok := models.DecodeSlug(strings.Trim(strings.TrimPrefix(rest.EscapedPath(), "/event/"), "/"))
 		if !ok {
 			return fiber.ErrNotFound
 		}

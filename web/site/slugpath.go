@@ -3,12 +3,8 @@ package site
 import (
 	"context"
 	"net/url"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/kalends/kalends/models"
 )
@@ -23,16 +19,7 @@ import (
 // bytes that are not UTF-8, or a control character, which no slug holds):
 // the caller answers 404.
 func slugParam(c *fiber.Ctx) (slug string, ok bool) {
-	return decodeSlug(c.Params("slug"))
-}
-
-// decodeSlug is slugParam for a raw path segment.
-func decodeSlug(seg string) (string, bool) {
-	s, err := url.PathUnescape(seg)
-	if err != nil || s == "" || !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
-		return "", false
-	}
-	return norm.NFC.String(s), true
+	return models.DecodeSlug(c.Params("slug"))
 }
 
 // kindPaths are the public page paths of each kind, before the slug.
