@@ -100,9 +100,10 @@ release:
 	./scripts/release.sh
 
 ## upgrade-test: build the pinned older release (deploy/upgrade_run_test.go)
-## from git, fill a site with it on SQLite and MariaDB, then check that the
+## from git, fill a site with it on SQLite and MariaDB (a throwaway server, as
+## in make test, unless KALENDS_TEST_MYSQL_DSN answers), then check that the
 ## current binary (three instances at once) migrates once and answers the
 ## same, and that the old binary still works on the new schema (rolling)
 upgrade-test:
 	@if [ "$$(git rev-parse --is-shallow-repository 2>/dev/null)" = true ]; then echo 'upgrade-test: fetching the history the pinned release needs'; git fetch --quiet --unshallow; fi
-	$(GO) test -tags upgrade ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m
+	./scripts/with-mariadb.sh $(GO) test -tags upgrade ./deploy -run TestUpgradeFromThePinnedRelease -count=1 -v -timeout 10m
