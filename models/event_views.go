@@ -1,8 +1,10 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,41 +28,28 @@ func (s *Store) DayCounts(ctx context.Context, u *User, f EventFilter, days []ti
 	if n < 1 {
 		return nil, nil
 	}
-	if _, err := statusFilter(u, "status", "reason.events.status_not_allowed", f.Statuses); err != nil {
+	if _, err := s.prepareEventFilter(ctx, u, &f); err != nil {
 		return nil, err
 	}
-	f.reader = u
-	if f.PublicLinks {
-		f.reader = nil
-	}
-	if err := s.resolveEventFilter(ctx, &f); err != nil {
-		return nil, err
-	}
-	f.visibility = ListVisibility(u)
-	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
 	from, to := days[0], days[n]
 	f.StartMin, f.EndMax, f.StartsAfter, f.EndsBefore = nil, nil, nil, nil
 	f.EndsAfter, f.StartsBefore = &from, &to
-	end := "event.end_at"
+	// Each row's first and last day are found by a binary search over the
+	// boundaries written as nested CASEs (five comparisons a side for a
+	// month, not one per day). On SQLite the columns lose their affinity
+	// (+): the DATETIME columns' numeric affinity would otherwise have each
+	// comparison try the boundary's text as a number, which was two thirds
+	// of a month view's time. Both sides are text in the same format, so
+	// they compare as the API's windows do.
+	start, end := "event.start_at", "event.end_at"
 	if s.dialect == SQLite {
-		end = "+" + end // the start index serves the window; see windowConds
+		start, end = "+"+start, "+"+end
 	}
-	var first, last strings.Builder
 	var args []any
-	first.WriteString("(0")
-	for _, b := range days[1:] {
-		first.WriteString(" + CASE WHEN event.start_at >= ? THEN 1 ELSE 0 END")
-		args = append(args, Sec(b))
-	}
-	first.WriteString(")")
-	last.WriteString("(0")
-	for _, b := range days[1:] {
-		last.WriteString(" + CASE WHEN " + end + " > ? THEN 1 ELSE 0 END")
-		args = append(args, Sec(b))
-	}
-	last.WriteString(")")
+	first := countBelow(start+" >= ?", days[1:], &args)
+	last := countBelow(end+" > ?", days[1:], &args)
 	q := s.db.NewSelect().Model((*Event)(nil)).
-		ColumnExpr(first.String()+" AS first_day, "+last.String()+" AS last_day, COUNT(*) AS n", args...)
+		ColumnExpr(first+" AS first_day, "+last+" AS last_day, COUNT(*) AS n", args...)
 	s.applyEventFilter(q, f, true)
 	q.GroupExpr("first_day, last_day")
 	var rows []struct {
@@ -80,56 +69,108 @@ func (s *Store) DayCounts(ctx context.Context, u *User, f EventFilter, days []ti
 	return counts, nil
 }
 
+// countBelow returns an SQL expression giving how many of the sorted
+// bounds satisfy cond (a comparison with one ? for the bound, true for a
+// prefix of them): a binary search as nested CASEs, whose bounds it appends
+// to args in the order they appear.
+func countBelow(cond string, bounds []time.Time, args *[]any) string {
+	var b strings.Builder
+	var walk func(lo, hi int)
+	walk = func(lo, hi int) {
+		if lo == hi {
+			fmt.Fprintf(&b, "%d", lo)
+			return
+		}
+		mid := (lo + hi) / 2
+		b.WriteString("CASE WHEN " + cond + " THEN ")
+		*args = append(*args, Sec(bounds[mid]))
+		walk(mid+1, hi)
+		b.WriteString(" ELSE ")
+		walk(lo, mid)
+		b.WriteString(" END")
+	}
+	walk(0, len(bounds))
+	return b.String()
+}
+
 // FirstEventsOfDays returns, for each day k of days with counts[k] > 0
 // (days and counts as DayCounts gives them), the first per events of f
-// overlapping it in start order, whole and read in f.Lang: one short
-// index range per day, then one completion for them all.
+// overlapping it in start order (start, publication date, id; f's own
+// order is not used), as stored with their text read in f.Lang, and
+// without their linked records, which the month grid does not show. Three
+// queries whatever the number of days: the ids of every day at once (one
+// short index range a day, joined with UNION ALL), their rows, and the
+// translations.
 func (s *Store) FirstEventsOfDays(ctx context.Context, u *User, f EventFilter, days []time.Time, counts []int, per int) ([][]*Event, error) {
 	out := make([][]*Event, len(counts))
-	var ids []int64
-	seen := map[int64]bool{}
-	dayIDs := make([][]int64, len(counts))
+	if _, err := s.prepareEventFilter(ctx, u, &f); err != nil {
+		return nil, err
+	}
+	f.StartMin, f.EndMax, f.StartsAfter, f.EndsBefore = nil, nil, nil, nil
+	f.Order, f.Desc = "", false
+	var arms []string
 	for k, c := range counts {
 		if c == 0 || k+1 >= len(days) {
 			continue
 		}
 		g := f
-		g.StartMin, g.EndMax, g.StartsAfter, g.EndsBefore = nil, nil, nil, nil
 		g.EndsAfter, g.StartsBefore = &days[k], &days[k+1]
-		g.Page, g.PerPage, g.Bare, g.SkipTotal = 1, per, true, true
-		p, err := s.ListEvents(ctx, u, g)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range p.Items {
-			dayIDs[k] = append(dayIDs[k], e.ID)
-			if !seen[e.ID] {
-				seen[e.ID] = true
-				ids = append(ids, e.ID)
-			}
+		q := s.db.NewSelect().TableExpr("events AS event").Column("event.id")
+		s.applyEventFilter(q, g, false)
+		order := g
+		order.Near = nil // Near filters (applyEventFilter) but does not order here
+		orderEvents(q, order)
+		q.Limit(int64(per))
+		// Each day's ordered, limited range in a derived table of its own:
+		// SQLite allows ORDER BY and LIMIT only there in a compound select.
+		arms = append(arms, fmt.Sprintf("SELECT %d AS day, d%d.id AS id FROM (%s) AS d%d", k, k, q.String(), k))
+	}
+	if len(arms) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		Day int   `bun:"day"`
+		ID  int64 `bun:"id"`
+	}
+	if err := s.db.NewRaw(strings.Join(arms, " UNION ALL ")).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("models: first events of days: %w", mapErr(err))
+	}
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, r := range rows {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			ids = append(ids, r.ID)
 		}
 	}
 	events, err := s.EventsByIDs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	reader := u
-	if f.PublicLinks {
-		reader = nil
-	}
-	if err := s.completeEvents(ctx, reader, events, f.Lang); err != nil {
+	if err := overlayTranslations(ctx, s, KindEvent, events, f.Lang); err != nil {
 		return nil, err
 	}
 	byID := make(map[int64]*Event, len(events))
 	for _, e := range events {
 		byID[e.ID] = e
 	}
-	for k, list := range dayIDs {
-		for _, id := range list {
-			if e := byID[id]; e != nil {
-				out[k] = append(out[k], e)
-			}
+	for _, r := range rows {
+		if e := byID[r.ID]; e != nil && r.Day < len(out) {
+			out[r.Day] = append(out[r.Day], e)
 		}
+	}
+	// A compound select keeps no order of its own: each day's events are
+	// put back in the order of its range.
+	for _, list := range out {
+		slices.SortFunc(list, func(a, b *Event) int {
+			if c := a.StartAt.Compare(b.StartAt); c != 0 {
+				return c
+			}
+			if c := a.PublishedAt.Compare(b.PublishedAt); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ID, b.ID)
+		})
 	}
 	return out, nil
 }

@@ -120,19 +120,10 @@ type Page[T any] struct {
 // organizers u may read, and only those count for the geography filter
 // and order.
 func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[Event], error) {
-	statuses, err := statusFilter(u, "status", "reason.events.status_not_allowed", f.Statuses)
+	statuses, err := s.prepareEventFilter(ctx, u, &f)
 	if err != nil {
 		return nil, err
 	}
-	f.reader = u
-	if f.PublicLinks {
-		f.reader = nil
-	}
-	if err := s.resolveEventFilter(ctx, &f); err != nil {
-		return nil, err
-	}
-	f.visibility = ListVisibility(u)
-	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
 	if f.PerPage <= 0 {
 		f.PerPage = 10
 	}
@@ -191,6 +182,27 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		events = []*Event{}
 	}
 	return &Page[Event]{Items: events, Total: int(total), Statuses: statuses}, nil
+}
+
+// prepareEventFilter checks f's status filter against u, resolves its
+// references and sets its reader and visibility, as every list of events
+// needs before applyEventFilter; it returns the status filter that applies
+// (statusFilter).
+func (s *Store) prepareEventFilter(ctx context.Context, u *User, f *EventFilter) ([]string, error) {
+	statuses, err := statusFilter(u, "status", "reason.events.status_not_allowed", f.Statuses)
+	if err != nil {
+		return nil, err
+	}
+	f.reader = u
+	if f.PublicLinks {
+		f.reader = nil
+	}
+	if err := s.resolveEventFilter(ctx, f); err != nil {
+		return nil, err
+	}
+	f.visibility = ListVisibility(u)
+	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
+	return statuses, nil
 }
 
 // orderEvents adds f's order to q (table alias "event"): the distance to
