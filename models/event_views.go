@@ -38,8 +38,8 @@ func (s *Store) DayCounts(ctx context.Context, u *User, f EventFilter, days []ti
 	// boundaries written as nested CASEs (five comparisons a side for a
 	// month, not one per day). On SQLite the columns lose their affinity
 	// (+): the DATETIME columns' numeric affinity would otherwise have each
-	// comparison try the boundary's text as a number, which was two thirds
-	// of a month view's time. Both sides are text in the same format, so
+	// comparison try the boundary's text as a number (28% of a month view's
+	// CPU at 100,000 events). Both sides are text in the same format, so
 	// they compare as the API's windows do.
 	start, end := "event.start_at", "event.end_at"
 	if s.dialect == SQLite {
