@@ -188,9 +188,11 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Fatalf("%s: %d %s", lang, res.Status, res.Body)
 		}
 		doc := validateDoc(t, res.Body)
-		if got := strings.Join(res.Keys(t), ","); got != "openapi,info,components,servers,paths" {
+		// TEC's keys in TEC's order, then the webhooks we send (issue 34).
+		if got := strings.Join(res.Keys(t), ","); got != "openapi,info,components,servers,paths,x-webhooks" {
 			t.Errorf("keys %s", got)
 		}
+		checkWebhooksDoc(t, lang, res.Body)
 		if doc.OpenAPI != "3.0.0" || doc.Info.Version != "1.0.0" || doc.Info.Title == "" {
 			t.Errorf("info %+v", doc.Info)
 		}
@@ -275,5 +277,69 @@ func TestOpenAPIDocumentSynthetic(t *testing.T) {
 	}
 	if doc.Paths.Find("/things").Get.Parameters.GetByInAndName("query", "per_page").Schema.Value.Default != float64(120) {
 		t.Error("per_page default")
+	}
+}
+
+// checkWebhooksDoc: x-webhooks describes one POST per kind that the change
+// feed reports, with the three Standard Webhooks headers, a body whose type
+// lists that kind's three actions and whose data is the kind's schema or
+// {kind, id}, and descriptions in the document's language.
+func checkWebhooksDoc(t *testing.T, lang string, body []byte) {
+	t.Helper()
+	var doc struct {
+		Hooks map[string]struct {
+			Post struct {
+				Summary     string `json:"summary"`
+				Description string `json:"description"`
+				Parameters  []struct {
+					Name, In string
+				} `json:"parameters"`
+				RequestBody struct {
+					Content map[string]struct {
+						Schema struct {
+							Properties struct {
+								Type struct {
+									Enum []string `json:"enum"`
+								} `json:"type"`
+								Data struct {
+									OneOf []map[string]any `json:"oneOf"`
+								} `json:"data"`
+							} `json:"properties"`
+						} `json:"schema"`
+					} `json:"content"`
+				} `json:"requestBody"`
+				Responses map[string]any `json:"responses"`
+			} `json:"post"`
+		} `json:"x-webhooks"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]string{"event": "Event", "venue": "Venue", "organizer": "Organizer", "category": "Term", "tag": "Term", "media": "Media"}
+	if len(doc.Hooks) != len(schemas) {
+		t.Errorf("%s: %d webhooks, want %d", lang, len(doc.Hooks), len(schemas))
+	}
+	for kind, schema := range schemas {
+		op := doc.Hooks[kind].Post
+		var headers []string
+		for _, p := range op.Parameters {
+			headers = append(headers, p.In+":"+p.Name)
+		}
+		if got := strings.Join(headers, ","); got != "header:webhook-id,header:webhook-timestamp,header:webhook-signature" {
+			t.Errorf("%s %s: parameters %s", lang, kind, got)
+		}
+		props := op.RequestBody.Content["application/json"].Schema.Properties
+		if got := strings.Join(props.Type.Enum, ","); got != kind+".created,"+kind+".updated,"+kind+".removed" {
+			t.Errorf("%s %s: types %s", lang, kind, got)
+		}
+		if len(props.Data.OneOf) != 2 || props.Data.OneOf[0]["$ref"] != "#/components/schemas/"+schema {
+			t.Errorf("%s %s: data %v", lang, kind, props.Data.OneOf)
+		}
+		if op.Responses["2XX"] == nil || !strings.Contains(op.Description, "webhook-id") || op.Summary == "" {
+			t.Errorf("%s %s: summary %q, responses %v", lang, kind, op.Summary, op.Responses)
+		}
+		if lang != "en" && strings.Contains(op.Description, "Standard Webhooks specification says") {
+			t.Errorf("%s %s: the description is the English one", lang, kind)
+		}
 	}
 }

@@ -34,7 +34,8 @@ func serveDoc(c *fiber.Ctx, r *Request) error {
 }
 
 // openAPIDoc builds the document: openapi, info, components, servers,
-// paths (TEC's key order), paths in table order.
+// paths (TEC's key order), paths in table order, then the webhooks
+// Kalends sends (our extension).
 func openAPIDoc(r *Request, table []Route) Obj {
 	paths := Obj{}
 	for i := range table {
@@ -50,6 +51,7 @@ func openAPIDoc(r *Request, table []Route) Obj {
 		{"components", Obj{{"schemas", docSchemas(r)}, {"securitySchemes", securitySchemes(r)}}},
 		{"servers", []Obj{{{"url", r.Deps.APIURL(r, "")}}}},
 		{"paths", paths},
+		{"x-webhooks", webhooksDoc(r)},
 	}
 }
 
