@@ -81,6 +81,13 @@ func (w *webhookWorker) round(ctx context.Context) bool {
 	if err != nil || !ok {
 		return false
 	}
+	// A round may outlast the lease (deliveries to slow endpoints take
+	// up to 10 s each): the lease is renewed while it runs, and a round
+	// that loses it stops, cancelling its requests (they are retried), so
+	// that one instance delivers at a time.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer w.keepLease(ctx, cancel)()
 	made, err := w.db.EnqueueWebhooks(ctx, 200, w.message)
 	if err != nil && ctx.Err() == nil {
 		w.logger.Warn("kalends: webhook deliveries", "err", err)
@@ -96,6 +103,10 @@ func (w *webhookWorker) round(ctx context.Context) bool {
 	var wg sync.WaitGroup
 	for i := range due {
 		sem <- struct{}{}
+		if ctx.Err() != nil { // the lease was lost, or the server stops
+			<-sem
+			break
+		}
 		wg.Add(1)
 		go func(d *models.WebhookDelivery) {
 			defer func() { <-sem; wg.Done() }()
@@ -104,6 +115,36 @@ func (w *webhookWorker) round(ctx context.Context) bool {
 	}
 	wg.Wait()
 	return made > 0 || len(due) > 0
+}
+
+// keepLease renews the webhook lease every third of its length until the
+// returned function is called, and calls lost when a renewal fails (the
+// lease expired and another instance took it, or the database cannot say).
+func (w *webhookWorker) keepLease(ctx context.Context, lost context.CancelFunc) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(w.lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if ok, err := w.db.TryLease(ctx, webhookLease, w.holder, w.lease); !ok || err != nil {
+				if ctx.Err() == nil {
+					w.logger.Warn("kalends: webhook lease lost during a round; its requests stop and are retried", "err", err)
+				}
+				lost()
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // message is a change as an endpoint receives it: the type, and the body
