@@ -30,7 +30,7 @@ func TestWebhookRoundKeepsItsLease(t *testing.T) {
 		arrived := make(chan struct{}, 1)
 		cancelled := make(chan struct{}, 1)
 		release := make(chan struct{})
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 			// The body read whole, so that the server notices the client
 			// going away (it watches the connection only after that).
 			_, _ = io.Copy(io.Discard, r.Body)
