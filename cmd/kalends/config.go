@@ -396,9 +396,20 @@ func (s *settings) addFlags(fs *flag.FlagSet) {
 		if o.secret {
 			usage = o.usage + " [" + envName(o.name) + " or " + envName(o.name) + "_FILE]"
 		}
-		fs.Var(flagValue{s: s, name: o.name}, o.name, usage)
+		var v flag.Value = flagValue{s: s, name: o.name}
+		if o.def == "true" || o.def == "false" {
+			v = boolFlagValue{flagValue{s: s, name: o.name}}
+		}
+		fs.Var(v, o.name, usage)
 	}
 }
+
+// boolFlagValue is the flag of a true/false option: written alone
+// (--webhook-allow-private) it means true, as Go's boolean flags do,
+// instead of taking the next argument as its value.
+type boolFlagValue struct{ flagValue }
+
+func (boolFlagValue) IsBoolFlag() bool { return true }
 
 // config converts the layered text into a Config and validates it.
 func (s *settings) config() (*Config, error) {

@@ -74,6 +74,13 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 					t.Errorf("location %v", c.cfg.Location)
 				}
 			}},
+		{"a true/false option written alone is true, and the next argument stays the command", []string{"--webhook-allow-private", "--cache-answers", "serve"},
+			map[string]string{"KALENDS_CACHE_ANSWERS": "false"},
+			func(t *testing.T, c *command) {
+				if !c.cfg.WebhookAllowPrivate || c.cfg.CacheAnswersOff || c.name != "serve" {
+					t.Errorf("allow private %v, answers off %v, command %q", c.cfg.WebhookAllowPrivate, c.cfg.CacheAnswersOff, c.name)
+				}
+			}},
 		{"flags win over the environment", []string{"--addr", "127.0.0.1:7000", "serve", "--max-per-page=20"},
 			map[string]string{"KALENDS_ADDR": "127.0.0.1:9000", "KALENDS_MAX_PER_PAGE": "50"},
 			func(t *testing.T, c *command) {
