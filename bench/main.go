@@ -46,11 +46,12 @@ func main() {
 	baseline := flag.String("baseline", "bench/baseline.json", "results to compare with ('' for none)")
 	soak := flag.Duration("soak", 0, "instead of the endpoints, a soak of mixed load this long (make soak); writes -out bench/soak.json unless -out is given")
 	only := flag.String("only", "", "load only the endpoints whose name matches this regular expression (the static ceiling always runs)")
+	bin := flag.String("bin", "", "load this kalends binary instead of building one from the tree (an older commit's, to compare it interleaved with this one; give it its own -reuse directory)")
 	reuse := flag.String("reuse", "", "keep the seeded SQLite files in this directory and seed a size again only when its file is missing or was seeded with other arguments (the write rows add a few thousand events to it each run)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	c := config{sizes: *sizes, dur: *dur, warmup: *warmup, conns: *conns, threads: *threads, out: *out, baseline: *baseline, db: os.Getenv("BENCH_DB"),
-		reuse: *reuse}
+		reuse: *reuse, bin: *bin}
 	var err error
 	if *only != "" {
 		if c.only, err = regexp.Compile(*only); err != nil {
@@ -75,6 +76,7 @@ func main() {
 
 type config struct {
 	sizes, out, baseline, db string
+	bin                      string // a kalends binary to load ("": build one from the tree)
 	reuse                    string // a directory of seeded SQLite files to keep and reuse ("": a fresh seed in the temporary directory)
 	dur, warmup              time.Duration
 	conns, threads           int
@@ -135,11 +137,14 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-	bin := filepath.Join(tmp, "kalends")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kalends")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build: %w", err)
+	bin := c.bin
+	if bin == "" {
+		bin = filepath.Join(tmp, "kalends")
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kalends")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build: %w", err)
+		}
 	}
 	rep := Report{Machine: machine(), DB: "sqlite", When: time.Now().UTC().Format(time.RFC3339), Started: time.Now()}
 	if c.db != "" {
@@ -317,6 +322,13 @@ func runSize(ctx context.Context, c config, wrk, bin, tmp string, n int) ([]Resu
 		}
 	}
 	stop()
+	if c.wants(deliveriesName) {
+		r, err := deliveryRate(ctx, kal, bin, db, tmp, n)
+		if err != nil {
+			return nil, size, fmt.Errorf("%s: %w", deliveriesName, err)
+		}
+		add(r)
+	}
 	cached := endpoint{name: "list of 50 in a window, cached", url: eps[0].url}
 	if !c.wants(cached.name) && !c.wants(fillName) {
 		return out, size, nil
