@@ -33,7 +33,7 @@ func deliveryRate(ctx context.Context, kal func(...string) (string, error), bin,
 	seen := map[string]bool{}
 	var arrivals []time.Time
 	all := make(chan struct{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return Result{}, err
 	}
