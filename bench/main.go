@@ -46,6 +46,7 @@ func main() {
 	baseline := flag.String("baseline", "bench/baseline.json", "results to compare with ('' for none)")
 	soak := flag.Duration("soak", 0, "instead of the endpoints, a soak of mixed load this long (make soak); writes -out bench/soak.json unless -out is given")
 	only := flag.String("only", "", "load only the endpoints whose name matches this regular expression (the static ceiling always runs)")
+	flag.StringVar(&uncachedArgs, "uncached", uncachedArgs, "the serve flags of the rows measured without whole answers cached (an older binary without --cache-answers: '--cache-size 0')")
 	bin := flag.String("bin", "", "load this kalends binary instead of building one from the tree (an older commit's, to compare it interleaved with this one; give it its own -reuse directory)")
 	reuse := flag.String("reuse", "", "keep the seeded SQLite files in this directory and seed a size again only when its file is missing or was seeded with other arguments (the write rows add a few thousand events to it each run)")
 	flag.Parse()
@@ -214,8 +215,12 @@ func dropMySQL(ctx context.Context, dsn string) error {
 // answer is kept, but the parts cache (records' JSON, which any write
 // drops) is on with the default budget, as a server serving distinct
 // requests runs. Since 2026-11-26; before, these rows ran with
-// --cache-size 0, no cache at all.
-func cacheOff() []string { return []string{"--cache-answers=false"} }
+// --cache-size 0, no cache at all. -uncached replaces them (an older
+// binary, without --cache-answers, runs with -uncached '--cache-size 0').
+func cacheOff() []string { return strings.Fields(uncachedArgs) }
+
+// uncachedArgs are cacheOff's flags, from -uncached.
+var uncachedArgs = "--cache-answers=false"
 
 // seriesFor is the number of weekly series of a calendar of n events: one
 // in 200 (500 at 100,000 events, 5,000 at a million).
