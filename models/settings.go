@@ -64,7 +64,7 @@ func fallback(m map[string]string, lang, def string) string {
 }
 
 // SettingsViews are the views the site may open on.
-var SettingsViews = []string{"list", "month"}
+var SettingsViews = []string{"list", "month", "day", "photo"}
 
 // Limits of the settings' fields.
 const (

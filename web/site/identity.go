@@ -62,8 +62,8 @@ func (h *handler) themeStylesheet(c *fiber.Ctx) error {
 // defaultView is the path the site opens on ("/" redirects there): the
 // list, or the view the settings name.
 func (h *handler) defaultView(c *fiber.Ctx, lang string) string {
-	if h.d.Identity(c.UserContext()).Settings.DefaultView == "month" {
-		return h.d.PagePath(lang, "/events/") + "?view=month"
+	if v := h.d.Identity(c.UserContext()).Settings.DefaultView; v != "" && v != "list" {
+		return h.d.PagePath(lang, "/events/") + "?view=" + url.QueryEscape(v)
 	}
 	return h.d.PagePath(lang, "/events/")
 }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"log/slog"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 )
 
 // TestRootIsTheEventsList: / sends readers to the public list of events
-// (the admin stays at /admin/).
+// (the admin stays at /admin/), or to the view the settings name.
 func TestRootIsTheEventsList(t *testing.T) {
 	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
@@ -28,6 +29,27 @@ func TestRootIsTheEventsList(t *testing.T) {
 		resp, _ := do(t, app, "/")
 		if resp.StatusCode != 302 || resp.Header.Get("Location") != "/events/" {
 			t.Errorf("/ = %d %q", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		// The view the settings name, each of them, under a language
+		// prefix too.
+		admin, err := db.CreateUser(context.Background(), models.Console, models.NewUser{Login: "chef", Password: "password-chef", Role: models.RoleAdministrator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, view := range models.SettingsViews {
+			if _, err := db.SaveSettings(context.Background(), admin, models.SettingsInput{DefaultView: view}, i18n.Codes); err != nil {
+				t.Fatal(err)
+			}
+			want := "/ja/events/?view=" + view
+			if view == "list" {
+				want = "/ja/events/"
+			}
+			if resp, _ := do(t, app, "/ja/"); resp.StatusCode != 302 || resp.Header.Get("Location") != want {
+				t.Errorf("default view %s: /ja/ = %d %q, want %q", view, resp.StatusCode, resp.Header.Get("Location"), want)
+			}
+			if resp, body := do(t, app, want); resp.StatusCode != 200 {
+				t.Errorf("default view %s: %s = %d %.200s", view, want, resp.StatusCode, body)
+			}
 		}
 	})
 }
