@@ -35,7 +35,7 @@ func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, lo
 	held := false
 	for {
 		// A round whose lease query failed (a failover) tells nothing.
-		if ok, err := publishRound(ctx, db, holder, 3*interval, logger); err == nil {
+		if ok, answered := publishRound(ctx, db, holder, 3*interval, logger); answered {
 			if ok && !held {
 				logger.Info("kalends: this instance publishes scheduled records: it took the publisher lease", "holder", holder)
 			}
@@ -50,17 +50,18 @@ func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, lo
 }
 
 // publishRound publishes what is due if this instance holds the lease,
-// and tells whether it does (err: the lease could not be asked for).
-func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Duration, logger *slog.Logger) (bool, error) {
+// and tells whether it does (answered false: the lease could not be asked
+// for).
+func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Duration, logger *slog.Logger) (held, answered bool) {
 	ok, err := db.TryLease(ctx, publisherLease, holder, ttl)
 	if err != nil {
 		if ctx.Err() == nil {
 			logger.Warn("kalends: publisher lease", "err", err)
 		}
-		return false, err
+		return false, false
 	}
 	if !ok {
-		return false, nil // another instance publishes
+		return false, true // another instance publishes
 	}
 	// Recurring series: their occurrences are kept materialized up to
 	// the horizon as it moves (a few series a round; those a round
@@ -78,13 +79,13 @@ func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Du
 			if ctx.Err() == nil {
 				logger.Warn("kalends: publish scheduled records", "err", err)
 			}
-			return true, nil
+			return true, true
 		}
 		if n > 0 {
 			logger.Info("kalends: published scheduled records", "count", n)
 		}
 		if n == 0 || ctx.Err() != nil {
-			return true, nil
+			return true, true
 		}
 	}
 }

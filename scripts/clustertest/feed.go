@@ -210,7 +210,7 @@ type hookReceiver struct {
 }
 
 func newHookReceiver() (*hookReceiver, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}

@@ -139,22 +139,11 @@ func checkScheduled(ctx context.Context, e env, front string, st *stats) string 
 		return ""
 	}
 	defer func() { _ = db.Close() }()
-	counts := map[int64]int{}
-	rows, err := db.QueryContext(ctx, "SELECT record_id, COUNT(*) FROM changes WHERE kind = 'event' AND new_status = 'publish' "+
-		"AND record_id IN ("+strings.Repeat("?,", len(ids)-1)+"?) GROUP BY record_id", anys(ids)...)
+	counts, err := publishedWrites(ctx, db, ids)
 	if err != nil {
 		fail("read the changes: %v", err)
 		return ""
 	}
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			fail("read the changes: %v", err)
-		}
-		counts[id] = n
-	}
-	_ = rows.Close()
 	hist := map[int]int{}
 	for _, id := range ids {
 		hist[counts[id]]++
@@ -163,6 +152,29 @@ func checkScheduled(ctx context.Context, e env, front string, st *stats) string 
 		}
 	}
 	return fmt.Sprintf("%d scheduled events, %d not published; writes that left each published (changes table): %v (count → events)", len(ids), len(pending), hist)
+}
+
+// publishedWrites counts per event the rows of the changes table whose
+// write left it published.
+func publishedWrites(ctx context.Context, db *sql.DB, ids []int64) (map[int64]int, error) {
+	//nolint:gosec // G202: only placeholders are added
+	q := "SELECT record_id, COUNT(*) FROM changes WHERE kind = 'event' AND new_status = 'publish' " +
+		"AND record_id IN (" + strings.Repeat("?,", len(ids)-1) + "?) GROUP BY record_id"
+	rows, err := db.QueryContext(ctx, q, anys(ids)...)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rows.Close() }()
+	counts := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		counts[id] = n
+	}
+	return counts, rows.Err()
 }
 
 func anys(ids []int64) []any {
@@ -294,8 +306,9 @@ func killMigrator(ctx context.Context, e env) string {
 			fail("start kalends migrate: %v", err)
 			return ""
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		//nolint:gosec // G201: the database is our own, named above
 		q := fmt.Sprintf("SELECT (SELECT COUNT(*) FROM `%s`.bun_migration_locks), (SELECT COUNT(*) FROM `%s`.bun_migrations), "+
 			"(SELECT COUNT(*) FROM `%s`.kalends_migration_lease)", name, name, name)
 		caught := false
