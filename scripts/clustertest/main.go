@@ -250,7 +250,7 @@ func run(ctx context.Context) int {
 	var lost int
 	step("no acknowledged write lost", func() string {
 		lost = checkAcked(front, st)
-		return fmt.Sprintf("%d acknowledged writes read back, %d lost", len(st.acked), lost)
+		return fmt.Sprintf("%d events read back with their last acknowledged title (creates and updates), %d lost", len(st.acked), lost)
 	})
 	feedWant, hookWant := map[int64]int{}, map[int64]int{}
 	st.mu.Lock()
