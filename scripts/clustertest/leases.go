@@ -199,16 +199,20 @@ func instanceOf(e env, holder string) int {
 	return 0
 }
 
-func publisherHolder(ctx context.Context, db *sql.DB) (string, error) {
+func publisherHolder(ctx context.Context, db *sql.DB) (string, time.Time, error) {
 	var h string
-	err := db.QueryRowContext(ctx, "SELECT holder FROM leases WHERE name = 'publish-due'").Scan(&h)
-	return h, err
+	var exp time.Time
+	err := db.QueryRowContext(ctx, "SELECT holder, expires_at FROM leases WHERE name = 'publish-due'").Scan(&h, &exp)
+	return h, exp, err
 }
 
 // killPublisher finds the instance holding the publisher's lease (the
-// leases table names the holder, its log names the instance), kills it
-// with SIGKILL, and measures until another instance holds the lease; then
-// it starts the killed one again.
+// leases table names the holder, its log names the instance), waits for it
+// to renew the lease (so that it is alive: a lease left by the instance
+// killed before is not taken for a live one), kills it with SIGKILL right
+// after, and measures until another instance holds the lease: not before
+// the lease ran out, and within its life and an interval. Then it starts
+// the killed one again.
 func killPublisher(ctx context.Context, e env) string {
 	db, err := frontDB(e, "kalends")
 	if err != nil {
@@ -216,10 +220,23 @@ func killPublisher(ctx context.Context, e env) string {
 		return ""
 	}
 	defer func() { _ = db.Close() }()
-	holder, err := publisherHolder(ctx, db)
+	holder, exp, err := publisherHolder(ctx, db)
 	if err != nil {
 		fail("the publisher lease: %v", err)
 		return ""
+	}
+	for wait := time.Now().Add(3 * publisherLeaseTL); ; time.Sleep(50 * time.Millisecond) {
+		h, x, err := publisherHolder(ctx, db)
+		if err == nil && h == holder && x.After(exp) {
+			break // renewed: the holder is alive
+		}
+		if err == nil && h != holder {
+			holder, exp = h, x
+		}
+		if time.Now().After(wait) || ctx.Err() != nil {
+			fail("the publisher lease was not renewed for %s", 3*publisherLeaseTL)
+			return ""
+		}
 	}
 	k := instanceOf(e, holder)
 	if k == 0 {
@@ -236,7 +253,7 @@ func killPublisher(ctx context.Context, e env) string {
 	var took time.Duration
 	var next string
 	for {
-		h, err := publisherHolder(ctx, db)
+		h, _, err := publisherHolder(ctx, db)
 		if err == nil && h != holder {
 			took, next = time.Since(killed), h
 			break
@@ -250,6 +267,11 @@ func killPublisher(ctx context.Context, e env) string {
 	if took > bound {
 		fail("the publisher lease taken over after %s, more than its life %s and an interval %s (and 3 s)", took.Round(time.Millisecond), publisherLeaseTL, publishInterval)
 	}
+	// Renewed just before the kill, it lasted its life (less a second:
+	// the database keeps whole seconds): taken sooner, two would publish.
+	if next != "" && took < publisherLeaseTL-2*time.Second {
+		fail("the publisher lease taken over %s after its holder renewed it, before its life %s ran out", took.Round(time.Millisecond), publisherLeaseTL)
+	}
 	nk := 0
 	if next != "" {
 		// The new holder logs it in the round that took it.
@@ -261,7 +283,7 @@ func killPublisher(ctx context.Context, e env) string {
 	if out, err := cluster(ctx, "start-app", fmt.Sprint(k)); err != nil {
 		fail("restart k%d: %v %s", k, err, out)
 	}
-	return fmt.Sprintf("k%d held it and was killed; k%d took it over after %s (bound: its life %s + an interval %s + 3 s)",
+	return fmt.Sprintf("k%d renewed it and was killed at once; k%d took it over after %s (bounds: its life %s less 2 s; its life + an interval %s + 3 s)",
 		k, nk, took.Round(time.Millisecond), publisherLeaseTL, publishInterval)
 }
 
