@@ -356,23 +356,12 @@ func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err er
 	if err := m.Init(ctx); err != nil {
 		return rep, fmt.Errorf("models: migrate: init: %w", mapErr(err))
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		err := m.Lock(ctx)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			return rep, fmt.Errorf("models: migrate: lock: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			return rep, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+	lock, err := db.lockMigrations(ctx, m)
+	if err != nil {
+		return rep, err
 	}
 	defer func() {
-		if uerr := m.Unlock(context.WithoutCancel(ctx)); uerr != nil && err == nil {
+		if uerr := lock.unlock(context.WithoutCancel(ctx)); uerr != nil && err == nil {
 			err = fmt.Errorf("models: migrate: unlock: %w", uerr)
 		}
 	}()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // Lease is one row of the leases table: who runs a named job until when.
@@ -19,21 +21,37 @@ type Lease struct {
 // holder already did, or when the other holder's lease has expired. Several
 // instances calling it at once: exactly one gets it.
 func (s *Store) TryLease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error) {
+	got, _, err := s.tryLease(ctx, "leases", name, holder, ttl)
+	return got, err
+}
+
+// tryLease is TryLease on table (leases, or the migrator's lease). It also
+// returns the holder whose expired lease it took over, if any.
+func (s *Store) tryLease(ctx context.Context, table, name, holder string, ttl time.Duration) (got bool, prev string, err error) {
 	now := s.site.Now()
-	var got bool
-	err := s.RunInTx(ctx, func(tx *Store) error {
-		got = false
+	run := s.RunInTx
+	if table == migrationLeaseTable {
+		// Before the migrations, without what RunInTx does after a
+		// write (the search index's tables may not exist yet); a
+		// failed attempt is tried again by the lock's loop.
+		run = s.runInPlainTx
+	}
+	err = run(ctx, func(tx *Store) error {
+		got, prev = false, ""
 		l := new(Lease)
-		err := tx.forUpdate(tx.db.NewSelect().Model(l).Where("name = ?", name)).Scan(ctx)
+		err := tx.forUpdate(tx.db.NewSelect().Model(l).ModelTableExpr(table+" AS lease").Where("name = ?", name)).Scan(ctx)
 		switch {
 		case errors.Is(mapErr(err), ErrNotFound):
-			_, err = tx.db.NewInsert().Model(&Lease{Name: name, Holder: holder, ExpiresAt: now.Add(ttl)}).Exec(ctx)
+			_, err = tx.db.NewInsert().Model(&Lease{Name: name, Holder: holder, ExpiresAt: now.Add(ttl)}).ModelTableExpr(table).Exec(ctx)
 			if errors.Is(mapErr(err), ErrConflict) { // another instance inserted it first
 				return nil
 			}
 		case err != nil:
 		case l.Holder == holder || !l.ExpiresAt.After(now):
-			_, err = tx.db.NewUpdate().Model((*Lease)(nil)).Set("holder = ?", holder).Set("expires_at = ?", now.Add(ttl)).
+			if l.Holder != holder {
+				prev = l.Holder
+			}
+			_, err = tx.db.NewUpdate().TableExpr(table).Set("holder = ?", holder).Set("expires_at = ?", now.Add(ttl)).
 				Where("name = ?", name).Exec(ctx)
 		default:
 			return nil // held by another instance
@@ -44,12 +62,24 @@ func (s *Store) TryLease(ctx context.Context, name, holder string, ttl time.Dura
 		got = true
 		return nil
 	})
-	return got, err
+	return got, prev, err
+}
+
+// runInPlainTx runs fn in a transaction, with no retry and no search
+// indexing.
+func (s *Store) runInPlainTx(ctx context.Context, fn func(tx *Store) error) error {
+	return mapErr(s.db.RunInTx(ctx, nil, func(_ context.Context, tx bun.Tx) error {
+		return fn(&Store{db: tx, dialect: s.dialect, site: s.site, searchMode: s.searchMode})
+	}))
 }
 
 // ReleaseLease ends holder's lease name (nothing when another holds it).
 func (s *Store) ReleaseLease(ctx context.Context, name, holder string) error {
-	_, err := s.db.NewDelete().Model((*Lease)(nil)).Where("name = ?", name).Where("holder = ?", holder).Exec(ctx)
+	return s.releaseLease(ctx, "leases", name, holder)
+}
+
+func (s *Store) releaseLease(ctx context.Context, table, name, holder string) error {
+	_, err := s.db.NewDelete().TableExpr(table).Where("name = ?", name).Where("holder = ?", holder).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("models: release lease %s: %w", name, mapErr(err))
 	}

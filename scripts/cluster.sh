@@ -20,6 +20,11 @@
 #   kill-app N | start-app N   SIGKILL a kalends instance / start it again
 #   active-db                  the node HAProxy sends database connections to
 #   env                        the cluster's addresses, as shell variables
+#
+# The instances may send webhooks to loopback (--webhook-allow-private:
+# the test's receiver listens there), publish every 5 s
+# (KALENDS_CLUSTER_PUBLISH_INTERVAL; the publisher's lease lasts three
+# intervals) and hold the webhook lease 10 s (KALENDS_CLUSTER_WEBHOOK_LEASE).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -231,6 +236,7 @@ start_app() {
 		--trusted-proxies 127.0.0.1 --admin-login admin --admin-password "$(cat "$DIR/admin-password")" \
 		--publish-interval "${KALENDS_CLUSTER_PUBLISH_INTERVAL:-5s}" --cache-check 250ms \
 		--write-limit "${KALENDS_CLUSTER_WRITE_LIMIT:-0}" \
+		--webhook-allow-private true --webhook-lease "${KALENDS_CLUSTER_WEBHOOK_LEASE:-10s}" \
 		>>"$DIR/k$n.log" 2>&1 </dev/null &
 	echo $! >"$DIR/k$n.pid"
 }
@@ -271,6 +277,7 @@ KALENDS_CLUSTER_APPS=http://127.0.0.1:$(app_port 1),http://127.0.0.1:$(app_port 
 KALENDS_CLUSTER_DEBUG=http://127.0.0.1:$(debug_port 1),http://127.0.0.1:$(debug_port 2),http://127.0.0.1:$(debug_port 3)
 KALENDS_CLUSTER_NODES=127.0.0.1:$(node_port 1),127.0.0.1:$(node_port 2),127.0.0.1:$(node_port 3)
 KALENDS_CLUSTER_ADMIN_PASSWORD=$(cat "$DIR/admin-password" 2>/dev/null)
+KALENDS_CLUSTER_DB=127.0.0.1:$DB_PORT
 EOF
 }
 

@@ -585,9 +585,10 @@ func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	stopped := make(chan struct{})
+	var logs bytes.Buffer // written by the publisher until stopped
 	go func() {
 		defer close(stopped)
-		runPublisher(runCtx, db, 20*time.Millisecond, slog.New(slog.DiscardHandler))
+		runPublisher(runCtx, db, 20*time.Millisecond, slog.New(slog.NewTextHandler(&logs, nil)))
 	}()
 	mu.Lock()
 	now = now.Add(2 * time.Hour)
@@ -607,6 +608,11 @@ func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
 	case <-stopped:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the publisher did not stop with its context")
+	}
+	// It said once that it took the lease, naming itself as the leases
+	// table did (make cluster-test finds the holder's instance by it).
+	if n := strings.Count(logs.String(), "took the publisher lease"); n != 1 || !strings.Contains(logs.String(), "holder=") {
+		t.Errorf("the publisher logged taking the lease %d times, want once with its holder:\n%s", n, logs.String())
 	}
 	// Released on the way out: another holder gets the lease at once.
 	if ok, err := db.TryLease(ctx, publisherLease, "next", time.Minute); err != nil || !ok {

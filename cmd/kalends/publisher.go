@@ -19,7 +19,10 @@ const publisherLease = "publish-due"
 // recurring series to the horizon (models.ExtendSeries) every interval
 // until ctx ends, on one instance at a time: it runs only while it
 // holds the lease, which it renews at every round and releases when it
-// stops. Errors are logged, never fatal: the next round tries again.
+// stops. Errors are logged, never fatal: the next round tries again. It
+// logs when this instance takes the lease, with the holder's name the
+// leases table shows: an operator (and make cluster-test) can tell which
+// instance publishes.
 func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, logger *slog.Logger) {
 	holder := publisherHolder()
 	defer func() {
@@ -29,8 +32,15 @@ func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, lo
 	}()
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	held := false
 	for {
-		publishRound(ctx, db, holder, 3*interval, logger)
+		// A round whose lease query failed (a failover) tells nothing.
+		if ok, answered := publishRound(ctx, db, holder, 3*interval, logger); answered {
+			if ok && !held {
+				logger.Info("kalends: this instance publishes scheduled records: it took the publisher lease", "holder", holder)
+			}
+			held = ok
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -39,17 +49,19 @@ func runPublisher(ctx context.Context, db *models.DB, interval time.Duration, lo
 	}
 }
 
-// publishRound publishes what is due if this instance holds the lease.
-func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Duration, logger *slog.Logger) {
+// publishRound publishes what is due if this instance holds the lease,
+// and tells whether it does (answered false: the lease could not be asked
+// for).
+func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Duration, logger *slog.Logger) (held, answered bool) {
 	ok, err := db.TryLease(ctx, publisherLease, holder, ttl)
 	if err != nil {
 		if ctx.Err() == nil {
 			logger.Warn("kalends: publisher lease", "err", err)
 		}
-		return
+		return false, false
 	}
 	if !ok {
-		return // another instance publishes
+		return false, true // another instance publishes
 	}
 	// Recurring series: their occurrences are kept materialized up to
 	// the horizon as it moves (a few series a round; those a round
@@ -67,13 +79,13 @@ func publishRound(ctx context.Context, db *models.DB, holder string, ttl time.Du
 			if ctx.Err() == nil {
 				logger.Warn("kalends: publish scheduled records", "err", err)
 			}
-			return
+			return true, true
 		}
 		if n > 0 {
 			logger.Info("kalends: published scheduled records", "count", n)
 		}
 		if n == 0 || ctx.Err() != nil {
-			return
+			return true, true
 		}
 	}
 }

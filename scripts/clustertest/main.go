@@ -11,7 +11,15 @@
 //   - a write through one instance is seen through the others within
 //     --cache-check (250 ms) and a margin;
 //   - a session made on one instance works on the others;
-//   - sign-in limits count across instances.
+//   - sign-in limits count across instances;
+//   - an instance killed while it holds the publisher's lease: another
+//     takes the lease over within its life (leases.go);
+//   - an instance killed while it holds the migration lock: the next ones
+//     take it over within its lease and migrate, once (leases.go);
+//   - scheduled publishing ran once per record (leases.go);
+//   - the change feed holds every acknowledged write after the cursor taken
+//     at the start and its cursor never goes back, and every acknowledged
+//     write's change reaches a webhook endpoint, signed (feed.go).
 //
 // It prints the numbers (writes acknowledged and lost, failover time seen
 // by the writers, rejoin time of the killed node, retries counted,
@@ -60,6 +68,28 @@ func fail(format string, args ...any) {
 	fmt.Println("FAIL:", msg)
 }
 
+// result is one check's summary line.
+type result struct {
+	name, detail string
+	ok           bool
+}
+
+var results []result
+
+// step runs one check and keeps its summary line: ok when it added no
+// failure (failures of the load's goroutines meanwhile count as well).
+func step(name string, fn func() string) {
+	failMu.Lock()
+	before := len(failures)
+	failMu.Unlock()
+	detail := fn()
+	failMu.Lock()
+	ok := len(failures) == before
+	failMu.Unlock()
+	results = append(results, result{name: name, detail: detail, ok: ok})
+	logf("check %s: %s", name, detail)
+}
+
 func logf(format string, args ...any) {
 	fmt.Printf("%s  %s\n", time.Now().UTC().Format("15:04:05.000"), fmt.Sprintf(format, args...))
 }
@@ -106,6 +136,10 @@ type stats struct {
 	reads, readErrs, writes, writes503, server500, other atomic.Int64
 	mu                                                   sync.Mutex
 	acked                                                map[int64]string // id → title of every 2xx create
+	maybe                                                map[int64]string // id → title of an update not acknowledged (it may have applied)
+	writesTo                                             map[int64]int    // id → acknowledged writes (creates and updates)
+	scheduled                                            map[int64]bool   // ids created future
+	updates                                              int              // acknowledged updates
 	ackTimes                                             []time.Time
 	killedAt                                             time.Time
 	lastOK, firstFail                                    time.Time
@@ -147,19 +181,46 @@ func run(ctx context.Context) int {
 	apps := strings.Split(e["KALENDS_CLUSTER_APPS"], ",")
 	front := e["KALENDS_CLUSTER_URL"]
 
-	checkMigratedOnce(ctx, e)
+	step("migrations ran once", func() string { return checkMigratedOnce(ctx, e) })
 	auth, err := appPassword(ctx, e)
 	if err != nil {
 		fmt.Println("FAIL: app password:", err)
 		return 1
 	}
-	checkSessionsAcrossInstances(apps, e["KALENDS_CLUSTER_ADMIN_PASSWORD"])
-	checkSignInLimitsAcrossInstances(apps)
+	step("sessions across instances", func() string {
+		checkSessionsAcrossInstances(apps, e["KALENDS_CLUSTER_ADMIN_PASSWORD"])
+		return "a session made on k1 works on k1, k2 and k3"
+	})
+	step("sign-in limits across instances", func() string {
+		checkSignInLimitsAcrossInstances(apps)
+		return "five failures spread over three instances: the sixth is refused on each"
+	})
 
-	st := &stats{acked: map[int64]string{}}
+	// The webhook endpoint and the feed's cursor, before the load.
+	hooks, err := newHookReceiver()
+	if err == nil {
+		err = hooks.register(ctx, e)
+	}
+	if err != nil {
+		fmt.Println("FAIL: webhook endpoint:", err)
+		return 1
+	}
+	defer func() { _ = hooks.srv.Close() }()
+	feed := &feedFollower{front: front, auth: auth}
+	if err := feed.start(); err != nil {
+		fmt.Println("FAIL: the change feed's start cursor:", err)
+		return 1
+	}
+	logf("webhook endpoint %s registered; the change feed is followed from cursor %d", hooks.url, feed.startSeq)
+
+	st := &stats{acked: map[int64]string{}, maybe: map[int64]string{}, writesTo: map[int64]int{}, scheduled: map[int64]bool{}}
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	loadStart := time.Now()
 	var wg sync.WaitGroup
+	wg.Go(func() { scheduler(loadCtx, front, auth, st) })
+	feedCtx, stopFeed := context.WithCancel(ctx)
+	feedDone := make(chan struct{})
+	go func() { defer close(feedDone); feed.run(feedCtx) }()
 	for i := range 4 {
 		wg.Go(func() { reader(loadCtx, front, i, st) })
 	}
@@ -170,7 +231,14 @@ func run(ctx context.Context) int {
 
 	// The failovers, while the load runs; the load goes on for -load, and
 	// for ten seconds at least after the last restart.
-	failover, rejoin := chaos(ctx, st)
+	var failover, rejoin time.Duration
+	step("database node and instance killed", func() string {
+		failover, rejoin = chaos(ctx, st)
+		return fmt.Sprintf("writes acknowledged again %s after the kill of the active node; it rejoined in %s; k2 killed and restarted",
+			failover.Round(time.Millisecond), rejoin.Round(time.Millisecond))
+	})
+	step("publisher lease holder killed", func() string { return killPublisher(ctx, e) })
+	step("migration lock holder killed", func() string { return killMigrator(ctx, e) })
 	sleep(ctx, max(10*time.Second, *load-time.Since(loadStart)))
 	stopLoad()
 	wg.Wait()
@@ -178,23 +246,69 @@ func run(ctx context.Context) int {
 
 	// Let the cluster settle, then check.
 	waitSynced(ctx, e)
-	lost := checkAcked(front, st)
-	checkChecksums(ctx, e)
-	visibility := checkVisibility(apps, auth)
-	retries := retriesCounted(e)
+	step("scheduled publishing once per record", func() string { return checkScheduled(ctx, e, front, st) })
+	var lost int
+	step("no acknowledged write lost", func() string {
+		lost = checkAcked(front, st)
+		return fmt.Sprintf("%d events read back with their last acknowledged title (creates and updates), %d lost", len(st.acked), lost)
+	})
+	feedWant, hookWant := map[int64]int{}, map[int64]int{}
+	st.mu.Lock()
+	for id, n := range st.writesTo {
+		feedWant[id] = n
+		hookWant[id] = n
+		if st.scheduled[id] {
+			hookWant[id] = 1 // an anonymous reader sees it once, when it is published
+		}
+	}
+	st.mu.Unlock()
+	step("change feed through the failover", func() string { return feed.check(ctx, feedWant) })
+	stopFeed()
+	<-feedDone
+	step("webhooks through the failover", func() string { return hooks.check(hookWant) })
+	step("identical nodes", func() string {
+		checkChecksums(ctx, e)
+		return "a checksum per table, equal on the three nodes"
+	})
+	var visibility time.Duration
+	step("cross-instance visibility", func() string {
+		visibility = checkVisibility(apps, auth)
+		return fmt.Sprintf("a write through k1 seen through k2 and k3 after %s (--cache-check 250ms)", visibility.Round(time.Millisecond))
+	})
+	var retries map[string]int64
+	step("retries counted in /debug/vars", func() string {
+		retries = retriesCounted(e)
+		return fmt.Sprintf("%v", retries)
+	})
+	step("no 500", func() string {
+		if st.server500.Load() > 0 {
+			fail("%d requests answered 500", st.server500.Load())
+		}
+		return fmt.Sprintf("%d answered 500; writes answered 503 with Retry-After: %d", st.server500.Load(), st.writes503.Load())
+	})
 
 	fmt.Println()
 	fmt.Println("== cluster test")
 	fmt.Printf("reads: %d (%.0f/s through HAProxy), read errors: %d\n", st.reads.Load(), float64(st.reads.Load())/loadSecs, st.readErrs.Load())
+	fmt.Printf("events created: %d (%d scheduled), updates acknowledged: %d\n", len(st.acked), len(st.scheduled), st.updates)
+	acked := 0
+	for _, n := range st.writesTo {
+		acked += n
+	}
 	fmt.Printf("writes acknowledged: %d, lost: %d, answered 503: %d, answered 500: %d, other failures: %d\n",
-		len(st.acked), lost, st.writes503.Load(), st.server500.Load(), st.other.Load())
+		acked, lost, st.writes503.Load(), st.server500.Load(), st.other.Load())
 	fmt.Printf("failover time seen by the writers: %s; rejoin time of the killed node: %s\n", failover.Round(time.Millisecond), rejoin.Round(time.Millisecond))
 	fmt.Printf("longest pause of the acknowledged writes around the kill: %s\n", st.longestPause().Round(time.Millisecond))
-	fmt.Printf("load: %s; writes per second: %.1f\n", time.Since(loadStart).Round(time.Second), float64(len(st.acked))/loadSecs)
+	fmt.Printf("load: %s; writes per second: %.1f\n", time.Since(loadStart).Round(time.Second), float64(acked)/loadSecs)
 	fmt.Printf("cross-instance visibility: %s\n", visibility.Round(time.Millisecond))
 	fmt.Printf("transactions retried: %v\n", retries)
-	if st.server500.Load() > 0 {
-		fail("%d requests answered 500", st.server500.Load())
+	fmt.Println()
+	for _, r := range results {
+		state := "ok  "
+		if !r.ok {
+			state = "FAIL"
+		}
+		fmt.Printf("check %s %s: %s\n", state, r.name, r.detail)
 	}
 	if len(failures) > 0 {
 		fmt.Printf("%d checks failed\n", len(failures))
@@ -221,17 +335,17 @@ func nodeDB(e env, i int) (*sql.DB, error) {
 	return sql.Open("mysql", cfg.FormatDSN())
 }
 
-func checkMigratedOnce(ctx context.Context, e env) {
+func checkMigratedOnce(ctx context.Context, e env) string {
 	db, err := nodeDB(e, 1)
 	if err != nil {
 		fail("open db2: %v", err)
-		return
+		return ""
 	}
 	defer func() { _ = db.Close() }()
 	var n, distinct int
 	if err := db.QueryRowContext(ctx, "SELECT COUNT(*), COUNT(DISTINCT name) FROM bun_migrations").Scan(&n, &distinct); err != nil {
 		fail("read bun_migrations: %v", err)
-		return
+		return ""
 	}
 	if n == 0 || n != distinct {
 		fail("migrations: %d rows, %d distinct: not applied exactly once", n, distinct)
@@ -247,7 +361,7 @@ func checkMigratedOnce(ctx context.Context, e env) {
 	if applied != 1 {
 		fail("%d instances say they applied migrations, want exactly 1", applied)
 	}
-	logf("migrations: %d applied once, by one of the three instances", n)
+	return fmt.Sprintf("%d migrations applied once, by %d of the three instances started at once", n, applied)
 }
 
 func appPassword(ctx context.Context, e env) (string, error) {
@@ -392,9 +506,13 @@ func writer(ctx context.Context, front, auth string, i int, st *stats) {
 			_ = json.Unmarshal(b, &ev)
 			st.mu.Lock()
 			st.acked[ev.ID] = title
+			st.writesTo[ev.ID]++
 			st.ackTimes = append(st.ackTimes, time.Now())
 			st.mu.Unlock()
 			st.noteOK()
+			if n%4 == 0 {
+				update(ctx, front, auth, ev.ID, title+" ✎", st)
+			}
 		case res.StatusCode == http.StatusServiceUnavailable:
 			st.writes503.Add(1)
 			st.noteFail()
@@ -412,6 +530,39 @@ func writer(ctx context.Context, front, auth string, i int, st *stats) {
 			st.other.Add(1)
 			fail("write answered %d: %.200s", res.StatusCode, b)
 		}
+	}
+}
+
+// update changes the title of event id, as a writer's second write.
+func update(ctx context.Context, front, auth string, id int64, title string, st *stats) {
+	body, _ := json.Marshal(map[string]any{"title": title})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("%s/cal/events/v1/events/%d", front, id), bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", auth)
+	res, err := client.Do(req)
+	if err != nil {
+		st.mu.Lock()
+		st.maybe[id] = title
+		st.mu.Unlock()
+		return
+	}
+	b, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case res.StatusCode == http.StatusOK:
+		st.acked[id] = title
+		st.writesTo[id]++
+		st.updates++
+	case res.StatusCode == http.StatusServiceUnavailable:
+		st.maybe[id] = title
+	case res.StatusCode >= 500:
+		st.server500.Add(1)
+		st.maybe[id] = title
+		fail("update answered %d: %.200s", res.StatusCode, b)
+	default:
+		fail("update answered %d: %.200s", res.StatusCode, b)
 	}
 }
 
@@ -560,7 +711,7 @@ func checkAcked(front string, st *stats) (lost int) {
 		}
 		_ = json.NewDecoder(res.Body).Decode(&ev)
 		_ = res.Body.Close()
-		if res.StatusCode != 200 || ev.Title != title {
+		if res.StatusCode != 200 || ev.Title != title && ev.Title != st.maybe[id] {
 			lost++
 			fail("acknowledged write lost: event %d %q: %d %q", id, title, res.StatusCode, ev.Title)
 		}
