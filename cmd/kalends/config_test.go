@@ -74,11 +74,29 @@ func TestConfigLayersDefaultsEnvAndFlags(t *testing.T) {
 					t.Errorf("location %v", c.cfg.Location)
 				}
 			}},
+		{"a true/false option followed by its value, after the command too", []string{"--cache-answers", "false", "serve", "--webhook-allow-private", "true"},
+			nil,
+			func(t *testing.T, c *command) {
+				if !c.cfg.WebhookAllowPrivate || !c.cfg.CacheAnswersOff || c.name != "serve" {
+					t.Errorf("allow private %v, answers off %v, command %q", c.cfg.WebhookAllowPrivate, c.cfg.CacheAnswersOff, c.name)
+				}
+			}},
 		{"a true/false option written alone is true, and the next argument stays the command", []string{"--webhook-allow-private", "--cache-answers", "serve"},
 			map[string]string{"KALENDS_CACHE_ANSWERS": "false"},
 			func(t *testing.T, c *command) {
 				if !c.cfg.WebhookAllowPrivate || c.cfg.CacheAnswersOff || c.name != "serve" {
 					t.Errorf("allow private %v, answers off %v, command %q", c.cfg.WebhookAllowPrivate, c.cfg.CacheAnswersOff, c.name)
+				}
+			}},
+		{"options after a command's argument, and arguments after --", []string{"webhook", "add", "https://hooks.example.org/カレンダー", "--events", "event.created", "--description=東京"},
+			nil,
+			func(t *testing.T, c *command) {
+				if c.name != "webhook add" || c.webhookArg != "https://hooks.example.org/カレンダー" || c.events != "event.created" || c.description != "東京" {
+					t.Errorf("command %q, argument %q, events %q, description %q", c.name, c.webhookArg, c.events, c.description)
+				}
+				d, err := parseCommand([]string{"import", "--login", "chef", "--", "--odd-name.ics"}, envOf(nil), io.Discard)
+				if err != nil || d.file != "--odd-name.ics" || d.login != "chef" {
+					t.Errorf("import -- --odd-name.ics: %+v %v", d, err)
 				}
 			}},
 		{"flags win over the environment", []string{"--addr", "127.0.0.1:7000", "serve", "--max-per-page=20"},

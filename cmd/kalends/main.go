@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	_ "time/tzdata" // --timezone must work on machines without zone files
@@ -217,6 +218,7 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 // word or after it; each command has its own flags besides the options.
 func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (*command, error) {
 	s := newSettings()
+	args = joinBoolValues(args)
 	usage := func(fs *flag.FlagSet) func() {
 		return func() {
 			_, _ = fmt.Fprint(stderr, usageText)
@@ -224,7 +226,9 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 			if fs.Name() != "kalends" {
 				_, _ = fmt.Fprintf(stderr, "\nFlags of %s:\n", fs.Name())
 				fs.VisitAll(func(f *flag.Flag) {
-					if _, isOption := f.Value.(flagValue); !isOption {
+					switch f.Value.(type) {
+					case flagValue, boolFlagValue: // an option, listed above
+					default:
 						_, _ = fmt.Fprintf(stderr, "  --%-18s %s\n", f.Name, f.Usage)
 					}
 				})
@@ -314,21 +318,22 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	if cmd.name == "serve" || cmd.name == "migrate" || cmd.name == "recount" || cmd.name == "reindex" {
 		s.addFlags(fs)
 	}
-	if err := fs.Parse(rest); err != nil {
+	args, err := parseInterspersed(fs, rest)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", cmd.name, err)
 	}
 	switch {
-	case (cmd.name == "import" || cmd.name == "restore") && fs.NArg() == 1:
-		cmd.file = fs.Arg(0)
-	case cmd.name == "import tec" && fs.NArg() == 1:
-		cmd.tec.url = fs.Arg(0)
-	case (cmd.name == "webhook add" || cmd.name == "webhook remove" || cmd.name == "webhook rotate") && fs.NArg() == 1:
-		cmd.webhookArg = fs.Arg(0)
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, fs.Arg(fs.NArg()-1))
+	case (cmd.name == "import" || cmd.name == "restore") && len(args) == 1:
+		cmd.file = args[0]
+	case cmd.name == "import tec" && len(args) == 1:
+		cmd.tec.url = args[0]
+	case (cmd.name == "webhook add" || cmd.name == "webhook remove" || cmd.name == "webhook rotate") && len(args) == 1:
+		cmd.webhookArg = args[0]
+	case len(args) > 0:
+		return nil, fmt.Errorf("%s: unexpected argument %q", cmd.name, args[len(args)-1])
 	}
 	if cmd.name == "version" {
 		return cmd, nil
@@ -375,4 +380,58 @@ func parseCommand(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	cmd.cfg = cfg
 	return cmd, nil
+}
+
+// parseInterspersed parses the options of args wherever they stand, before
+// or after the command's arguments (kalends webhook add URL --events …, as
+// the usage writes it), and returns the arguments. After "--" everything is
+// an argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return out, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(out, rest...), nil
+		}
+		out = append(out, rest[0])
+		args = rest[1:]
+	}
+}
+
+// joinBoolValues writes a true/false option followed by its value as one
+// argument (--webhook-allow-private true becomes
+// --webhook-allow-private=true): such options may be written alone
+// (boolFlagValue), which Go's flag package would otherwise take as the
+// whole option and leave the value as an argument. Nothing after "--"
+// changes.
+func joinBoolValues(args []string) []string {
+	bools := map[string]bool{}
+	for _, o := range options {
+		if o.def == "true" || o.def == "false" {
+			bools[o.name] = true
+		}
+	}
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		name := strings.TrimLeft(a, "-")
+		if strings.HasPrefix(a, "-") && bools[name] && i+1 < len(args) {
+			if _, err := strconv.ParseBool(args[i+1]); err == nil {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
