@@ -113,7 +113,7 @@ func Build(o Options) (v1.Hash, error) {
 	top := mutate.AppendManifests(mutate.IndexMediaType(empty.Index, types.OCIImageIndex), mutate.IndexAddendum{
 		Add: idx,
 		Descriptor: v1.Descriptor{Annotations: map[string]string{
-			"org.opencontainers.image.ref.name": "kalends:" + o.Version,
+			"org.opencontainers.image.ref.name": "kalends:" + tag(o.Version),
 		}},
 	})
 	dir, err := os.MkdirTemp("", "kalends-image-")
@@ -128,6 +128,24 @@ func Build(o Options) (v1.Hash, error) {
 		return none, err
 	}
 	return digest, nil
+}
+
+// tag makes a version a valid image tag (podman names the loaded image
+// localhost/kalends:TAG): characters a tag cannot hold, such as semver's
+// +, become -, and it is cut to 128 characters.
+func tag(version string) string {
+	t := []byte(version)
+	for i, c := range t {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' ||
+			i > 0 && (c == '.' || c == '-')
+		if !ok {
+			t[i] = '-'
+		}
+	}
+	if t[0] == '-' {
+		t[0] = '_'
+	}
+	return string(t[:min(len(t), 128)])
 }
 
 // readCABundle reads the bundle and checks that it holds certificates.
