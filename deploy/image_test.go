@@ -5,21 +5,32 @@ package deploy_test
 import (
 	"archive/tar"
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"debug/elf"
 	binenc "encoding/binary"
 	"encoding/hex"
+	"encoding/pem"
 	"errors"
 	"io"
+	"log"
 	"maps"
+	"math/big"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -38,7 +49,8 @@ const systemCA = "/etc/ssl/certs/ca-certificates.crt"
 // is an index of linux/amd64 and linux/arm64 whose config and files are
 // what the README promises; and its amd64 root file system runs kalends
 // the way a container runtime would (a chroot, as user 65532, with the
-// image's environment): migrate, then serve answering /healthz.
+// image's environment): migrate, then serve answering /healthz, and an
+// HTTPS call out (an import) that trusts what the image's CA bundle holds.
 func TestContainerImage(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(systemCA); err != nil {
@@ -62,8 +74,19 @@ func TestContainerImage(t *testing.T) {
 	if err := os.WriteFile(arm64, arm64Header(t), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The image's bundle: the system's and a test CA, whose server on
+	// loopback the binary in the image must then trust (and only then).
+	testCA, server := tlsServer(t)
+	system, err := os.ReadFile(systemCA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(bundle, append(slices.Clone(system), testCA...), 0o600); err != nil { //nolint:gosec // G703: a path under t.TempDir()
+		t.Fatal(err)
+	}
 	created := time.Date(2026, 11, 27, 1, 2, 3, 0, time.UTC)
-	opts := ociimage.Options{AMD64: amd64, ARM64: arm64, CABundle: systemCA, Version: "v9.8.7-test",
+	opts := ociimage.Options{AMD64: amd64, ARM64: arm64, CABundle: bundle, Version: "v9.8.7-test",
 		Commit: "0123456789abcdef0123456789abcdef01234567", Created: created, Source: "https://example.org/kalends"}
 
 	// Reproducible: two builds, the same index digest and the same bytes.
@@ -140,7 +163,7 @@ func TestContainerImage(t *testing.T) {
 		arch := m.Platform.Architecture
 		checkConfig(t, img, arch, created)
 		want := map[string]string{"amd64": amd64, "arm64": arm64}[arch]
-		layer := checkLayer(t, img, want)
+		layer := checkLayer(t, img, want, bundle)
 		if i == 0 {
 			amd64Layer = layer
 		}
@@ -176,8 +199,100 @@ func TestContainerImage(t *testing.T) {
 	if uid, gid := owner(fi); uid != ociimage.UID || gid != ociimage.GID {
 		t.Errorf("/data/kalends.db owned by %d:%d, want 65532:65532", uid, gid)
 	}
+	if out, err := run("/kalends", "user", "create", "--login", "admin", "--password", "correct horse battery staple",
+		"--role", "administrator", "--email", "admin@example.org").CombinedOutput(); err != nil {
+		t.Fatalf("user create in the image's root: %v\n%s", err, out)
+	}
 	start(t, run(append(cfg.Config.Entrypoint, cfg.Config.Cmd...)...))
 	waitHealthy(t, http.DefaultClient, "http://"+addr+"/healthz")
+
+	// HTTPS from inside: an import from the test CA's server reaches it
+	// (what the import then makes of a site that answers 404 does not
+	// matter here). With the system's bundle alone in the image's place,
+	// the same call fails on the certificate: the binary reads that file.
+	imp := func() string {
+		out, _ := run("/kalends", "import", "tec", server.URL+"/wp-json", "--allow-private-addresses", "--dry-run").CombinedOutput()
+		return string(out)
+	}
+	if out := imp(); server.requests() == 0 || strings.Contains(out, "x509") {
+		t.Errorf("an import from https://%s did not reach it through the image's CA bundle:\n%s", server.Listener.Addr(), out)
+	}
+	// The import retries with pauses: rather than wait for its last word,
+	// the server's side says it (the client refused the certificate), and
+	// the process is stopped.
+	if err := os.WriteFile(filepath.Join(rootfs, "etc", "ssl", "certs", "ca-certificates.crt"), system, 0o644); err != nil { //nolint:gosec // G306: as in the image
+		t.Fatal(err)
+	}
+	before := server.requests()
+	refuse := run("/kalends", "import", "tec", server.URL+"/wp-json", "--allow-private-addresses", "--dry-run")
+	out := start(t, refuse)
+	modelstest.WaitFor(t, 20*time.Second, func() error {
+		if server.refused.Load() == 0 {
+			return errors.New("no handshake refused by the client yet; its output: " + out.String())
+		}
+		return nil
+	})
+	if server.requests() != before {
+		t.Errorf("without the test CA in the image's bundle, the import still reached the server:\n%s", out)
+	}
+}
+
+// countingServer is an https server on loopback that answers 404 and
+// counts the requests it got (a failed handshake gets none).
+type countingServer struct {
+	*httptest.Server
+	n       atomic.Int64
+	refused atomic.Int64 // handshakes the client ended because it did not trust the certificate
+}
+
+func (s *countingServer) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte("TLS handshake error")) && bytes.Contains(p, []byte("bad certificate")) {
+		s.refused.Add(1)
+	}
+	return len(p), nil
+}
+
+func (s *countingServer) requests() int64 { return s.n.Load() }
+
+// tlsServer starts an https server whose certificate (for 127.0.0.1) a
+// new CA signed, and returns that CA in PEM and the server.
+func tlsServer(t *testing.T) ([]byte, *countingServer) {
+	t.Helper()
+	key := func() *ecdsa.PrivateKey {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	caKey, srvKey := key(), key()
+	now := time.Now()
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "Kalends image test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caCert, _ := x509.ParseCertificate(caDER)
+	srvTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	srvDER, err := x509.CreateCertificate(rand.Reader, srvTmpl, caCert, &srvKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &countingServer{}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		s.n.Add(1)
+		http.NotFound(w, nil)
+	}))
+	s.TLS = &tls.Config{MinVersion: tls.VersionTLS12,
+		Certificates: []tls.Certificate{{Certificate: [][]byte{srvDER}, PrivateKey: srvKey}}}
+	s.Config.ErrorLog = log.New(s, "", 0)
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), s
 }
 
 // checkConfig checks one platform's config against what README says.
@@ -217,7 +332,7 @@ func checkConfig(t *testing.T, img v1.Image, arch string, created time.Time) {
 
 // checkLayer checks the one layer's digests and files and returns it
 // uncompressed.
-func checkLayer(t *testing.T, img v1.Image, bin string) []byte {
+func checkLayer(t *testing.T, img v1.Image, bin, ca string) []byte {
 	t.Helper()
 	layers, err := img.Layers()
 	if err != nil || len(layers) != 1 {
@@ -236,6 +351,10 @@ func checkLayer(t *testing.T, img v1.Image, bin string) []byte {
 		t.Errorf("layer diff id %s, its tar hashes to %x", diffID, got)
 	}
 	want, err := os.ReadFile(bin) //nolint:gosec // G304: the test's own binary
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCA, err := os.ReadFile(ca) //nolint:gosec // G304: the test's own bundle
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +378,7 @@ func checkLayer(t *testing.T, img v1.Image, bin string) []byte {
 	}
 	for name, w := range map[string]entry{
 		"kalends":                           {0o755, 0, 0, want},
-		"etc/ssl/certs/ca-certificates.crt": {0o644, 0, 0, nil},
+		"etc/ssl/certs/ca-certificates.crt": {0o644, 0, 0, wantCA},
 		"data/":                             {0o755, 65532, 65532, nil},
 		"tmp/":                              {0o1777, 0, 0, nil},
 	} {
