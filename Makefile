@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test release upgrade-test
+.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test release image upgrade-test
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -95,9 +95,16 @@ clean:
 
 ## release: static, reproducible binaries (-trimpath, CGO_ENABLED=0) for
 ## linux/amd64, linux/arm64, darwin/arm64 and windows/amd64 in dist/, with
-## SHA256SUMS and a CHANGELOG.md section (scripts/release.sh)
+## SHA256SUMS, a CHANGELOG.md section and the container image
+## (kalends-VERSION-oci.tar; scripts/release.sh)
 release:
 	./scripts/release.sh
+
+## image: the container image alone: the two static linux binaries and
+## dist/kalends-VERSION-oci.tar, an OCI archive of linux/amd64 and
+## linux/arm64 built without a daemon (scripts/image; `podman load -i` it)
+image:
+	RELEASE_TARGETS="linux/amd64 linux/arm64" RELEASE_CHANGELOG=no ./scripts/release.sh
 
 ## upgrade-test: build the pinned older release (deploy/upgrade_run_test.go)
 ## from git, fill a site with it on SQLite and MariaDB (a throwaway server, as

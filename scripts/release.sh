@@ -33,12 +33,19 @@ for t in $targets; do
 	CGO_ENABLED=0 GOOS="$os" GOARCH="$arch" GOFLAGS= \
 		go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out/$name" ./cmd/kalends
 done
+amd64="$out/kalends-$version-linux-amd64" arm64="$out/kalends-$version-linux-arm64"
+if [[ -f "$amd64" && -f "$arm64" ]]; then
+	echo "building kalends-$version-oci.tar"
+	GOFLAGS= go run ./scripts/image -bin-amd64 "$amd64" -bin-arm64 "$arm64" \
+		-version "$version" -commit "$commit" -date "$date" \
+		${IMAGE_CA:+-ca "$IMAGE_CA"} -out "$out/kalends-$version-oci.tar"
+fi
 (cd "$out" && LC_ALL=C sha256sum -- kalends-* >SHA256SUMS)
 cat "$out/SHA256SUMS"
 
 # CHANGELOG.md: a section for this version (once), listing the changes
 # merged since the previous tag (first-parent subjects), newest first.
-if ! grep -q "^## $version " CHANGELOG.md 2>/dev/null; then
+if [[ "${RELEASE_CHANGELOG:-yes}" != no ]] && ! grep -q "^## $version " CHANGELOG.md 2>/dev/null; then
 	prev="$(git describe --tags --abbrev=0 HEAD^ 2>/dev/null || true)"
 	range="HEAD"
 	[[ -n "$prev" ]] && range="$prev..HEAD"

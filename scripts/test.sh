@@ -113,13 +113,16 @@ fi
 # ---------------------------------------------------------------- tests
 # ---------------------------------------------------------------- deploy tools
 # The deploy files' checks (deploy/) run caddy validate, nginx -t and Caddy
-# in front of Kalends; systemd-analyze comes with systemd. Missing tools are
+# in front of Kalends, and build the container image with the system's CA
+# bundle; systemd-analyze comes with systemd. Missing tools are
 # installed by root, fail CI, and make the tests skip otherwise.
 step "deploy tools"
 missing=()
 command -v caddy >/dev/null 2>&1 || missing+=(caddy)
 command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# the container image's CA bundle (deploy/image_test.go)
+[[ -f /etc/ssl/certs/ca-certificates.crt ]] || missing+=(ca-certificates)
 if ((${#missing[@]})); then
 	if [[ "$(id -u)" == 0 ]]; then
 		apt_install "${missing[@]}"
