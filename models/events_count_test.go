@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,13 +36,18 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var venues []int64
+		var venues, orgs []int64
 		for _, name := range []string{"Hall", "Club"} {
 			v, _, err := db.Venues().Create(ctx, editor, models.VenueInput{Venue: ptr(name)}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
 			venues = append(venues, v.ID)
+			o, _, err := db.Organizers().Create(ctx, editor, models.OrganizerInput{Organizer: ptr(name + " Society")}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			orgs = append(orgs, o.ID)
 		}
 		statuses := []string{models.StatusPublish, models.StatusDraft, models.StatusPending, models.StatusPrivate}
 		var events []*models.Event
@@ -54,6 +60,9 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 			in.Categories = termRefs([][]string{{"Music"}, {"Jazz"}, {"Music", "Jazz"}, {"Talks"}, nil}[i%5])
 			in.Tags = termRefs([][]string{{"live"}, {"live", "free"}, nil}[i%3])
 			in.Venues = &[]models.VenueRef{{ID: venues[i%2]}}
+			if i%3 > 0 {
+				in.Organizers = &[]models.OrganizerRef{{ID: orgs[i%3-1]}}
+			}
 			in.Featured = ptr(i%3 == 1)
 			u := editor
 			if i%4 == 1 {
@@ -77,18 +86,35 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 		if _, err := db.TrashEvent(ctx, editor, models.ByID(events[10].ID), "en"); err != nil {
 			t.Fatal(err)
 		}
+		// and writes that move the venue and organizer links' copies:
+		// dates and status with new links, links alone.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[4].ID), models.EventInput{
+			StartDate: ptr("2027-03-12 10:00"), EndDate: ptr("2027-03-12 12:00"), Venues: &[]models.VenueRef{{ID: venues[1]}},
+			Organizers: &[]models.OrganizerRef{{ID: orgs[0]}}, PostInput: models.PostInput{Status: ptr(models.StatusPublish)}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[7].ID), models.EventInput{
+			Venues: &[]models.VenueRef{{ID: venues[0]}}, Organizers: &[]models.OrganizerRef{{ID: orgs[1]}}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[9].ID), models.EventInput{
+			StartDate: ptr("2027-03-02 09:00"), EndDate: ptr("2027-03-25 09:00"), HideFromListings: ptr(false), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
 
 		at := func(s string) *time.Time { v, _ := time.Parse(time.DateOnly, s); return &v }
 		windows := []models.EventFilter{{}, {StartMin: at("2027-03-05"), EndMax: at("2027-03-20")},
 			{StartsAfter: at("2027-03-10"), EndsBefore: at("2027-04-30")}, {EndsAfter: at("2027-03-15"), StartsBefore: at("2027-03-25")}}
 		terms := []struct {
 			cats, tags []string
-			venue      bool
+			venue, org bool
 			featured   *bool
 		}{{cats: []string{"music"}}, {cats: []string{"jazz"}},
 			{tags: []string{"live"}}, {tags: []string{"live", "free"}}, {cats: []string{"talks"}},
 			{cats: []string{"music"}, tags: []string{"free"}}, {cats: []string{"music"}, venue: true},
-			{tags: []string{"live"}, venue: true, featured: ptr(true)}, {cats: []string{"jazz"}, featured: ptr(false)}}
+			{tags: []string{"live"}, venue: true, featured: ptr(true)}, {cats: []string{"jazz"}, featured: ptr(false)},
+			{cats: []string{"music"}, org: true}, {venue: true, org: true}, {tags: []string{"free"}, org: true},
+			{cats: []string{"music", "talks"}, tags: []string{"live"}, venue: true, org: true}, {venue: true}, {org: true}}
 		callers := []*models.User{nil, editor, author}
 		checked := 0
 		for _, u := range callers {
@@ -105,15 +131,36 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 							if tm.venue {
 								f.VenueIDs = venues[:1]
 							}
+							if tm.org {
+								f.OrganizerIDs = orgs[1:]
+							}
 							f.PerPage = 100
 							all, err := db.ListEvents(ctx, u, f)
 							if err != nil {
 								t.Fatal(err)
 							}
+							// The truth: the events read and every link
+							// probed, never a link's copies.
+							plain, err := db.ListEvents(ctx, u, models.PlainLinks(f))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if got, want := eventIDs(all.Items), eventIDs(plain.Items); !slices.Equal(got, want) {
+								t.Errorf("window %d, categories %v tags %v venue %v organizer %v, statuses %v, hidden %v: page %v, from the events %v",
+									checked, tm.cats, tm.tags, tm.venue, tm.org, st, hidden, got, want)
+							}
 							f.PerPage = 1
 							one, err := db.ListEvents(ctx, u, f)
 							if err != nil {
 								t.Fatal(err)
+							}
+							plainOne, err := db.ListEvents(ctx, u, models.PlainLinks(f))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if one.Total != plainOne.Total || one.Total != len(plain.Items) {
+								t.Errorf("window %d, categories %v tags %v venue %v organizer %v, statuses %v, hidden %v: total %d, from the events %d (%d listed)",
+									checked, tm.cats, tm.tags, tm.venue, tm.org, st, hidden, one.Total, plainOne.Total, len(plain.Items))
 							}
 							if one.Total != len(all.Items) {
 								name := "anonymous"
@@ -200,4 +247,13 @@ func refsOf(slugs []string) []models.TermRef {
 		refs[i] = models.TermRef{Name: s}
 	}
 	return refs
+}
+
+// eventIDs is the ids of events, in order.
+func eventIDs(events []*models.Event) []int64 {
+	ids := make([]int64, len(events))
+	for i, e := range events {
+		ids[i] = e.ID
+	}
+	return ids
 }
