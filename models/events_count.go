@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -186,37 +187,34 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 	}
 	best := 0
 	if len(links) > 1 {
-		q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("dim").ColumnExpr("COALESCE(SUM(n), 0) AS n").GroupExpr("dim")
-		q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			for _, l := range links {
-				q.WhereOr("dim = ? AND ref IN (?)", l.dim, bun.List(l.ids))
+		// One range of the buckets' key per link filter, summed apart.
+		sums := make([]any, len(links))
+		cols := make([]string, len(links))
+		for i, l := range links {
+			q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
+				Where("dim = ?", l.dim).Where("ref IN (?)", bun.List(l.ids))
+			linkStatuses(q, "event_day_counts", f)
+			if !f.IncludeHidden {
+				q.Where("hidden = ?", false)
 			}
-			return q
-		})
-		linkStatuses(q, "event_day_counts", f)
-		if !f.IncludeHidden {
-			q.Where("hidden = ?", false)
+			if f.StartMin != nil {
+				q.Where("day >= ?", utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
+			}
+			if f.EndMax != nil {
+				q.Where("day <= ?", utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
+			}
+			sums[i], cols[i] = q, "(?)"
 		}
-		if f.StartMin != nil {
-			q.Where("day >= ?", utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
+		n := make([]int64, len(links))
+		dst := make([]any, len(links))
+		for i := range n {
+			dst[i] = &n[i]
 		}
-		if f.EndMax != nil {
-			q.Where("day <= ?", utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
-		}
-		var rows []struct {
-			Dim string `bun:"dim"`
-			N   int64  `bun:"n"`
-		}
-		if err := q.Scan(ctx, &rows); err != nil {
+		if err := s.db.NewRaw("SELECT "+strings.Join(cols, ", "), sums...).Scan(ctx, dst...); err != nil {
 			return d, nil, true, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
 		}
-		sums := map[string]int64{} // none: no bucket, none in the window
-		for _, r := range rows {
-			sums[r.Dim] = r.N
-		}
-		size := func(dim string) int64 { return sums[dim] }
-		for i, l := range links {
-			if size(l.dim) < size(links[best].dim) {
+		for i := range links {
+			if n[i] < n[best] {
 				best = i
 			}
 		}
