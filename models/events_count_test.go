@@ -74,6 +74,15 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 			}
 			events = append(events, e)
 		}
+		// A weekly series: its occurrences' links are copied by the
+		// series, not written by the event's own insert.
+		series := baseInput("Weekly", "2027-03-03 18:00", "2027-03-03 20:00")
+		series.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
+		series.Categories, series.Tags = termRefs([]string{"Music"}), termRefs([]string{"live"})
+		series.Venues, series.Organizers = &[]models.VenueRef{{ID: venues[0]}}, &[]models.OrganizerRef{{ID: orgs[1]}}
+		if _, err := db.CreateEvent(ctx, editor, series); err != nil {
+			t.Fatal(err)
+		}
 		// Writes that move the copies: dates, status, hidden, trash.
 		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[2].ID), models.EventInput{
 			StartDate: ptr("2027-04-20 10:00"), EndDate: ptr("2027-04-21 10:00"), Lang: "en"}); err != nil {

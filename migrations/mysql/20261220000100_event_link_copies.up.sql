@@ -4,8 +4,8 @@
 -- organizer and something else (a category) reads the smaller of the two
 -- from its window index and probes the other, instead of walking every
 -- event of the window. Triggers keep the copies, in the writing statement:
--- a new link copies its event, a change of the event's fields moves its
--- links.
+-- a new link written without them copies its event (the store writes them
+-- in the insert), a change of the event's fields moves its links.
 ALTER TABLE event_venues ADD COLUMN status VARCHAR(20) NOT NULL DEFAULT '', ADD COLUMN hidden BOOLEAN NOT NULL DEFAULT 0,
     ADD COLUMN start_at DATETIME NULL, ADD COLUMN end_at DATETIME NULL;
 --bun:split
@@ -31,7 +31,7 @@ ALTER TABLE event_organizers ADD INDEX event_organizers_window_idx (organizer_id
 DROP TRIGGER IF EXISTS event_venues_copy_ins;
 --bun:split
 
-CREATE TRIGGER event_venues_copy_ins BEFORE INSERT ON event_venues FOR EACH ROW BEGIN SET NEW.status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), NEW.hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), NEW.start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), NEW.end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id); END;
+CREATE TRIGGER event_venues_copy_ins BEFORE INSERT ON event_venues FOR EACH ROW BEGIN IF NEW.start_at IS NULL THEN SET NEW.status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), NEW.hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), NEW.start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), NEW.end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id); END IF; END;
 --bun:split
 
 DROP TRIGGER IF EXISTS event_venues_copy_upd;
@@ -43,7 +43,7 @@ CREATE TRIGGER event_venues_copy_upd BEFORE UPDATE ON event_venues FOR EACH ROW 
 DROP TRIGGER IF EXISTS event_organizers_copy_ins;
 --bun:split
 
-CREATE TRIGGER event_organizers_copy_ins BEFORE INSERT ON event_organizers FOR EACH ROW BEGIN SET NEW.status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), NEW.hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), NEW.start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), NEW.end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id); END;
+CREATE TRIGGER event_organizers_copy_ins BEFORE INSERT ON event_organizers FOR EACH ROW BEGIN IF NEW.start_at IS NULL THEN SET NEW.status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), NEW.hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), NEW.start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), NEW.end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id); END IF; END;
 --bun:split
 
 DROP TRIGGER IF EXISTS event_organizers_copy_upd;

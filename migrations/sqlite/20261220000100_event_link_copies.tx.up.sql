@@ -4,8 +4,8 @@
 -- organizer and something else (a category) reads the smaller of the two
 -- from its window index and probes the other, instead of walking every
 -- event of the window. Triggers keep the copies, in the writing statement:
--- a new link copies its event, a change of the event's fields moves its
--- links.
+-- a new link written without them copies its event (the store writes them
+-- in the insert), a change of the event's fields moves its links.
 ALTER TABLE event_venues ADD COLUMN status VARCHAR(20) NOT NULL DEFAULT '';
 --bun:split
 
@@ -44,13 +44,13 @@ CREATE INDEX event_venues_window_idx ON event_venues (venue_id, status, hidden, 
 CREATE INDEX event_organizers_window_idx ON event_organizers (organizer_id, status, hidden, start_at, end_at, event_id);
 --bun:split
 
-CREATE TRIGGER event_venues_copy_ins AFTER INSERT ON event_venues FOR EACH ROW BEGIN UPDATE event_venues SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND venue_id = NEW.venue_id; END;
+CREATE TRIGGER event_venues_copy_ins AFTER INSERT ON event_venues FOR EACH ROW WHEN NEW.start_at IS NULL BEGIN UPDATE event_venues SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND venue_id = NEW.venue_id; END;
 --bun:split
 
 CREATE TRIGGER event_venues_copy_upd AFTER UPDATE OF event_id ON event_venues FOR EACH ROW BEGIN UPDATE event_venues SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND venue_id = NEW.venue_id; END;
 --bun:split
 
-CREATE TRIGGER event_organizers_copy_ins AFTER INSERT ON event_organizers FOR EACH ROW BEGIN UPDATE event_organizers SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND organizer_id = NEW.organizer_id; END;
+CREATE TRIGGER event_organizers_copy_ins AFTER INSERT ON event_organizers FOR EACH ROW WHEN NEW.start_at IS NULL BEGIN UPDATE event_organizers SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND organizer_id = NEW.organizer_id; END;
 --bun:split
 
 CREATE TRIGGER event_organizers_copy_upd AFTER UPDATE OF event_id ON event_organizers FOR EACH ROW BEGIN UPDATE event_organizers SET status = (SELECT e.status FROM events e WHERE e.id = NEW.event_id), hidden = (SELECT e.hide_from_listings FROM events e WHERE e.id = NEW.event_id), start_at = (SELECT e.start_at FROM events e WHERE e.id = NEW.event_id), end_at = (SELECT e.end_at FROM events e WHERE e.id = NEW.event_id) WHERE event_id = NEW.event_id AND organizer_id = NEW.organizer_id; END;
