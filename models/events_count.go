@@ -87,19 +87,26 @@ func (s *Store) copyEventToTerms(ctx context.Context, e *Event, refiled bool) er
 	return nil
 }
 
-// RepairEventTermCopies repairs every link whose copy of its event's
-// fields differs from the event (kalends recount) and returns how many it
-// changed.
+// RepairEventTermCopies repairs every category, tag, venue and organizer
+// link whose copy of its event's fields differs from the event (kalends
+// recount) and returns how many it changed.
 func (s *Store) RepairEventTermCopies(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventCopySQL("event_terms")+` WHERE EXISTS (SELECT 1 FROM events e
-		WHERE e.id = event_terms.event_id AND (e.status <> event_terms.status OR e.hide_from_listings <> event_terms.hidden
-		OR event_terms.start_at IS NULL OR event_terms.end_at IS NULL
-		OR e.start_at <> event_terms.start_at OR e.end_at <> event_terms.end_at))`)
-	if err != nil {
-		return 0, fmt.Errorf("models: copy events onto their terms: %w", mapErr(err))
+	total := 0
+	for _, t := range []string{"event_terms", "event_venues", "event_organizers"} {
+		res, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+` WHERE EXISTS (SELECT 1 FROM events e
+		WHERE e.id = `+t+`.event_id AND (e.status <> `+t+`.status OR e.hide_from_listings <> `+t+`.hidden
+		OR `+t+`.start_at IS NULL OR `+t+`.end_at IS NULL
+		OR e.start_at <> `+t+`.start_at OR e.end_at <> `+t+`.end_at))`)
+		if err != nil {
+			return 0, fmt.Errorf("models: copy events onto their links (%s): %w", t, mapErr(err))
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		total += int(n)
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	return total, nil
 }
 
 // linkFilter is one kind of link a list filters by: the link table, its
