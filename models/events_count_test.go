@@ -80,7 +80,32 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 		series.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
 		series.Categories, series.Tags = termRefs([]string{"Music"}), termRefs([]string{"live"})
 		series.Venues, series.Organizers = &[]models.VenueRef{{ID: venues[0]}}, &[]models.OrganizerRef{{ID: orgs[1]}}
-		if _, err := db.CreateEvent(ctx, editor, series); err != nil {
+		weekly, err := db.CreateEvent(ctx, editor, series)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The whole series moved and made a draft, one occurrence trashed.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(weekly.ID), models.EventInput{StartDate: ptr("2027-03-04 18:00"),
+			EndDate: ptr("2027-03-04 21:00"), PostInput: models.PostInput{Status: ptr(models.StatusDraft)}, Scope: models.ScopeAll, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		occ, err := db.ListEvents(ctx, editor, models.EventFilter{ParentID: &weekly.ID, PerPage: 10, Lang: "en", IncludeHidden: true})
+		if err != nil || len(occ.Items) < 3 {
+			t.Fatalf("occurrences of the series: %v, %v", occ, err)
+		}
+		if _, err := db.TrashEvent(ctx, editor, models.ByID(occ.Items[2].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		// An event with a venue and an organizer but no category or tag,
+		// moved and made private.
+		bare := baseInput("No terms", "2027-03-06 10:00", "2027-03-06 11:00")
+		bare.Venues, bare.Organizers = &[]models.VenueRef{{ID: venues[0]}}, &[]models.OrganizerRef{{ID: orgs[1]}}
+		lone, err := db.CreateEvent(ctx, editor, bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(lone.ID), models.EventInput{StartDate: ptr("2027-03-16 10:00"),
+			EndDate: ptr("2027-03-16 12:00"), PostInput: models.PostInput{Status: ptr(models.StatusPrivate)}, Lang: "en"}); err != nil {
 			t.Fatal(err)
 		}
 		// Writes that move the copies: dates, status, hidden, trash.
