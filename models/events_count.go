@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -86,74 +87,189 @@ func (s *Store) copyEventToTerms(ctx context.Context, e *Event, refiled bool) er
 	return nil
 }
 
-// RepairEventTermCopies repairs every link whose copy of its event's
-// fields differs from the event (kalends recount) and returns how many it
-// changed.
+// RepairEventTermCopies repairs every category, tag, venue and organizer
+// link whose copy of its event's fields differs from the event (kalends
+// recount) and returns how many it changed.
 func (s *Store) RepairEventTermCopies(ctx context.Context) (int, error) {
-	res, err := s.db.ExecContext(ctx, "UPDATE event_terms SET "+eventCopySQL("event_terms")+` WHERE EXISTS (SELECT 1 FROM events e
-		WHERE e.id = event_terms.event_id AND (e.status <> event_terms.status OR e.hide_from_listings <> event_terms.hidden
-		OR event_terms.start_at IS NULL OR event_terms.end_at IS NULL
-		OR e.start_at <> event_terms.start_at OR e.end_at <> event_terms.end_at))`)
-	if err != nil {
-		return 0, fmt.Errorf("models: copy events onto their terms: %w", mapErr(err))
+	total := 0
+	for _, t := range []string{"event_terms", "event_venues", "event_organizers"} {
+		res, err := s.db.ExecContext(ctx, "UPDATE "+t+" SET "+eventCopySQL(t)+` WHERE EXISTS (SELECT 1 FROM events e
+		WHERE e.id = `+t+`.event_id AND (e.status <> `+t+`.status OR e.hide_from_listings <> `+t+`.hidden
+		OR `+t+`.start_at IS NULL OR `+t+`.end_at IS NULL
+		OR e.start_at <> `+t+`.start_at OR e.end_at <> `+t+`.end_at))`)
+		if err != nil {
+			return 0, fmt.Errorf("models: copy events onto their links (%s): %w", t, mapErr(err))
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		total += int(n)
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	return total, nil
 }
 
-// countByTerms counts the events f selects from the links of its category
-// filter (or, without one, its tag filter), when the caller's visibility
-// depends on status alone and f has no filter that needs to read the
-// events rows (search, geography, include, parent). The other link filters
-// (tags, venue, organizer) and featured are probed per link by the event
-// id. ok is false when it cannot (the caller then counts from the events
-// table).
-func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
-	// The events filed under the categories (event_categories.go), or
-	// linked to the tags.
-	table, ids, other := "event_category_ancestors", f.categoryIDs, f.tagIDs
-	if len(ids) == 0 {
-		table, ids, other = "event_terms", f.tagIDs, nil
-	}
-	if len(ids) == 0 || len(f.Search) > 0 || f.ModifiedAfter != nil || f.ModifiedBefore != nil || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 || f.ParentID != nil ||
-		f.Recurrence == RecurrenceSeries || f.Recurrence == RecurrenceFirst {
-		return 0, false, nil
-	}
-	q := s.db.NewSelect().TableExpr(table+" AS l").Where("l.term_id IN (?)", bun.List(ids))
-	probe := func(table, col string, ids []int64) {
-		if len(ids) > 0 {
-			q.Where("EXISTS (SELECT 1 FROM "+table+" p WHERE p.event_id = l.event_id AND p."+col+" IN (?))", bun.List(ids))
+// linkFilter is one kind of link a list filters by: the link table, its
+// column of the linked record, the dimension of its day buckets, and the
+// records asked (any of them).
+type linkFilter struct {
+	table, col, dim string
+	ids             []int64
+}
+
+// linkFilters are f's link filters that hold records: categories (the
+// events filed under them), tags, venues, organizers. Every link table
+// keeps a copy of its event's status, start, end and hidden flag, with a
+// window index (table_window_idx: record, status, hidden, start, end,
+// event).
+func (f EventFilter) linkFilters() []linkFilter {
+	var out []linkFilter
+	for _, l := range []linkFilter{
+		{"event_category_ancestors", "term_id", dayDimCategory, f.categoryIDs},
+		{"event_terms", "term_id", dayDimTerm, f.tagIDs},
+		{"event_venues", "venue_id", dayDimVenue, f.VenueIDs},
+		{"event_organizers", "organizer_id", dayDimOrganizer, f.OrganizerIDs},
+	} {
+		if len(l.ids) > 0 {
+			out = append(out, l)
 		}
 	}
-	probe("event_terms", "term_id", other)
-	probe("event_venues", "venue_id", f.VenueIDs)
-	probe("event_organizers", "organizer_id", f.OrganizerIDs)
+	return out
+}
+
+// linkDrive is the choice of linkDriver, kept in the filter so that the
+// page and the count of one list make it once.
+type linkDrive struct {
+	d      linkFilter
+	others []linkFilter
+}
+
+// without is f without the link filter of table (its records left out).
+func (f EventFilter) without(table string) EventFilter {
+	switch table {
+	case "event_category_ancestors":
+		f.categoryIDs = nil
+	case "event_terms":
+		f.tagIDs = nil
+	case "event_venues":
+		f.VenueIDs = nil
+	case "event_organizers":
+		f.OrganizerIDs = nil
+	}
+	return f
+}
+
+// linkStatuses is the status condition of f's visibility on the copies of
+// a link table (alias l): ok is false when it needs the author (per-owner
+// visibility).
+func linkStatuses(q *bun.SelectQuery, alias string, f EventFilter) bool {
+	switch v := f.visibility; {
+	case len(f.Statuses) > 0 && v.AllButTrash:
+		q.Where(alias+".status IN (?)", bun.List(f.Statuses))
+	case len(f.Statuses) > 0:
+		return false // others' records only when published: needs the author
+	case v.AllButTrash:
+		q.Where(alias+".status IN (?)", bun.List(notTrashed))
+	case v.OwnerID != 0:
+		return false
+	default:
+		q.Where(alias+".status = ?", StatusPublish)
+	}
+	return true
+}
+
+// linkDriver picks, among f's link filters, the one whose events are
+// read first (a count or a page reads its window index and probes the
+// others): the only one, or, of several kinds, the one with the fewest
+// events in f's window by the day buckets (an estimate: the days of the
+// window, whole). ok is false when f has no link filter or its visibility
+// needs the author.
+func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, others []linkFilter, ok bool, err error) {
+	if f.drive != nil {
+		return f.drive.d, f.drive.others, true, nil
+	}
+	links := f.linkFilters()
+	if len(links) == 0 || !linkStatuses(s.db.NewSelect(), "l", f) {
+		return d, nil, false, nil
+	}
+	best := 0
+	if len(links) > 1 {
+		// One range of the buckets' key per link filter, summed apart.
+		sums := make([]any, len(links))
+		cols := make([]string, len(links))
+		for i, l := range links {
+			q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
+				Where("dim = ?", l.dim).Where("ref IN (?)", bun.List(l.ids))
+			linkStatuses(q, "event_day_counts", f)
+			if !f.IncludeHidden {
+				q.Where("hidden = ?", false)
+			}
+			if f.StartMin != nil {
+				q.Where("day >= ?", utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
+			}
+			if f.EndMax != nil {
+				q.Where("day <= ?", utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
+			}
+			sums[i], cols[i] = q, "(?)"
+		}
+		n := make([]int64, len(links))
+		dst := make([]any, len(links))
+		for i := range n {
+			dst[i] = &n[i]
+		}
+		if err := s.db.NewRaw("SELECT "+strings.Join(cols, ", "), sums...).Scan(ctx, dst...); err != nil {
+			return d, nil, true, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
+		}
+		for i := range links {
+			if n[i] < n[best] {
+				best = i
+			}
+		}
+	}
+	for i, l := range links {
+		if i != best {
+			others = append(others, l)
+		}
+	}
+	return links[best], others, true, nil
+}
+
+// countByTerms counts the events f selects from the links of one of its
+// link filters (categories, tags, venues, organizers; linkDriver picks
+// which), when the caller's visibility depends on status alone and f has
+// no filter that needs to read the events rows (search, geography,
+// include, parent). The other link filters are probed per link by the
+// event id, and featured in the event. ok is false when it cannot (the
+// caller then counts from the events table).
+func (s *Store) countByTerms(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	if f.plainLinks || len(f.Search) > 0 || f.ModifiedAfter != nil || f.ModifiedBefore != nil || f.Geoloc != nil || f.Near != nil || len(f.Include) > 0 ||
+		f.ParentID != nil || f.Recurrence == RecurrenceSeries || f.Recurrence == RecurrenceFirst {
+		return 0, false, nil
+	}
+	d, others, ok, err := s.linkDriver(ctx, f)
+	if !ok || err != nil {
+		return 0, ok, err
+	}
+	q := s.db.NewSelect().TableExpr(d.table+" AS l").Where("l."+d.col+" IN (?)", bun.List(d.ids))
+	for _, o := range others {
+		q.Where("EXISTS (SELECT 1 FROM "+o.table+" p WHERE p.event_id = l.event_id AND p."+o.col+" IN (?))", bun.List(o.ids))
+	}
 	if f.Featured != nil {
 		q.Where("EXISTS (SELECT 1 FROM events p WHERE p.id = l.event_id AND p.featured = ?)", *f.Featured)
 	}
-	switch v := f.visibility; {
-	case len(f.Statuses) > 0 && v.AllButTrash:
-		q.Where("l.status IN (?)", bun.List(f.Statuses))
-	case len(f.Statuses) > 0:
-		return 0, false, nil // others' records only when published: needs the author
-	case v.AllButTrash:
-		q.Where("l.status <> ?", StatusTrash)
-	case v.OwnerID != 0:
-		return 0, false, nil
-	default:
-		q.Where("l.status = ?", StatusPublish)
-	}
+	linkStatuses(q, "l", f)
 	if !f.IncludeHidden {
 		q.Where("l.hidden = ?", false)
 	}
 	windowConds(q, "l", s.db.Dialect().Name() == dialect.SQLite, f)
-	// An event has one row per term, so one term needs no DISTINCT.
+	// An event has one row per record linked, so one record needs no
+	// DISTINCT.
 	expr := "COUNT(*)"
-	if len(ids) > 1 {
+	if len(d.ids) > 1 {
 		expr = "COUNT(DISTINCT l.event_id)"
 	}
 	if err := q.ColumnExpr(expr).Scan(ctx, &n); err != nil {
-		return 0, true, fmt.Errorf("models: count events by terms: %w", mapErr(err))
+		return 0, true, fmt.Errorf("models: count events by links: %w", mapErr(err))
 	}
 	return n, true, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,13 +36,18 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var venues []int64
+		var venues, orgs []int64
 		for _, name := range []string{"Hall", "Club"} {
 			v, _, err := db.Venues().Create(ctx, editor, models.VenueInput{Venue: ptr(name)}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
 			venues = append(venues, v.ID)
+			o, _, err := db.Organizers().Create(ctx, editor, models.OrganizerInput{Organizer: ptr(name + " Society")}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			orgs = append(orgs, o.ID)
 		}
 		statuses := []string{models.StatusPublish, models.StatusDraft, models.StatusPending, models.StatusPrivate}
 		var events []*models.Event
@@ -54,6 +60,9 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 			in.Categories = termRefs([][]string{{"Music"}, {"Jazz"}, {"Music", "Jazz"}, {"Talks"}, nil}[i%5])
 			in.Tags = termRefs([][]string{{"live"}, {"live", "free"}, nil}[i%3])
 			in.Venues = &[]models.VenueRef{{ID: venues[i%2]}}
+			if i%3 > 0 {
+				in.Organizers = &[]models.OrganizerRef{{ID: orgs[i%3-1]}}
+			}
 			in.Featured = ptr(i%3 == 1)
 			u := editor
 			if i%4 == 1 {
@@ -64,6 +73,40 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 				t.Fatal(err)
 			}
 			events = append(events, e)
+		}
+		// A weekly series: its occurrences' links are copied by the
+		// series, not written by the event's own insert.
+		series := baseInput("Weekly", "2027-03-03 18:00", "2027-03-03 20:00")
+		series.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
+		series.Categories, series.Tags = termRefs([]string{"Music"}), termRefs([]string{"live"})
+		series.Venues, series.Organizers = &[]models.VenueRef{{ID: venues[0]}}, &[]models.OrganizerRef{{ID: orgs[1]}}
+		weekly, err := db.CreateEvent(ctx, editor, series)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The whole series moved and made a draft, one occurrence trashed.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(weekly.ID), models.EventInput{StartDate: ptr("2027-03-04 18:00"),
+			EndDate: ptr("2027-03-04 21:00"), PostInput: models.PostInput{Status: ptr(models.StatusDraft)}, Scope: models.ScopeAll, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		occ, err := db.ListEvents(ctx, editor, models.EventFilter{ParentID: &weekly.ID, PerPage: 10, Lang: "en", IncludeHidden: true})
+		if err != nil || len(occ.Items) < 3 {
+			t.Fatalf("occurrences of the series: %v, %v", occ, err)
+		}
+		if _, err := db.TrashEvent(ctx, editor, models.ByID(occ.Items[2].ID), "en"); err != nil {
+			t.Fatal(err)
+		}
+		// An event with a venue and an organizer but no category or tag,
+		// moved and made private.
+		bare := baseInput("No terms", "2027-03-06 10:00", "2027-03-06 11:00")
+		bare.Venues, bare.Organizers = &[]models.VenueRef{{ID: venues[0]}}, &[]models.OrganizerRef{{ID: orgs[1]}}
+		lone, err := db.CreateEvent(ctx, editor, bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(lone.ID), models.EventInput{StartDate: ptr("2027-03-16 10:00"),
+			EndDate: ptr("2027-03-16 12:00"), PostInput: models.PostInput{Status: ptr(models.StatusPrivate)}, Lang: "en"}); err != nil {
+			t.Fatal(err)
 		}
 		// Writes that move the copies: dates, status, hidden, trash.
 		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[2].ID), models.EventInput{
@@ -77,18 +120,35 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 		if _, err := db.TrashEvent(ctx, editor, models.ByID(events[10].ID), "en"); err != nil {
 			t.Fatal(err)
 		}
+		// and writes that move the venue and organizer links' copies:
+		// dates and status with new links, links alone.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[4].ID), models.EventInput{
+			StartDate: ptr("2027-03-12 10:00"), EndDate: ptr("2027-03-12 12:00"), Venues: &[]models.VenueRef{{ID: venues[1]}},
+			Organizers: &[]models.OrganizerRef{{ID: orgs[0]}}, PostInput: models.PostInput{Status: ptr(models.StatusPublish)}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[7].ID), models.EventInput{
+			Venues: &[]models.VenueRef{{ID: venues[0]}}, Organizers: &[]models.OrganizerRef{{ID: orgs[1]}}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(events[9].ID), models.EventInput{
+			StartDate: ptr("2027-03-02 09:00"), EndDate: ptr("2027-03-25 09:00"), HideFromListings: ptr(false), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
 
 		at := func(s string) *time.Time { v, _ := time.Parse(time.DateOnly, s); return &v }
 		windows := []models.EventFilter{{}, {StartMin: at("2027-03-05"), EndMax: at("2027-03-20")},
 			{StartsAfter: at("2027-03-10"), EndsBefore: at("2027-04-30")}, {EndsAfter: at("2027-03-15"), StartsBefore: at("2027-03-25")}}
 		terms := []struct {
 			cats, tags []string
-			venue      bool
+			venue, org bool
 			featured   *bool
 		}{{cats: []string{"music"}}, {cats: []string{"jazz"}},
 			{tags: []string{"live"}}, {tags: []string{"live", "free"}}, {cats: []string{"talks"}},
 			{cats: []string{"music"}, tags: []string{"free"}}, {cats: []string{"music"}, venue: true},
-			{tags: []string{"live"}, venue: true, featured: ptr(true)}, {cats: []string{"jazz"}, featured: ptr(false)}}
+			{tags: []string{"live"}, venue: true, featured: ptr(true)}, {cats: []string{"jazz"}, featured: ptr(false)},
+			{cats: []string{"music"}, org: true}, {venue: true, org: true}, {tags: []string{"free"}, org: true},
+			{cats: []string{"music", "talks"}, tags: []string{"live"}, venue: true, org: true}, {venue: true}, {org: true}}
 		callers := []*models.User{nil, editor, author}
 		checked := 0
 		for _, u := range callers {
@@ -105,15 +165,36 @@ func TestTermFilteredTotalsAgreeWithThePage(t *testing.T) {
 							if tm.venue {
 								f.VenueIDs = venues[:1]
 							}
+							if tm.org {
+								f.OrganizerIDs = orgs[1:]
+							}
 							f.PerPage = 100
 							all, err := db.ListEvents(ctx, u, f)
 							if err != nil {
 								t.Fatal(err)
 							}
+							// The truth: the events read and every link
+							// probed, never a link's copies.
+							plain, err := db.ListEvents(ctx, u, models.PlainLinks(f))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if got, want := eventIDs(all.Items), eventIDs(plain.Items); !slices.Equal(got, want) {
+								t.Errorf("window %d, categories %v tags %v venue %v organizer %v, statuses %v, hidden %v: page %v, from the events %v",
+									checked, tm.cats, tm.tags, tm.venue, tm.org, st, hidden, got, want)
+							}
 							f.PerPage = 1
 							one, err := db.ListEvents(ctx, u, f)
 							if err != nil {
 								t.Fatal(err)
+							}
+							plainOne, err := db.ListEvents(ctx, u, models.PlainLinks(f))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if one.Total != plainOne.Total || one.Total != len(plain.Items) {
+								t.Errorf("window %d, categories %v tags %v venue %v organizer %v, statuses %v, hidden %v: total %d, from the events %d (%d listed)",
+									checked, tm.cats, tm.tags, tm.venue, tm.org, st, hidden, one.Total, plainOne.Total, len(plain.Items))
 							}
 							if one.Total != len(all.Items) {
 								name := "anonymous"
@@ -200,4 +281,84 @@ func refsOf(slugs []string) []models.TermRef {
 		refs[i] = models.TermRef{Name: s}
 	}
 	return refs
+}
+
+// eventIDs is the ids of events, in order.
+func eventIDs(events []*models.Event) []int64 {
+	ids := make([]int64, len(events))
+	for i, e := range events {
+		ids[i] = e.ID
+	}
+	return ids
+}
+
+// TestTwoKindsOfLinksReadTheSmaller: a list filtered by a category and a
+// venue counts its total from the window index of whichever of the two has
+// fewer events in the window (the day buckets tell), probing the other,
+// and on SQLite its page walks the same index; the total and the page
+// stay those of the events.
+func TestTwoKindsOfLinksReadTheSmaller(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		var venues []int64
+		for _, name := range []string{"Big hall", "Small room"} {
+			v, _, err := db.Venues().Create(ctx, editor, models.VenueInput{Venue: ptr(name)}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			venues = append(venues, v.ID)
+		}
+		// Music: 12 events, 10 of them in the big hall, 2 in the small
+		// room; talks: 2 events in the big hall, which holds 3 more.
+		for i := range 17 {
+			day := time.Date(2027, 5, 2+i, 10, 0, 0, 0, time.UTC)
+			in := baseInput(fmt.Sprint("Event ", i), day.Format("2006-01-02 15:04"), day.Add(time.Hour).Format("2006-01-02 15:04"))
+			in.Categories = termRefs([]string{"Music"})
+			in.Venues = &[]models.VenueRef{{ID: venues[0]}}
+			switch {
+			case i >= 14:
+				in.Categories = nil
+			case i >= 12:
+				in.Categories = termRefs([]string{"Talks"})
+			case i >= 10:
+				in.Venues = &[]models.VenueRef{{ID: venues[1]}}
+			}
+			if _, err := db.CreateEvent(ctx, editor, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		from, to := time.Date(2027, 5, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 6, 30, 0, 0, 0, 0, time.UTC)
+		for _, c := range []struct {
+			cat    string
+			venue  int64
+			total  int
+			driver string
+		}{{"music", venues[1], 2, "event_venues"}, {"talks", venues[0], 2, "event_category_ancestors"}, {"music", venues[0], 10, "event_category_ancestors"}} {
+			log := &queryLog{}
+			db.AddQueryHook(log)
+			f := models.EventFilter{Categories: refsOf([]string{c.cat}), VenueIDs: []int64{c.venue}, StartMin: &from, EndMax: &to, PerPage: 1, Lang: "en"}
+			p, err := db.ListEvents(ctx, nil, f)
+			if err != nil || p.Total != c.total {
+				t.Fatalf("%s in venue %d: total %v, %v; want %d", c.cat, c.venue, p, err, c.total)
+			}
+			qs := log.reset()
+			counted := false
+			for _, q := range qs {
+				if strings.Contains(q, "COUNT(") {
+					counted = true
+					if !strings.Contains(q, "COUNT(*) FROM "+c.driver+" AS l") {
+						t.Errorf("%s in venue %d: the total does not read %s:\n%s", c.cat, c.venue, c.driver, q)
+					}
+				}
+			}
+			if !counted {
+				t.Errorf("%s in venue %d: no count:\n%s", c.cat, c.venue, strings.Join(qs, "\n"))
+			}
+			if db.Dialect() == models.SQLite && !strings.Contains(strings.Join(qs, "\n"), "FROM "+c.driver+" AS d CROSS JOIN events") {
+				t.Errorf("%s in venue %d: the page does not walk %s:\n%s", c.cat, c.venue, c.driver, strings.Join(qs, "\n"))
+			}
+		}
+	})
 }

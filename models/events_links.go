@@ -100,14 +100,19 @@ func writeLinks[T, In any](ctx context.Context, s *Store, k *linkedKind[T, In], 
 	if len(ids) == 0 {
 		return nil
 	}
+	// Each link gets its copy of the event's status, hidden flag, start
+	// and end (events_count.go) in the insert itself; the links' insert
+	// triggers fill in only what a writer left out.
 	rows := make([]string, len(ids))
-	args := make([]any, 0, 3*len(ids))
+	args := make([]any, 0, 2*len(ids)+1)
 	for i, lid := range ids {
-		rows[i] = "(?, ?, ?)"
-		args = append(args, id, lid, i)
+		rows[i] = "SELECT ? AS lid, ? AS pos"
+		args = append(args, lid, i)
 	}
-	q := fmt.Sprintf("INSERT INTO %s (event_id, %s, position) VALUES %s", sp.linkTable, sp.linkCol, strings.Join(rows, ", "))
-	if _, err := s.db.ExecContext(ctx, q, args...); err != nil {
+	q := fmt.Sprintf("INSERT INTO %s (event_id, %s, position, status, hidden, start_at, end_at) "+
+		"SELECT e.id, l.lid, l.pos, e.status, e.hide_from_listings, e.start_at, e.end_at FROM events e JOIN (%s) l ON 1 = 1 WHERE e.id = ?",
+		sp.linkTable, sp.linkCol, strings.Join(rows, " UNION ALL "))
+	if _, err := s.db.ExecContext(ctx, q, append(args, id)...); err != nil {
 		return fmt.Errorf("models: link %s of event %d: %w", sp.table, id, mapErr(err))
 	}
 	return nil

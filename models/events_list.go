@@ -91,6 +91,12 @@ type EventFilter struct {
 	// likeSearch searches every event with the LIKE condition, not the
 	// index (the equality test compares the two).
 	likeSearch bool
+	// drive is the link filter whose window index a page and its count
+	// read first (linkDriver), when ListEvents chose one.
+	drive *linkDrive
+	// plainLinks reads pages and counts from the events, probing every
+	// link filter (the tests' truth for the link-driven forms).
+	plainLinks bool
 }
 
 // Sort keys of EventFilter.Order.
@@ -136,13 +142,14 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	// instead of their whole rows, and a far page skips ids instead of
 	// rows. Drafts and pending events of a million-event calendar: 0.5 s
 	// before, under a millisecond after (SQLite).
-	page := s.db.NewSelect().TableExpr("events AS event").Column("event.id")
-	s.applyEventFilter(page, f, false)
+	page, err := s.eventPageQuery(ctx, &f)
+	if err != nil {
+		return nil, err
+	}
 	offset := (f.Page - 1) * f.PerPage
 	if offset/f.PerPage != f.Page-1 || offset < 0 { // overflow: no such page
 		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
 	}
-	orderEvents(page, f)
 	page.Limit(int64(f.PerPage)).Offset(int64(offset))
 	var events []*Event
 	if f.Bare {
@@ -203,6 +210,49 @@ func (s *Store) prepareEventFilter(ctx context.Context, u *User, f *EventFilter)
 	f.visibility = ListVisibility(u)
 	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
 	return statuses, nil
+}
+
+// eventPageQuery is the query of the ids of f's events in f's order,
+// without its limit. A list filtered by links of two kinds (a category
+// and a venue) walks, on SQLite, the window index of the link with the
+// fewest events (linkDriver, kept in f for its count) in start order,
+// reading each of its events and probing the other links, instead of
+// walking every event of the window and probing both: at 100,000 events a
+// category and a venue found 120 events of a three-month window by
+// reading 3,000 events, 150 in this form.
+func (s *Store) eventPageQuery(ctx context.Context, f *EventFilter) (*bun.SelectQuery, error) {
+	if s.dialect == SQLite && !f.plainLinks && len(f.linkFilters()) > 1 && f.Near == nil && (f.Order == "" || f.Order == OrderStart) &&
+		len(f.Search) == 0 && f.ModifiedAfter == nil && f.ModifiedBefore == nil && f.Geoloc == nil && len(f.Include) == 0 &&
+		f.ParentID == nil && f.Recurrence != RecurrenceSeries && f.Recurrence != RecurrenceFirst {
+		d, others, ok, err := s.linkDriver(ctx, *f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			f.drive = &linkDrive{d: d, others: others}
+		}
+		if ok && len(d.ids) == 1 {
+			page := s.db.NewSelect().TableExpr(d.table+" AS d CROSS JOIN events AS event ON event.id = d.event_id").Column("event.id").
+				Where("d."+d.col+" = ?", d.ids[0])
+			linkStatuses(page, "d", *f)
+			if !f.IncludeHidden {
+				page.Where("d.hidden = ?", false)
+			}
+			windowConds(page, "d", true, *f)
+			s.applyEventFilter(page, f.without(d.table), false)
+			dir := "ASC"
+			if f.Desc {
+				dir = "DESC"
+			}
+			// The copy's start is the event's: the index's order.
+			page.OrderExpr("d.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir)
+			return page, nil
+		}
+	}
+	page := s.db.NewSelect().TableExpr("events AS event").Column("event.id")
+	s.applyEventFilter(page, *f, false)
+	orderEvents(page, *f)
+	return page, nil
 }
 
 // orderEvents adds f's order to q (table alias "event"): the distance to

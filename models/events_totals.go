@@ -33,7 +33,9 @@ import (
 // These lists still count rows as before (countRows): per-owner visibility
 // (contributors and authors see their own records in any status), several
 // categories, tags, venues or organizers, or two kinds of them at once (a
-// union or an intersection is not a sum of buckets), recurrence=series and
+// union or an intersection is not a sum of buckets; those read the window
+// index of the link with the fewest events and probe the others,
+// countByTerms), recurrence=series and
 // first (one row per series), search, geography, include, post_parent,
 // featured, and the strict starts_*/ends_* bounds. include_hidden is
 // served: the buckets keep hidden events apart.

@@ -73,6 +73,14 @@ func LikeSearch(f EventFilter) EventFilter {
 	return f
 }
 
+// PlainLinks makes f's page and total read the events and probe every
+// link filter, not a link table's window index (the truth the tests
+// compare the link-driven forms with).
+func PlainLinks(f EventFilter) EventFilter {
+	f.plainLinks = true
+	return f
+}
+
 // DropSearchIndexWrites makes the transactions of db clear the marks of
 // the events they change without refolding them (a forgotten index
 // write), to show the tests notice.

@@ -178,8 +178,13 @@ func TestRecountRepairsCounts(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
+		v, _, err := db.Venues().Create(ctx, admin, models.VenueInput{Venue: ptr("Hall")}, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
 		in := baseInput("Event", "2027-05-01 10:00", "2027-05-01 11:00")
 		in.Categories = termRefs([]string{"Music"})
+		in.Venues = &[]models.VenueRef{{ID: v.ID}}
 		if _, err := db.CreateEvent(ctx, admin, in); err != nil {
 			t.Fatal(err)
 		}
@@ -193,6 +198,12 @@ func TestRecountRepairsCounts(t *testing.T) {
 			t.Fatalf("second recount: %d, %v; want nothing", n, err)
 		}
 		if _, err := db.IDB().NewRaw("UPDATE event_terms SET status = 'draft', start_at = NULL").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 1 {
+			t.Fatalf("repair copies: %d, %v; want 1 repaired", n, err)
+		}
+		if _, err := db.IDB().NewRaw("UPDATE event_venues SET hidden = NOT hidden").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := db.RepairEventTermCopies(ctx); err != nil || n != 1 {

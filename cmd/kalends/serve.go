@@ -186,7 +186,7 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category and tag links repaired\n%d events refiled under their categories\n", n, links, filed)
+	_, err = fmt.Fprintf(stdout, "%d term counts repaired\n%d category, tag, venue and organizer links repaired\n%d events refiled under their categories\n", n, links, filed)
 	if err != nil {
 		return err
 	}
