@@ -82,9 +82,11 @@ cluster-down:
 ## cluster-test: the cluster under mixed load through a database node and a
 ## kalends instance killed and restarted; checks that no acknowledged write
 ## is lost and the nodes agree (scripts/clustertest; at most 10 minutes; not
-## part of make test, a CI step of its own)
+## part of make test, a CI step of its own); then the same load on one
+## instance on one plain MariaDB (a throwaway server, as in make test), for
+## the throughput beside the cluster's
 cluster-test:
-	$(GO) run ./scripts/clustertest -repo . -timeout 10m
+	./scripts/with-mariadb.sh $(GO) run ./scripts/clustertest -repo . -timeout 10m
 
 ## build: the kalends binary in ./kalends
 build:

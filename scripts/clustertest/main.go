@@ -21,9 +21,15 @@
 //     at the start and its cursor never goes back, and every acknowledged
 //     write's change reaches a webhook endpoint, signed (feed.go).
 //
+// At the end, with the cluster down, the same load runs for the same steady
+// window on one instance on one plain MariaDB (KALENDS_TEST_MYSQL_DSN's
+// server), so the cluster's throughput has a baseline from the same run
+// (single.go).
+//
 // It prints the numbers (writes acknowledged and lost, failover time seen
 // by the writers, rejoin time of the killed node, retries counted,
-// throughput) and exits non-zero when a check fails. Everything is bounded
+// throughput beside the single instance's) and exits non-zero when a check
+// fails. Everything is bounded
 // by -timeout (10 minutes).
 package main
 
@@ -228,6 +234,9 @@ func run(ctx context.Context) int {
 		wg.Go(func() { writer(loadCtx, front, auth, i, st) })
 	}
 	wg.Go(func() { formPoster(loadCtx, front, st) })
+	// The steady throughput, before the first kill (chaos waits 15 s).
+	steady := make(chan throughput, 1)
+	go func() { steady <- measureSteady(ctx, st, loadStart) }()
 
 	// The failovers, while the load runs; the load goes on for -load, and
 	// for ten seconds at least after the last restart.
@@ -286,6 +295,22 @@ func run(ctx context.Context) int {
 		}
 		return fmt.Sprintf("%d answered 500; writes answered 503 with Retry-After: %d", st.server500.Load(), st.writes503.Load())
 	})
+
+	clusterTP := <-steady
+	// The cluster's binary, kept for the baseline (cluster.sh down
+	// removes the cluster's directory).
+	bin, err := keepBinary(clusterBinary(e))
+	if err != nil {
+		fmt.Println("FAIL: keep the binary for the single-instance baseline:", err)
+		return 1
+	}
+	defer func() { _ = os.Remove(bin) }()
+	if !*keep {
+		// The baseline runs alone on the machine: the cluster first goes.
+		out, _ := cluster(context.Background(), "down")
+		fmt.Print(out)
+	}
+	step("throughput beside a single instance", func() string { return compareThroughput(ctx, bin, clusterTP) })
 
 	fmt.Println()
 	fmt.Println("== cluster test")
@@ -365,11 +390,13 @@ func checkMigratedOnce(ctx context.Context, e env) string {
 }
 
 func appPassword(ctx context.Context, e env) (string, error) {
-	bin := *binary
-	if bin == "" {
-		bin = filepath.Join(e["KALENDS_CLUSTER_DIR"], "kalends")
-	}
-	args := []string{"--db", e["KALENDS_CLUSTER_DSN"], "app-password", "create", "--login", "admin", "--name", "cluster test"}
+	return appPasswordOf(ctx, clusterBinary(e), e["KALENDS_CLUSTER_DSN"])
+}
+
+// appPasswordOf makes an application password for admin with bin on the
+// database dsn and returns its Authorization header.
+func appPasswordOf(ctx context.Context, bin, dsn string) (string, error) {
+	args := []string{"--db", dsn, "app-password", "create", "--login", "admin", "--name", "cluster test"}
 	cmd := exec.CommandContext(ctx, bin, args...) //nolint:gosec // the kalends binary under test
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
