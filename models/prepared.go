@@ -34,6 +34,12 @@ type prepared struct {
 	stmts   map[string]*sql.Stmt
 	pending map[string]bool // being prepared in the background (cached)
 	hooks   []bun.QueryHook
+	// background counts the preparations under way in the background,
+	// which close waits for; closed stops new ones. A preparation left
+	// running past DB.Close could open a connection, and on SQLite files
+	// beside the database, after its owner removed them.
+	background sync.WaitGroup
+	closed     bool
 }
 
 // AddQueryHook adds a query hook that sees every query, those of prepared
@@ -80,12 +86,14 @@ func (p *prepared) cached(query string) *sql.Stmt {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.stmts[query]
-	if st == nil && !p.pending[query] && len(p.stmts) < maxPrepared {
+	if st == nil && !p.closed && !p.pending[query] && len(p.stmts) < maxPrepared {
 		if p.pending == nil {
 			p.pending = map[string]bool{}
 		}
 		p.pending[query] = true
+		p.background.Add(1)
 		go func() {
+			defer p.background.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			_, _ = p.stmt(ctx, query) //nolint:sqlclosecheck // kept in the cache until DB.Close; a failure leaves the write on bun
@@ -119,6 +127,10 @@ func (p *prepared) observe(ctx context.Context, query string, args []any, do fun
 }
 
 func (p *prepared) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.background.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for q, st := range p.stmts {
