@@ -96,8 +96,9 @@ func countBelow(cond string, bounds []time.Time, args *[]any) string {
 // FirstEventsOfDays returns, for each day k of days with counts[k] > 0
 // (days and counts as DayCounts gives them), the first per events of f
 // overlapping it in start order (start, publication date, id; f's own
-// order is not used), as stored with their text read in f.Lang, and
-// without their linked records, which the month grid does not show. Three
+// order is not used), with only the fields the month grid shows (id,
+// slug, title read in f.Lang, start, end, zone, all-day, publication
+// date, status): no description and no linked record. Three
 // queries whatever the number of days: the ids of every day at once (one
 // short index range a day, joined with UNION ALL), their rows, and the
 // translations.
@@ -143,9 +144,15 @@ func (s *Store) FirstEventsOfDays(ctx context.Context, u *User, f EventFilter, d
 			ids = append(ids, r.ID)
 		}
 	}
-	events, err := s.EventsByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
+	// Only what the grid shows (and the order needs): not the
+	// descriptions, which were most of the bytes read.
+	var events []*Event
+	if len(ids) > 0 {
+		if err := s.db.NewSelect().Model(&events).
+			Column("id", "lang", "slug", "title", "start_at", "end_at", "timezone", "all_day", "published_at", "status").
+			Where("event.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("models: first events of days: %w", mapErr(err))
+		}
 	}
 	if err := overlayTranslations(ctx, s, KindEvent, events, f.Lang); err != nil {
 		return nil, err
