@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kalends/kalends/internal/browsertest"
 	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
 )
 
 const webhookForm = `[data-testid="webhook-form"]`
@@ -91,18 +93,14 @@ func TestWebhooksPage(t *testing.T) {
 			"start_date": "2031-08-01 19:00:00", "end_date": "2031-08-01 21:00:00"})
 		if lang != "en" {
 			ep := lastEndpoint(t, srv)
-			deadline := time.Now().Add(20 * time.Second)
-			for time.Now().Before(deadline) {
+			modelstest.WaitFor(t, 20*time.Second, func() error {
 				n, err := srv.DB.IDB().NewSelect().Model((*models.WebhookDelivery)(nil)).Where("endpoint_id = ?", ep).
 					Where("status = ?", models.DeliveryDelivered).Count(context.Background())
-				if err != nil {
-					t.Fatal(err)
+				if err == nil && n == 0 {
+					err = errors.New("no delivery delivered yet")
 				}
-				if n > 0 {
-					break
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+				return err
+			})
 			p.Visit(p.Path())
 		}
 		browsertest.WaitUntil(p, `!!document.querySelector('[data-testid="delivery"][data-status="delivered"]')`)
@@ -124,10 +122,12 @@ func TestWebhooksPage(t *testing.T) {
 		if got, want := p.Text(`[data-testid="flash"]`), b.T(lang, "admin.webhooks.flash.redelivered", nil); got != want {
 			t.Errorf("%s: flash %q, want %q", lang, got, want)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for rc.count(msgID) < 2 && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
+		modelstest.WaitFor(t, 20*time.Second, func() error {
+			if n := rc.count(msgID); n < 2 {
+				return fmt.Errorf("%s: %s received %d times, want 2", lang, msgID, n)
+			}
+			return nil
+		})
 		if n := rc.count(msgID); n != 2 {
 			t.Errorf("%s: %s received %d times, want 2", lang, msgID, n)
 		}
