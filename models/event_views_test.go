@@ -14,7 +14,7 @@ import (
 // TestMonthViewReadsAgreeWithTheDayLists holds the public month grid's two
 // reads to the API's list of each day (starts_before its end, ends_after
 // its start), for an anonymous reader and an editor, on both dialects:
-// DayCounts gives each day's total and FirstEventsOfDays its first events,
+// MonthDays gives each day's total and its first events,
 // the same ids in the same order, their titles in the reader's language. The
 // calendar mixes short, multi-day and all-day events, events starting at the
 // same minute, a pending one, a hidden one, and days in a zone nine hours
@@ -73,11 +73,7 @@ func TestMonthViewReadsAgreeWithTheDayLists(t *testing.T) {
 		const per = 3
 		for _, reader := range []*models.User{nil, editor} {
 			f := models.EventFilter{Lang: "ja"}
-			counts, err := db.DayCounts(ctx, reader, f, days)
-			if err != nil {
-				t.Fatal(err)
-			}
-			firsts, err := db.FirstEventsOfDays(ctx, reader, f, days, counts, per)
+			counts, firsts, err := db.MonthDays(ctx, reader, f, days, per)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +87,7 @@ func TestMonthViewReadsAgreeWithTheDayLists(t *testing.T) {
 					t.Fatal(err)
 				}
 				if counts[k] != p.Total {
-					t.Errorf("reader %v, May %d: DayCounts says %d, the day's list %d", reader != nil, k+1, counts[k], p.Total)
+					t.Errorf("reader %v, May %d: MonthDays counts %d, the day's list %d", reader != nil, k+1, counts[k], p.Total)
 				}
 				if len(p.Items) == per {
 					busy++

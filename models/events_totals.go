@@ -57,16 +57,43 @@ func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
 		// The buckets and the term links keep no change time: the rows.
 		return s.countRows(ctx, f)
 	}
-	if n, ok, err := s.countEndingAfter(ctx, f); ok || err != nil {
-		return n, err
-	}
-	if n, ok, err := s.countSeriesByDays(ctx, f); ok || err != nil {
-		return n, err
-	}
-	if n, ok, err := s.countByDays(ctx, f); ok || err != nil {
+	if n, ok, err := s.countServed(ctx, f); ok || err != nil {
 		return n, err
 	}
 	return s.countRows(ctx, f)
+}
+
+// countServed counts the total of f without counting its window's rows,
+// from the buckets and short ranges of rows; ok is false when no way
+// serves f.
+func (s *Store) countServed(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	for _, way := range []func(context.Context, EventFilter) (int, bool, error){
+		s.countEndingAfter, s.countEndingBefore, s.countSeriesByDays, s.countByDays,
+	} {
+		if n, ok, err = way(ctx, f); ok || err != nil {
+			return n, ok, err
+		}
+	}
+	return 0, false, nil
+}
+
+// countEndingBefore counts the events of a list bounded by "ends before
+// t" (the public list of past events, ends_before): a window that ends at
+// t less one second, from the buckets. Stored times are whole seconds and
+// the rows' condition compares them with t cut to the second, so "ends
+// before t" is "ends at t - 1 s or earlier". ok is false when f has
+// another strict bound or the buckets cannot serve it.
+func (s *Store) countEndingBefore(ctx context.Context, f EventFilter) (n int, ok bool, err error) {
+	if f.EndsBefore == nil || f.EndsAfter != nil || f.StartsBefore != nil || f.StartsAfter != nil {
+		return 0, false, nil
+	}
+	b := Sec(*f.EndsBefore).Add(-time.Second)
+	g := f
+	g.EndsBefore = nil
+	if g.EndMax == nil || g.EndMax.After(b) {
+		g.EndMax = &b
+	}
+	return s.countByDays(ctx, g)
 }
 
 // countSeriesByDays counts a list with one row per series

@@ -12,18 +12,8 @@ func (s *Store) ListTotals(ctx context.Context, u *User, f EventFilter) (days in
 	}
 	f.visibility = ListVisibility(u)
 	f.IncludeHidden = f.IncludeHidden && MayFilterStatus(u)
-	if days, ok, err = s.countEndingAfter(ctx, f); err != nil {
+	if days, ok, err = s.countServed(ctx, f); err != nil {
 		return 0, false, 0, err
-	}
-	if !ok {
-		if days, ok, err = s.countSeriesByDays(ctx, f); err != nil {
-			return 0, false, 0, err
-		}
-	}
-	if !ok {
-		if days, ok, err = s.countByDays(ctx, f); err != nil {
-			return 0, false, 0, err
-		}
 	}
 	f.noImpliedBounds = true
 	rows, err = s.countRows(ctx, f)

@@ -241,9 +241,11 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 		}
 		durations := []time.Duration{0, 30 * time.Minute, 2 * time.Hour, 20 * time.Hour, 50 * time.Hour, 9 * 24 * time.Hour}
 		statuses := []string{models.StatusPublish, models.StatusPublish, models.StatusDraft, models.StatusPending, models.StatusPrivate}
+		var ends []time.Time // instants an event ends at, for the bounds on the end
 		for i := range 160 {
 			start := base.Add(time.Duration(rng.IntN(60*24*4)) * 15 * time.Minute)
 			end := start.Add(durations[rng.IntN(len(durations))])
+			ends = append(ends, end)
 			in := baseInput(fmt.Sprint("Événement ", i), start.Format(time.DateTime), end.Format(time.DateTime))
 			in.Status = ptr(statuses[rng.IntN(len(statuses))])
 			in.HideFromListings = ptr(rng.IntN(6) == 0)
@@ -333,7 +335,7 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			}
 		}
 		exact(t, db, "fixtures")
-		served, series := 0, 0
+		served, series, past := 0, 0, 0
 		for q := range 500 {
 			f := models.EventFilter{Lang: "en"}
 			// Instants on and off day boundaries, before, inside and after the events.
@@ -353,8 +355,14 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 					f.StartMin, f.EndMax = f.EndMax, f.StartMin
 				}
 			}
-			if rng.IntN(4) == 0 { // the admin's upcoming events (ends_after)
+			switch rng.IntN(8) {
+			case 0, 1: // the admin's upcoming events (ends_after)
 				f.EndsAfter = instant()
+			case 2: // the public past events (ends_before), at times right at an event's end
+				f.EndsBefore = instant()
+				if rng.IntN(2) == 0 {
+					f.EndsBefore = &ends[rng.IntN(len(ends))]
+				}
 			}
 			switch rng.IntN(7) {
 			case 1:
@@ -389,13 +397,16 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 				if f.Recurrence == models.RecurrenceSeries {
 					series++
 				}
+				if f.EndsBefore != nil {
+					past++
+				}
 				if days != rows {
 					t.Errorf("query %d (%+v, editor %v): total %d from the buckets, %d rows", q, f, u != nil, days, rows)
 				}
 			}
 		}
-		if served < 300 || series < 40 {
-			t.Errorf("the buckets served %d of 500 totals, %d of one row per series", served, series)
+		if served < 300 || series < 35 || past < 20 {
+			t.Errorf("the buckets served %d of 500 totals, %d of one row per series, %d of past events", served, series, past)
 		}
 	})
 }
@@ -430,6 +441,23 @@ func TestListTotalReadsTheDayBuckets(t *testing.T) {
 		}
 		if !buckets {
 			t.Error("the total does not read the day buckets")
+		}
+		// The past events (the public list's ?past=1: ends before now,
+		// newest first).
+		now := time.Date(2027, 4, 20, 12, 0, 0, 0, time.UTC)
+		p, err = db.ListEvents(ctx, nil, models.EventFilter{PerPage: 2, EndsBefore: &now, Desc: true, Lang: "en"})
+		if err != nil || p.Total != 4 {
+			t.Fatalf("total of the past events %v, %v; want 4", p, err)
+		}
+		buckets = false
+		for _, q := range log.reset() {
+			buckets = buckets || strings.Contains(q, "FROM event_day_counts")
+			if strings.Contains(q, "COUNT(") && !strings.Contains(q, "'2027-04-") {
+				t.Errorf("a count of the past events reads every past day:\n%s", q)
+			}
+		}
+		if !buckets {
+			t.Error("the total of the past events does not read the day buckets")
 		}
 		// One row per series: the buckets and one probe per series, not
 		// the distinct series of every event of the window.

@@ -43,7 +43,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: cache, Parts: parts, Gate: gate}
-	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Gate: gate,
+	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Parts: parts, Gate: gate,
 		ImportMaxBytes: cfg.importMax(), Ident: ui.NewIdentity(db, cfg.CacheCheck), EmbedOrigins: cfg.EmbedOrigins}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{

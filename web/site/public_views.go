@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/kalends/kalends/internal/partcache"
 	"github.com/kalends/kalends/models"
 
 	"github.com/kalends/kalends/web/ui"
@@ -394,11 +396,7 @@ func (h *handler) monthView(c *fiber.Ctx, lang string, v *viewPage, vq viewQuery
 	for k := range days {
 		days[k] = time.Date(start.Year(), start.Month(), 1+k, 0, 0, 0, 0, zone)
 	}
-	counts, err := h.d.DB.DayCounts(c.UserContext(), actor(c), f, days)
-	if err != nil {
-		return err
-	}
-	firsts, err := h.d.DB.FirstEventsOfDays(c.UserContext(), actor(c), f, days, counts, monthPerDay)
+	counts, firsts, err := h.d.DB.MonthDays(c.UserContext(), actor(c), f, days, monthPerDay)
 	if err != nil {
 		return err
 	}
@@ -561,9 +559,8 @@ func (h *handler) registerTECViews(app *fiber.App, pre string, with func(langHan
 const filterListCap = 50
 
 // filterBar reads what the filter bar offers: the category tree, the
-// tags, at most filterListCap published venues and organizers (those
-// matching ?vq= and ?oq=, the bar's search boxes, when set), with the
-// current filters selected.
+// tags, and the first published venues and organizers (or those a search
+// box's words find), the current ones selected.
 func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.EventFilter) (filterBar, error) {
 	ctx := c.UserContext()
 	b := filterBar{Search: c.Query("search"), Featured: f.Featured != nil && *f.Featured,
@@ -573,26 +570,63 @@ func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.Ev
 			b.Keep = append(b.Keep, link{k, s})
 		}
 	}
-	if err := h.filterTerms(ctx, lang, vq, &b); err != nil {
+	lists, err := h.filterLists(ctx, lang, b.VenueQuery, b.OrganizerQuery)
+	if err != nil {
 		return b, err
 	}
-	linked := func(list func(models.LinkedFilter) ([]filterOption, int, error), query, current string, dst *[]filterOption, more *bool) error {
+	pick := func(opts []filterOption, current string) []filterOption {
+		out := make([]filterOption, len(opts))
+		for i, o := range opts {
+			o.Selected = current != "" && (current == o.Value || current == o.ID)
+			out[i] = o
+		}
+		return out
+	}
+	b.Categories = pick(lists.Categories, vq.q.Get("categories"))
+	b.Tags = pick(lists.Tags, vq.q.Get("tags"))
+	b.Venues = pick(lists.Venues, vq.q.Get("venue"))
+	b.Organizers = pick(lists.Organizers, vq.q.Get("organizer"))
+	b.VenueSearch = lists.MoreVenues || b.VenueQuery != ""
+	b.OrganizerSearch = lists.MoreOrganizers || b.OrganizerQuery != ""
+	return b, h.keepSelected(ctx, lang, f, &b)
+}
+
+// filterLists are the options of the filter bar before any is selected.
+type filterLists struct {
+	Categories, Tags, Venues, Organizers []filterOption
+	// MoreVenues and MoreOrganizers: more published records than listed.
+	MoreVenues, MoreOrganizers bool
+}
+
+// filterLists reads the bar's options in lang, with the venues and
+// organizers a search box's words find (the first published ones when
+// empty). Without words they depend only on the site's data and the
+// language, so they are kept in the parts cache (when there is one) until
+// the next write on any instance, as the API's records are: every view of
+// every visitor shows the same four lists.
+func (h *handler) filterLists(ctx context.Context, lang, venueQuery, organizerQuery string) (filterLists, error) {
+	var lists filterLists
+	key := partcache.Key{Shape: "site/filter-lists", Lang: lang}
+	gen, cached := h.d.Parts.Generation(ctx)
+	cached = cached && venueQuery == "" && organizerQuery == ""
+	if cached {
+		if body := h.d.Parts.Get(key, gen); body != nil && json.Unmarshal(body, &lists) == nil {
+			return lists, nil
+		}
+	}
+	if err := h.filterTerms(ctx, lang, &lists); err != nil {
+		return lists, err
+	}
+	linked := func(query string, list func(models.LinkedFilter) ([]filterOption, int, error)) ([]filterOption, bool, error) {
 		lf := models.LinkedFilter{PerPage: filterListCap, Lang: lang}
 		if query != "" {
 			lf.Words = models.SearchWords(query)
 		}
 		opts, total, err := list(lf)
-		if err != nil {
-			return err
-		}
-		*more = total > filterListCap || query != ""
-		for i := range opts {
-			opts[i].Selected = opts[i].Value == current
-		}
-		*dst = opts
-		return nil
+		return opts, total > filterListCap, err
 	}
-	err := linked(func(lf models.LinkedFilter) ([]filterOption, int, error) {
+	var err error
+	lists.Venues, lists.MoreVenues, err = linked(venueQuery, func(lf models.LinkedFilter) ([]filterOption, int, error) {
 		p, err := h.d.DB.Venues().List(ctx, nil, lf)
 		if err != nil {
 			return nil, 0, err
@@ -602,11 +636,11 @@ func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.Ev
 			out[i] = filterOption{Value: strconv.FormatInt(vn.ID, 10), Label: vn.Venue}
 		}
 		return out, p.Total, nil
-	}, b.VenueQuery, vq.q.Get("venue"), &b.Venues, &b.VenueSearch)
+	})
 	if err != nil {
-		return b, err
+		return lists, err
 	}
-	err = linked(func(lf models.LinkedFilter) ([]filterOption, int, error) {
+	lists.Organizers, lists.MoreOrganizers, err = linked(organizerQuery, func(lf models.LinkedFilter) ([]filterOption, int, error) {
 		p, err := h.d.DB.Organizers().List(ctx, nil, lf)
 		if err != nil {
 			return nil, 0, err
@@ -616,11 +650,16 @@ func (h *handler) filterBar(c *fiber.Ctx, lang string, vq viewQuery, f models.Ev
 			out[i] = filterOption{Value: strconv.FormatInt(o.ID, 10), Label: o.Organizer}
 		}
 		return out, p.Total, nil
-	}, b.OrganizerQuery, vq.q.Get("organizer"), &b.Organizers, &b.OrganizerSearch)
+	})
 	if err != nil {
-		return b, err
+		return lists, err
 	}
-	return b, h.keepSelected(ctx, lang, f, &b)
+	if cached {
+		if body, err := json.Marshal(lists); err == nil {
+			h.d.Parts.Put(key, gen, body)
+		}
+	}
+	return lists, nil
 }
 
 func hasSelected(opts []filterOption) bool {
@@ -686,10 +725,9 @@ func (h *handler) monthGrid(lang string, vq viewQuery, start, now time.Time, day
 	return m, total
 }
 
-// filterTerms fills the bar's category tree (children under their
-// parents, indented) and tags, the current ones selected.
-func (h *handler) filterTerms(ctx context.Context, lang string, vq viewQuery, bar *filterBar) error {
-	cat, tag := vq.q.Get("categories"), vq.q.Get("tags")
+// filterTerms fills the lists' category tree (children under their
+// parents, indented) and tags.
+func (h *handler) filterTerms(ctx context.Context, lang string, lists *filterLists) error {
 	for _, tax := range []string{models.TaxCategory, models.TaxTag} {
 		p, err := h.d.DB.ListTerms(ctx, nil, models.TermFilter{Taxonomy: tax, Lang: lang, PerPage: 200, HideEmpty: true})
 		if err != nil {
@@ -697,7 +735,7 @@ func (h *handler) filterTerms(ctx context.Context, lang string, vq viewQuery, ba
 		}
 		if tax == models.TaxTag {
 			for _, t := range p.Items {
-				bar.Tags = append(bar.Tags, filterOption{Value: t.Slug, Label: t.Name, Selected: tag == t.Slug || tag == strconv.FormatInt(t.ID, 10)})
+				lists.Tags = append(lists.Tags, filterOption{Value: t.Slug, ID: strconv.FormatInt(t.ID, 10), Label: t.Name})
 			}
 			continue
 		}
@@ -716,8 +754,8 @@ func (h *handler) filterTerms(ctx context.Context, lang string, vq viewQuery, ba
 		var walk func(parent int64, depth int)
 		walk = func(parent int64, depth int) {
 			for _, t := range children[parent] {
-				bar.Categories = append(bar.Categories, filterOption{Value: t.Slug, Label: strings.Repeat("\u3000", depth) + t.Name,
-					Selected: cat == t.Slug || cat == strconv.FormatInt(t.ID, 10)})
+				lists.Categories = append(lists.Categories, filterOption{Value: t.Slug, ID: strconv.FormatInt(t.ID, 10),
+					Label: strings.Repeat("\u3000", depth) + t.Name})
 				if depth < 8 {
 					walk(t.ID, depth+1)
 				}

@@ -159,7 +159,10 @@ type filterBar struct {
 
 type filterOption struct {
 	Value, Label string
-	Selected     bool
+	// ID is the record's id when Value is its slug (a filter names a term
+	// by either).
+	ID       string `json:",omitempty"`
+	Selected bool   `json:"-"`
 }
 
 type dayGroup struct {

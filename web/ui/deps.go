@@ -9,6 +9,7 @@ import (
 
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/internal/admission"
+	"github.com/kalends/kalends/internal/partcache"
 	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 )
@@ -25,6 +26,9 @@ type Deps struct {
 	// Cache, when set, is the response cache shared with the API: public
 	// pages and feeds are answered from it for anonymous readers.
 	Cache *respcache.Cache
+	// Parts, when set, is the parts cache shared with the API: what pages
+	// read the same for every visitor is kept there until the next write.
+	Parts *partcache.Cache
 	// Gate, when set, bounds the requests worked on at once (shared with
 	// the API); the admin and the public pages' cache misses go through it.
 	Gate *admission.Gate
