@@ -148,6 +148,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "temp_store(MEMORY)")
 	// Reads through a memory map of up to 2 GiB (SQLite's default ceiling;
 	// address space, not memory): pages come from the OS page cache shared
 	// by all connections, instead of one pread per page into each

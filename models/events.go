@@ -438,8 +438,7 @@ func (s *Store) CreateEvent(ctx context.Context, u *User, in EventInput) (*Event
 		e.ID = id
 		_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, eventSlugBase(in.Slug, e.Title, id), 0, func(slug string) error {
 			e.Slug = slug
-			_, err := tx.db.NewInsert().Model(e).Exec(ctx)
-			return mapErr(err)
+			return mapErr(tx.insertRow(ctx, e))
 		})
 		if err != nil {
 			return fmt.Errorf("models: create event: %w", err)
@@ -537,8 +536,7 @@ func (s *Store) UpdateEvent(ctx context.Context, u *User, ref Ref, in EventInput
 		e.UpdatedAt, e.ModifiedBy = tx.site.Now(), u.ID
 		write := func(slug string) error {
 			e.Slug = slug
-			_, err := tx.db.NewUpdate().Model(&e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
-			return mapErr(err)
+			return mapErr(tx.updateByPK(ctx, &e, "id", "created_at"))
 		}
 		if in.Slug != nil && Slugify(*in.Slug) != "" && Slugify(*in.Slug) != old.Slug {
 			_, err = tx.InsertWithUniqueSlug(ctx, KindEvent, Slugify(*in.Slug), id, write)

@@ -107,3 +107,50 @@ func (s *Store) EventIDs(ctx context.Context, u *User, f EventFilter) ([]int64, 
 	err := q.OrderExpr("event.id").Scan(ctx, &ids)
 	return ids, err
 }
+
+// RawEvent is the stored event id as it is, without translations or links.
+func (s *Store) RawEvent(ctx context.Context, id int64) (*Event, error) { return s.rawEvent(ctx, id, false) }
+
+// WriteEventRow writes e's row in a transaction: through bun's model
+// update (viaBun), or through updateByPK; prepared says whether
+// updateByPK's statement was prepared already on entry (its run bound
+// the arguments to it rather than to bun's text).
+func (s *Store) WriteEventRow(ctx context.Context, e *Event, viaBun bool) (prepared bool, err error) {
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		if viaBun {
+			_, err := tx.db.NewUpdate().Model(e).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
+			return err
+		}
+		if q, _, ok := updateStatement(tx.db.Dialect().Tables(), e, []string{"id", "created_at"}); ok && tx.txPrep != nil {
+			tx.txPrep.mu.Lock()
+			prepared = tx.txPrep.stmts[q] != nil
+			tx.txPrep.mu.Unlock()
+		}
+		return tx.updateByPK(ctx, e, "id", "created_at")
+	})
+	return prepared, err
+}
+
+// InsertEventRow inserts e as a new event (a new id, and slug) in a
+// transaction: through bun's model insert (viaBun) or insertRow; prepared
+// as WriteEventRow's.
+func (s *Store) InsertEventRow(ctx context.Context, e *Event, slug string, viaBun bool) (prepared bool, err error) {
+	err = s.RunInTx(ctx, func(tx *Store) error {
+		id, err := tx.NewPostID(ctx, KindEvent)
+		if err != nil {
+			return err
+		}
+		e.ID, e.Slug = id, slug
+		if viaBun {
+			_, err := tx.db.NewInsert().Model(e).Exec(ctx)
+			return err
+		}
+		if q, _, ok := insertStatement(tx.db.Dialect().Tables(), e); ok && tx.txPrep != nil {
+			tx.txPrep.mu.Lock()
+			prepared = tx.txPrep.stmts[q] != nil
+			tx.txPrep.mu.Unlock()
+		}
+		return tx.insertRow(ctx, e)
+	})
+	return prepared, err
+}

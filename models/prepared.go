@@ -139,20 +139,36 @@ func (p *prepared) close() {
 	}
 }
 
-// query runs a read written with ? placeholders: through its prepared
-// statement on SQLite outside a transaction, through bun (arguments
-// written into the text) otherwise. The caller closes the rows.
+// query runs a read written with ? placeholders: on SQLite through its
+// prepared statement (inside a transaction, the statement prepared once per
+// connection, as exec does), through bun (arguments written into the text)
+// otherwise. The caller closes the rows.
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	p := s.prep
-	if p == nil || len(args) > maxPreparedArgs {
+	if len(args) > maxPreparedArgs {
 		return s.db.QueryContext(ctx, query, args...)
 	}
-	st, err := p.stmt(ctx, query) //nolint:sqlclosecheck // the cache's, closed by prepared.close
-	if err != nil || st == nil {
-		return s.db.QueryContext(ctx, query, args...)
+	if p := s.prep; p != nil {
+		st, err := p.stmt(ctx, query) //nolint:sqlclosecheck // the cache's, closed by prepared.close
+		if err != nil || st == nil {
+			return s.db.QueryContext(ctx, query, args...)
+		}
+		return p.queryStmt(ctx, st, query, args)
 	}
+	if tx, ok := s.db.(bun.Tx); ok && s.txPrep != nil {
+		// The transaction's own statement: database/sql closes it with
+		// the transaction (closing it here would close the rows too).
+		if st := s.txPrep.cached(query); st != nil {
+			return s.txPrep.queryStmt(ctx, tx.StmtContext(ctx, st), query, args) //nolint:sqlclosecheck // closed with the transaction
+		}
+	}
+	return s.db.QueryContext(ctx, query, args...)
+}
+
+// queryStmt runs query's statement st with args between the query hooks.
+func (p *prepared) queryStmt(ctx context.Context, st *sql.Stmt, query string, args []any) (*sql.Rows, error) {
+	args = bindArgs(args)
 	var rows *sql.Rows
-	err = p.observe(ctx, query, args, func(ctx context.Context) error {
+	err := p.observe(ctx, query, args, func(ctx context.Context) error {
 		var err error
 		rows, err = st.QueryContext(ctx, args...) //nolint:sqlclosecheck,rowserrcheck // the caller's
 		return err
@@ -162,9 +178,9 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 
 // exec runs a write written with ? placeholders: inside a transaction on
 // SQLite through the statement prepared once per connection (the
-// transaction's connection keeps it), through bun otherwise. Its arguments
-// must be ids, numbers and strings: the driver would store a time.Time in
-// another text form than bun, and stored times are compared as text.
+// transaction's connection keeps it), through bun otherwise. Times are
+// bound as the text bun writes (bindArgs): the driver's own form differs,
+// and stored times are compared as text.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
 	p := s.txPrep
 	tx, inTx := s.db.(bun.Tx)
@@ -179,10 +195,39 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) error {
 	}
 	ts := tx.StmtContext(ctx, st) // the connection's own prepared statement
 	defer func() { _ = ts.Close() }()
+	args = bindArgs(args)
 	return p.observe(ctx, query, args, func(ctx context.Context) error {
 		_, err := ts.ExecContext(ctx, args...)
 		return err
 	})
+}
+
+// bindArgs are args as a prepared statement binds them: times as the text
+// bun writes (timeText), so that they compare with stored times as the
+// same query run through bun would; the rest as they are. args is copied
+// only when it holds a time.
+func bindArgs(args []any) []any {
+	out := args
+	for i, a := range args {
+		var text any
+		switch t := a.(type) {
+		case time.Time:
+			text = timeText(t)
+		case *time.Time:
+			if t == nil {
+				text = nil
+			} else {
+				text = timeText(*t)
+			}
+		default:
+			continue
+		}
+		if &out[0] == &args[0] {
+			out = append([]any(nil), args...)
+		}
+		out[i] = text
+	}
+	return out
 }
 
 // inList is the placeholders and arguments of an IN list of ids. Lists are
@@ -221,14 +266,18 @@ func repeatArgs(args []any, n int) []any {
 // scan runs a read written with ? placeholders (as query) and scans its
 // rows into dest, a slice of bun models or of structs, as bun would.
 func (s *Store) scan(ctx context.Context, dest any, query string, args ...any) error {
-	if s.prep == nil || len(args) > maxPreparedArgs {
+	if (s.prep == nil && s.txPrep == nil) || len(args) > maxPreparedArgs {
 		return s.db.NewRaw(query, args...).Scan(ctx, dest)
 	}
 	rows, err := s.query(ctx, query, args...) //nolint:rowserrcheck // ScanRows closes rows and returns rows.Err()
 	if err != nil {
 		return err
 	}
-	return s.prep.db.ScanRows(ctx, rows, dest)
+	db := s.prep
+	if db == nil {
+		db = s.txPrep
+	}
+	return db.db.ScanRows(ctx, rows, dest)
 }
 
 // queryTexts keeps the text of the prepared reads bun writes from a model

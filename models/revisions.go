@@ -93,7 +93,7 @@ func (s *Store) state(ctx context.Context, k Kind, id int64) (recordState, error
 }
 
 func (s *Store) readRows(ctx context.Context, q string, args ...any) (*tableState, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
