@@ -5,7 +5,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run test lint audit soak bench bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test release image upgrade-test
+.PHONY: run test lint audit soak bench bench-writes bench-go assets generate apiclient build screenshots clean cluster cluster-down cluster-test release image upgrade-test
 
 ## run: serve on 127.0.0.1:8080 with the SQLite file kalends.db
 run:
@@ -44,6 +44,14 @@ SOAK ?= 10m
 soak:
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make soak needs wrk: sudo apt-get install wrk"; exit 1; }
 	$(GO) run ./bench -soak $(SOAK)
+
+## bench-writes: POST and PATCH of this tree against an older commit
+## (BENCH_AGAINST, by default 8a58be5: before the change log and webhooks),
+## the two binaries loaded in turn, three rounds each, 10,000 events
+BENCH_AGAINST ?= 8a58be5
+bench-writes:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "make bench-writes needs wrk: sudo apt-get install wrk"; exit 1; }
+	$(GO) run ./bench -events 10000 -against $(BENCH_AGAINST) -only '^(POST /events|PATCH /events/\{id\})$$'
 
 ## bench-go: the Go benchmarks (go test -bench), no tests
 bench-go:

@@ -48,6 +48,8 @@ func main() {
 	only := flag.String("only", "", "load only the endpoints whose name matches this regular expression (the static ceiling always runs)")
 	flag.StringVar(&uncachedArgs, "uncached", uncachedArgs, "the serve flags of the rows measured without whole answers cached (an older binary without --cache-answers: '--cache-size 0')")
 	bin := flag.String("bin", "", "load this kalends binary instead of building one from the tree (an older commit's, to compare it interleaved with this one; give it its own -reuse directory)")
+	against := flag.String("against", "", "also build the kalends of this git commit and load both binaries in turn, -rounds times, each on its own seeded calendars (under -reuse when given); prints each row's req/s for both and their ratio (make bench-writes)")
+	rounds := flag.Int("rounds", 3, "with -against: how many times each binary runs")
 	reuse := flag.String("reuse", "", "keep the seeded SQLite files in this directory and seed a size again only when its file is missing or was seeded with other arguments (the write rows add a few thousand events to it each run)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -60,12 +62,15 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	if *soak > 0 {
+	switch {
+	case *against != "":
+		err = runAgainst(ctx, c, *against, *rounds)
+	case *soak > 0:
 		if !isFlagSet("out") {
 			c.out = "bench/soak.json"
 		}
 		err = runSoak(ctx, c, *soak)
-	} else {
+	default:
 		err = run(ctx, c)
 	}
 	stop()
@@ -129,41 +134,10 @@ type Report struct {
 }
 
 func run(ctx context.Context, c config) error {
-	wrk, err := exec.LookPath("wrk")
-	if err != nil {
-		return errors.New("wrk is not installed: apt-get install wrk (Debian), then run again")
-	}
-	tmp, err := os.MkdirTemp("", "kalends-bench-")
+	rep, err := measure(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = os.RemoveAll(tmp) }()
-	bin := c.bin
-	if bin == "" {
-		bin = filepath.Join(tmp, "kalends")
-		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kalends")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("go build: %w", err)
-		}
-	}
-	rep := Report{Machine: machine(), DB: "sqlite", When: time.Now().UTC().Format(time.RFC3339), Started: time.Now()}
-	if c.db != "" {
-		rep.DB = "mysql"
-	}
-	for _, s := range strings.Split(c.sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return fmt.Errorf("-events: %q is not a size", s)
-		}
-		res, size, err := runSize(ctx, c, wrk, bin, tmp, n)
-		if err != nil {
-			return fmt.Errorf("%d events: %w", n, err)
-		}
-		rep.Results = append(rep.Results, res...)
-		rep.Sizes = append(rep.Sizes, size)
-	}
-	rep.Took = time.Since(rep.Started).Seconds()
 	var base *Report
 	if c.baseline != "" {
 		if b, err := os.ReadFile(c.baseline); err == nil {
@@ -179,6 +153,46 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	return os.WriteFile(c.out, append(b, '\n'), 0o600)
+}
+
+// measure seeds (or reuses) each size's calendar and loads the endpoints.
+func measure(ctx context.Context, c config) (Report, error) {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		return Report{}, errors.New("wrk is not installed: apt-get install wrk (Debian), then run again")
+	}
+	tmp, err := os.MkdirTemp("", "kalends-bench-")
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	bin := c.bin
+	if bin == "" {
+		bin = filepath.Join(tmp, "kalends")
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kalends")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return Report{}, fmt.Errorf("go build: %w", err)
+		}
+	}
+	rep := Report{Machine: machine(), DB: "sqlite", When: time.Now().UTC().Format(time.RFC3339), Started: time.Now()}
+	if c.db != "" {
+		rep.DB = "mysql"
+	}
+	for _, s := range strings.Split(c.sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return rep, fmt.Errorf("-events: %q is not a size", s)
+		}
+		res, size, err := runSize(ctx, c, wrk, bin, tmp, n)
+		if err != nil {
+			return rep, fmt.Errorf("%d events: %w", n, err)
+		}
+		rep.Results = append(rep.Results, res...)
+		rep.Sizes = append(rep.Sizes, size)
+	}
+	rep.Took = time.Since(rep.Started).Seconds()
+	return rep, nil
 }
 
 // dbFor is the database of one size: a SQLite file, or the BENCH_DB MySQL
