@@ -109,7 +109,9 @@ func (s *Store) EventIDs(ctx context.Context, u *User, f EventFilter) ([]int64, 
 }
 
 // RawEvent is the stored event id as it is, without translations or links.
-func (s *Store) RawEvent(ctx context.Context, id int64) (*Event, error) { return s.rawEvent(ctx, id, false) }
+func (s *Store) RawEvent(ctx context.Context, id int64) (*Event, error) {
+	return s.rawEvent(ctx, id, false)
+}
 
 // WriteEventRow writes e's row in a transaction: through bun's model
 // update (viaBun), or through updateByPK; prepared says whether
