@@ -1,13 +1,18 @@
 package models
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/uptrace/bun"
 )
 
 // The runs of the search index on SQLite (migration
@@ -133,7 +138,16 @@ func runToken(id int64) string { return "r" + strconv.FormatInt(id, 36) }
 // writeSearchRows inserts the rows want (SQLite), with their documents
 // in the contentless indexes, 200 rows a statement.
 func (s *Store) writeSearchRows(ctx context.Context, want map[searchKey]string, evs map[int64]searchEvent, slots map[string]int64) error {
+	// In the order of their keys: FTS5 writes the rows of a transaction
+	// from memory in one segment only while their rowids grow (otherwise
+	// it flushes at each row that does not, and merges the segments:
+	// most of a seed's time).
 	keys := sortedSearchKeys(want)
+	rowKey := make(map[searchKey]int64, len(keys))
+	for _, k := range keys {
+		rowKey[k], _ = keyOf(k, evs[k.event], slots)
+	}
+	slices.SortFunc(keys, func(a, b searchKey) int { return cmp.Compare(rowKey[a], rowKey[b]) })
 	texts := make(map[searchKey]string, len(keys))
 	vocab := make(map[searchKey][]string, len(keys))
 	runs := map[string]int64{}
@@ -147,53 +161,98 @@ func (s *Store) writeSearchRows(ctx context.Context, want map[searchKey]string, 
 	if err := s.vocabIDs(ctx, runs); err != nil {
 		return err
 	}
-	for chunk := range slices.Chunk(keys, 200) {
-		rowIDs, bodies := make([]int64, len(chunk)), make([]string, len(chunk))
-		rows := make([]any, 0, 4*len(chunk))
-		var fts, doc []any
-		var b []byte
-		for i, k := range chunk {
-			if k.event < 0 || k.event > searchEventMask {
-				return fmt.Errorf("models: event %d: id too large for the search index", k.event)
-			}
-			key, _ := keyOf(k, evs[k.event], slots)
-			rows = append(rows, key, k.event, k.lang, want[k])
-			rowIDs[i], bodies[i] = key, want[k]
-			if texts[k] != "" {
-				fts = append(fts, key, texts[k])
-			}
-			if len(vocab[k]) > 0 {
-				b = b[:0]
-				for j, r := range vocab[k] {
-					if j > 0 {
-						b = append(b, ' ')
-					}
-					b = append(b, 'r')
-					b = strconv.AppendInt(b, runs[r], 36)
+	// One statement per table: FTS5 also writes its pending rows at the
+	// end of each statement of a transaction.
+	var rows, fts, doc, short [][]any
+	var b []byte
+	for _, k := range keys {
+		if k.event < 0 || k.event > searchEventMask {
+			return fmt.Errorf("models: event %d: id too large for the search index", k.event)
+		}
+		key := rowKey[k]
+		rows = append(rows, []any{key, k.event, k.lang, want[k]})
+		if texts[k] != "" {
+			fts = append(fts, []any{key, texts[k]})
+		}
+		if len(vocab[k]) > 0 {
+			b = b[:0]
+			for j, r := range vocab[k] {
+				if j > 0 {
+					b = append(b, ' ')
 				}
-				doc = append(doc, key, string(b))
+				b = append(b, 'r')
+				b = strconv.AppendInt(b, runs[r], 36)
 			}
+			doc = append(doc, []any{key, string(b)})
 		}
-		for _, w := range []struct {
-			q    string
-			args []any
-			n    int
-		}{
-			{"INSERT INTO event_search (id, event_id, lang, body) VALUES ", rows, 4},
-			{"INSERT INTO event_search_fts (rowid, body) VALUES ", fts, 2},
-			{"INSERT INTO event_search_runs (rowid, runs) VALUES ", doc, 2},
-		} {
-			if len(w.args) == 0 {
-				continue
-			}
-			ph := "(" + strings.TrimSuffix(strings.Repeat("?, ", w.n), ", ") + ")"
-			q := w.q + strings.TrimSuffix(strings.Repeat(ph+", ", len(w.args)/w.n), ", ")
-			if _, err := s.db.ExecContext(ctx, q, w.args...); err != nil {
-				return fmt.Errorf("models: write search rows: %w", mapErr(err))
-			}
+		if g := shortGrams(want[k]); g != "" {
+			short = append(short, []any{key, g})
 		}
-		if err := s.writeShortGrams(ctx, rowIDs, bodies); err != nil {
+	}
+	for _, w := range []struct {
+		q    string
+		rows [][]any
+	}{
+		{"INSERT INTO event_search (id, event_id, lang, body) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)", rows},
+		{"INSERT INTO event_search_fts (rowid, body) SELECT value ->> 0, value ->> 1 FROM json_each(?)", fts},
+		{"INSERT INTO event_search_runs (rowid, runs) SELECT value ->> 0, value ->> 1 FROM json_each(?)", doc},
+		{"INSERT INTO event_search_short (rowid, grams) SELECT value ->> 0, value ->> 1 FROM json_each(?)", short},
+	} {
+		if err := s.insertSearchRows(ctx, w.q, w.rows); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// insertSearchRows runs an INSERT … SELECT … FROM json_each(?) of rows
+// (numbers and strings) in one statement. JSON would change a string of
+// invalid UTF-8 or holding NUL: rows with one are inserted with bound
+// values, a statement each.
+func (s *Store) insertSearchRows(ctx context.Context, q string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	safe := rows[:0:0]
+	var unsafe [][]any
+	for _, r := range rows {
+		ok := true
+		for _, v := range r {
+			if t, isStr := v.(string); isStr && (!utf8.ValidString(t) || strings.IndexByte(t, 0) >= 0) {
+				ok = false
+			}
+		}
+		if ok {
+			safe = append(safe, r)
+		} else {
+			unsafe = append(unsafe, r)
+		}
+	}
+	if len(safe) > 0 {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(safe); err != nil {
+			return fmt.Errorf("models: write search rows: %w", err)
+		}
+		if _, err := s.db.ExecContext(ctx, q, b.String()); err != nil {
+			return fmt.Errorf("models: write search rows: %w", mapErr(err))
+		}
+	}
+	for _, r := range unsafe {
+		one := q[:strings.Index(q, " SELECT ")] + " VALUES (" + strings.TrimSuffix(strings.Repeat("?, ", len(r)), ", ") + ")"
+		// Bound by the driver: bun would write the text into the query.
+		var err error
+		switch db := s.db.(type) {
+		case bun.Tx:
+			_, err = db.Tx.ExecContext(ctx, one, r...)
+		case *bun.DB:
+			_, err = db.DB.ExecContext(ctx, one, r...)
+		default:
+			_, err = s.db.ExecContext(ctx, one, r...)
+		}
+		if err != nil {
+			return fmt.Errorf("models: write search rows: %w", mapErr(err))
 		}
 	}
 	return nil

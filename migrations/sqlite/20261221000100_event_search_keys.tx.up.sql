@@ -62,6 +62,18 @@ CREATE TRIGGER event_search_vocab_ins AFTER INSERT ON event_search_vocab BEGIN I
 CREATE VIRTUAL TABLE event_search_short USING fts5(grams, content='', contentless_delete=1, tokenize='ascii', detail='none');
 --bun:split
 
+-- Pending rows are written to disk past 16 MB, not FTS5's default 1 MB:
+-- a bulk refold (a seed, this migration, a reindex) then writes a few big
+-- segments instead of many that it must merge.
+INSERT INTO event_search_fts (event_search_fts, rank) VALUES ('hashsize', 16777216);
+--bun:split
+
+INSERT INTO event_search_runs (event_search_runs, rank) VALUES ('hashsize', 16777216);
+--bun:split
+
+INSERT INTO event_search_short (event_search_short, rank) VALUES ('hashsize', 16777216);
+--bun:split
+
 DROP TRIGGER IF EXISTS events_search_upd;
 --bun:split
 
