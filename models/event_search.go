@@ -367,8 +367,13 @@ func (s *Store) indexMarked(ctx context.Context) error {
 // transaction (after a migration, and by Reindex), and returns how many
 // events it refolded. A mark of a transaction still running elsewhere is
 // not visible and stays to its owner.
-func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
-	done := 0
+func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
+	bulk := false
+	defer func() {
+		if bulk && err != nil { // merging as usual again
+			_ = s.setSearchAutomerge(context.WithoutCancel(ctx), searchAutomerge)
+		}
+	}()
 	for {
 		type mark struct {
 			Conn    int64 `bun:"conn"`
@@ -381,7 +386,19 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
 		}
 		if len(marks) == 0 {
-			return done, s.optimizeSearch(ctx, done)
+			if !bulk {
+				return done, nil
+			}
+			return done, s.optimizeSearch(ctx)
+		}
+		if !bulk && len(marks) == searchBacklogBatch && s.dialect == SQLite {
+			// A bulk refold: FTS5 merges nothing while it runs (it would
+			// merge each transaction's segments again and again), and
+			// all at once at its end.
+			bulk = true
+			if err := s.setSearchAutomerge(ctx, 0); err != nil {
+				return done, err
+			}
 		}
 		err = s.RunInTx(ctx, func(tx *Store) error {
 			var ids []int64
@@ -414,16 +431,31 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 }
 
 // optimizeSearch merges the segments of the SQLite indexes into one
-// after a bulk refold of n events (a seed, a migration, a reindex): each
-// transaction of it left its own, and a word's lookup reads every
-// segment (a search of the seeded calendar took twice as long before).
-func (s *Store) optimizeSearch(ctx context.Context, n int) error {
-	if s.dialect != SQLite || n < searchBacklogBatch {
-		return nil
-	}
-	for _, t := range append([]string{"event_search_vocab_fts"}, searchDocTables...) {
+// after a bulk refold (a seed, a migration, a reindex): each transaction
+// of it left its own, and a word's lookup reads every segment (a search
+// of the seeded calendar took twice as long before). Then FTS5 merges
+// its segments as it writes again (automerge, its default).
+func (s *Store) optimizeSearch(ctx context.Context) error {
+	for _, t := range searchFTSTables {
 		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+") VALUES ('optimize')"); err != nil {
 			return fmt.Errorf("models: optimize the search index: %w", mapErr(err))
+		}
+	}
+	return s.setSearchAutomerge(ctx, searchAutomerge)
+}
+
+// searchFTSTables are the FTS5 indexes of the search (SQLite).
+var searchFTSTables = append([]string{"event_search_vocab_fts"}, searchDocTables...)
+
+// searchAutomerge is FTS5's default automerge setting.
+const searchAutomerge = 4
+
+// setSearchAutomerge sets the automerge setting of the search's FTS5
+// indexes (kept in their tables).
+func (s *Store) setSearchAutomerge(ctx context.Context, n int) error {
+	for _, t := range searchFTSTables {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES ('automerge', ?)", n); err != nil {
+			return fmt.Errorf("models: set the search index's automerge: %w", mapErr(err))
 		}
 	}
 	return nil
