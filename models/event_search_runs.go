@@ -190,26 +190,30 @@ func (s *Store) writeSearchRows(ctx context.Context, want map[searchKey]string, 
 		}
 	}
 	for _, w := range []struct {
-		q    string
-		rows [][]any
+		q, one string
+		rows   [][]any
 	}{
-		{"INSERT INTO event_search (id, event_id, lang, body) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)", rows},
-		{"INSERT INTO event_search_fts (rowid, body) SELECT value ->> 0, value ->> 1 FROM json_each(?)", fts},
-		{"INSERT INTO event_search_runs (rowid, runs) SELECT value ->> 0, value ->> 1 FROM json_each(?)", doc},
-		{"INSERT INTO event_search_short (rowid, grams) SELECT value ->> 0, value ->> 1 FROM json_each(?)", short},
+		{"INSERT INTO event_search (id, event_id, lang, body) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)",
+			"INSERT INTO event_search (id, event_id, lang, body) VALUES (?, ?, ?, ?)", rows},
+		{"INSERT INTO event_search_fts (rowid, body) SELECT value ->> 0, value ->> 1 FROM json_each(?)",
+			"INSERT INTO event_search_fts (rowid, body) VALUES (?, ?)", fts},
+		{"INSERT INTO event_search_runs (rowid, runs) SELECT value ->> 0, value ->> 1 FROM json_each(?)",
+			"INSERT INTO event_search_runs (rowid, runs) VALUES (?, ?)", doc},
+		{"INSERT INTO event_search_short (rowid, grams) SELECT value ->> 0, value ->> 1 FROM json_each(?)",
+			"INSERT INTO event_search_short (rowid, grams) VALUES (?, ?)", short},
 	} {
-		if err := s.insertSearchRows(ctx, w.q, w.rows); err != nil {
+		if err := s.insertSearchRows(ctx, w.q, w.one, w.rows); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// insertSearchRows runs an INSERT … SELECT … FROM json_each(?) of rows
-// (numbers and strings) in one statement. JSON would change a string of
-// invalid UTF-8 or holding NUL: rows with one are inserted with bound
-// values, a statement each.
-func (s *Store) insertSearchRows(ctx context.Context, q string, rows [][]any) error {
+// insertSearchRows runs q, an INSERT … SELECT … FROM json_each(?), on
+// rows (numbers and strings) in one statement. JSON would change a string
+// of invalid UTF-8 or holding NUL: rows with one are inserted by one, the
+// same INSERT of one row with bound values, a statement each.
+func (s *Store) insertSearchRows(ctx context.Context, q, one string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -240,7 +244,6 @@ func (s *Store) insertSearchRows(ctx context.Context, q string, rows [][]any) er
 		}
 	}
 	for _, r := range unsafe {
-		one := q[:strings.Index(q, " SELECT ")] + " VALUES (" + strings.TrimSuffix(strings.Repeat("?, ", len(r)), ", ") + ")"
 		// Bound by the driver: bun would write the text into the query.
 		var err error
 		switch db := s.db.(type) {
