@@ -502,7 +502,7 @@ func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKe
 			_ = rows.Close()
 			return nil, nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
 		}
-		evs[id] = searchEvent{hour: searchHour(start), listed: searchListed(status, hidden)}
+		evs[id] = searchEvent{day: searchDay(start), listed: searchListed(status, hidden)}
 		if body, ok := searchBody(t, d, e); ok {
 			want[searchKey{id, searchSourceLang}] = body
 		}

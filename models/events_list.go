@@ -88,7 +88,7 @@ type EventFilter struct {
 	// searchMatched is the events the index found (SQLite; nil
 	// otherwise), searchMatchAll that every event holds the words (none
 	// folds to anything). searchPage leaves only the events of the
-	// page's hours in it, and the total in searchTotal (searchCounted).
+	// page's days in it, and the total in searchTotal (searchCounted).
 	searchMatched  []int64
 	searchMatchAll bool
 	searchTotal    int
@@ -264,7 +264,7 @@ func (s *Store) eventPageQuery(ctx context.Context, f *EventFilter) (*bun.Select
 	}
 	table := "events AS event"
 	if f.searchCounted {
-		// The events of the page's hours (searchPage), a few, read by
+		// The events of the page's days (searchPage), a few, read by
 		// id and sorted: not the window in start order, probing each.
 		table += " NOT INDEXED"
 	}

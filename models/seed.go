@@ -93,10 +93,10 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 			return rep, err
 		}
 	}
-	// The search index is built once the events are written, in big
-	// batches (IndexBacklog), not 500 events at a time: the marks stay
-	// until then, and a search meanwhile reads those events by LIKE.
-	if s.searchMode != nil && s.searchMode.CompareAndSwap(searchOn, searchPaused) {
+	// On SQLite the search index is built once the events are written,
+	// in big batches (IndexBacklog), not 500 events at a time: the marks
+	// stay until then, and a search meanwhile reads those events by LIKE.
+	if s.dialect == SQLite && s.searchMode != nil && s.searchMode.CompareAndSwap(searchOn, searchPaused) {
 		defer s.searchMode.CompareAndSwap(searchPaused, searchOn)
 	}
 	for done := 0; done < o.Events; done += seedBatch {

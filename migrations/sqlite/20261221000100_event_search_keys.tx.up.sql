@@ -1,6 +1,6 @@
 -- The search index of events, keyed for lists and split by runs
 -- (models/event_search.go, event_search_keys.go). Each row's id is its
--- key: the hour of its event's start, the event, a listed flag (published
+-- key: the day of its event's start, the event, a listed flag (published
 -- and not hidden) and its language's slot (event_search_langs; 0 is the
 -- source text), and the rowid of its documents in three contentless
 -- indexes: so a search reads the rows of one language pair, of a window
