@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -19,7 +20,10 @@ import (
 // non-NULL ones of a translation) joined by "\n". SearchWords never keeps a
 // control character in a word, so a word is a substring of a row's body
 // exactly when it is a substring of one of its fields: what the LIKE search
-// (SearchCondition) asks, field by field.
+// (SearchCondition) asks, field by field. On SQLite the rows are keyed and
+// their text indexed by runs (event_search_keys.go, event_search_runs.go,
+// migration 20261221000100_event_search_keys); on MySQL a FULLTEXT index
+// of gram tokens gives candidates that LOCATE checks.
 //
 // Triggers on events and event_translations mark the events whose text
 // changed in event_search_dirty, in the writing statement; RunInTx refolds
@@ -202,39 +206,39 @@ func wordGrams(w string) string {
 	return strings.Join(toks, " ")
 }
 
-// wordTrigrams is the FTS5 query (SQLite) of a folded word of at least
-// three characters: all of its trigrams, each a quoted string.
-func wordTrigrams(w string) string {
-	var toks []string
-	for t := range ngramTokens(w, 3, func(g string) string { return g }) {
-		toks = append(toks, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	sort.Strings(toks)
-	return strings.Join(toks, " AND ")
-}
-
 // eventSearchCondition is the WHERE fragment of a search of events
 // (alias event) through the index: every word in the source row or the
 // lang row of the event. Events in dirty (marked, not yet refolded) are
 // searched with the LIKE condition instead; allDirty says too many are
-// marked to list them, so every event is. matched, when not nil, is the
-// result of the index already read (matchSearch): the events it holds.
-func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64, allDirty bool, matched []int64) (string, []any) {
+// marked to list them, so every event is. On SQLite, matched is the
+// result of the index already read (matchSearchSQLite, searchPage): the
+// events it holds; matchAll says every event holds every word (none folds
+// to anything).
+func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64, allDirty bool, matched []int64, matchAll bool) (string, []any) {
 	likeCond, likeArgs := SearchCondition(d, KindEvent, "event", "id", []string{"title", "description", "excerpt"}, lang, words)
 	if likeCond == "" || allDirty {
 		return likeCond, likeArgs
 	}
-	if matched != nil {
-		return "event.id IN (SELECT value FROM json_each(?))", []any{jsonIDs(matched)}
-	}
-	subs, args := wordMatches(d, lang, words)
-	conds := make([]string, len(subs))
-	for i, sub := range subs {
-		conds[i] = "event.id IN (" + sub + ")"
-	}
-	idx := "1 = 1"
-	if len(conds) > 0 {
-		idx = strings.Join(conds, " AND ")
+	var idx string
+	var args []any
+	switch {
+	case d == SQLite && matchAll:
+		idx = "1 = 1"
+	case d == SQLite:
+		if matched == nil {
+			matched = []int64{}
+		}
+		idx, args = "event.id IN (SELECT value FROM json_each(?))", []any{jsonIDs(matched)}
+	default:
+		subs, sargs := wordMatches(lang, words)
+		conds := make([]string, len(subs))
+		for i, sub := range subs {
+			conds[i] = "event.id IN (" + sub + ")"
+		}
+		idx, args = "1 = 1", sargs
+		if len(conds) > 0 {
+			idx = strings.Join(conds, " AND ")
+		}
 	}
 	if len(dirty) == 0 {
 		return "(" + idx + ")", args
@@ -247,9 +251,9 @@ func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64,
 }
 
 // wordMatches is one query per word of the events whose source row or
-// lang row holds it (none for a word that folds to nothing: every event's
-// title holds it).
-func wordMatches(d Dialect, lang string, words []string) ([]string, []any) {
+// lang row holds it (MySQL; none for a word that folds to nothing: every
+// event's title holds it).
+func wordMatches(lang string, words []string) ([]string, []any) {
 	langs := []string{searchSourceLang}
 	if lang != "" {
 		langs = append(langs, lang)
@@ -261,29 +265,14 @@ func wordMatches(d Dialect, lang string, words []string) ([]string, []any) {
 		if fw == "" {
 			continue
 		}
-		// A word of three characters is one trigram: the index alone
-		// answers it; a longer one is checked in the text of the rows
-		// that hold all its trigrams. One or two characters are one token.
+		// Trigrams give the candidates that LOCATE checks; one or two
+		// characters are one token, exact (ASCII ones are read in the
+		// text: they are in nearly every event).
 		n := utf8.RuneCountInString(fw)
 		switch {
-		case d == SQLite && n > 3:
-			subs = append(subs, "SELECT es.event_id FROM event_search_fts f JOIN event_search es ON es.id = f.rowid "+
-				"WHERE event_search_fts MATCH ? AND es.lang IN (?) AND instr(es.body, ?) > 0")
-			args = append(args, wordTrigrams(fw), bun.List(langs), fw)
-		case d == SQLite && n == 3:
-			subs = append(subs, "SELECT es.event_id FROM event_search_fts f JOIN event_search es ON es.id = f.rowid "+
-				"WHERE event_search_fts MATCH ? AND es.lang IN (?)")
-			args = append(args, wordTrigrams(fw), bun.List(langs))
-		case n < 3 && shortASCII(fw) && d == SQLite:
-			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE es.lang IN (?) AND instr(es.body, ?) > 0")
-			args = append(args, bun.List(langs), fw)
 		case n < 3 && shortASCII(fw):
 			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE es.lang IN (?) AND LOCATE(?, es.body) > 0")
 			args = append(args, bun.List(langs), fw)
-		case d == SQLite:
-			subs = append(subs, "SELECT es.event_id FROM event_search_short f JOIN event_search es ON es.id = f.rowid "+
-				"WHERE event_search_short MATCH ? AND es.lang IN (?)")
-			args = append(args, shortToken(fw), bun.List(langs))
 		case n >= 3:
 			subs = append(subs, "SELECT es.event_id FROM event_search es WHERE MATCH(es.grams) AGAINST(? IN BOOLEAN MODE) "+
 				"AND es.lang IN (?) AND LOCATE(?, es.body) > 0")
@@ -307,24 +296,6 @@ func shortASCII(fw string) bool {
 		}
 	}
 	return true
-}
-
-// matchSearch reads the events that hold every word through the index
-// once (SQLite: a list reads its page and its total from the result, not
-// the index twice). all says every event matches (no word folds to
-// anything).
-func (s *Store) matchSearch(ctx context.Context, lang string, words []string) (ids []int64, all bool, err error) {
-	subs, args := wordMatches(s.dialect, lang, words)
-	if len(subs) == 0 {
-		return nil, true, nil
-	}
-	if err := s.db.NewRaw(strings.Join(subs, " INTERSECT "), args...).Scan(ctx, &ids); err != nil {
-		return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
-	}
-	if ids == nil {
-		ids = []int64{}
-	}
-	return ids, false, nil
 }
 
 // jsonIDs is ids as a JSON array, for json_each.
@@ -396,8 +367,13 @@ func (s *Store) indexMarked(ctx context.Context) error {
 // transaction (after a migration, and by Reindex), and returns how many
 // events it refolded. A mark of a transaction still running elsewhere is
 // not visible and stays to its owner.
-func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
-	done := 0
+func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
+	bulk := false
+	defer func() {
+		if bulk && err != nil { // merging as usual again
+			_ = s.setSearchAutomerge(context.WithoutCancel(ctx), searchAutomerge)
+		}
+	}()
 	for {
 		type mark struct {
 			Conn    int64 `bun:"conn"`
@@ -410,7 +386,19 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
 		}
 		if len(marks) == 0 {
-			return done, nil
+			if !bulk {
+				return done, nil
+			}
+			return done, s.optimizeSearch(ctx)
+		}
+		if !bulk && len(marks) == searchBacklogBatch && s.dialect == SQLite {
+			// A bulk refold: FTS5 merges nothing while it runs (it would
+			// merge each transaction's segments again and again), and
+			// all at once at its end.
+			bulk = true
+			if err := s.setSearchAutomerge(ctx, 0); err != nil {
+				return done, err
+			}
 		}
 		err = s.RunInTx(ctx, func(tx *Store) error {
 			var ids []int64
@@ -442,6 +430,37 @@ func (s *Store) IndexBacklog(ctx context.Context) (int, error) {
 	}
 }
 
+// optimizeSearch merges the segments of the SQLite indexes into one
+// after a bulk refold (a seed, a migration, a reindex): each transaction
+// of it left its own, and a word's lookup reads every segment (a search
+// of the seeded calendar took twice as long before). Then FTS5 merges
+// its segments as it writes again (automerge, its default).
+func (s *Store) optimizeSearch(ctx context.Context) error {
+	for _, t := range searchFTSTables {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+") VALUES ('optimize')"); err != nil {
+			return fmt.Errorf("models: optimize the search index: %w", mapErr(err))
+		}
+	}
+	return s.setSearchAutomerge(ctx, searchAutomerge)
+}
+
+// searchFTSTables are the FTS5 indexes of the search (SQLite).
+var searchFTSTables = append([]string{"event_search_vocab_fts"}, searchDocTables...)
+
+// searchAutomerge is FTS5's default automerge setting.
+const searchAutomerge = 4
+
+// setSearchAutomerge sets the automerge setting of the search's FTS5
+// indexes (kept in their tables).
+func (s *Store) setSearchAutomerge(ctx context.Context, n int) error {
+	for _, t := range searchFTSTables {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES ('automerge', ?)", n); err != nil {
+			return fmt.Errorf("models: set the search index's automerge: %w", mapErr(err))
+		}
+	}
+	return nil
+}
+
 // searchRow is one row of event_search.
 type searchRow struct {
 	ID      int64  `bun:"id"`
@@ -456,9 +475,10 @@ type searchKey struct {
 }
 
 // wantedSearchRows folds the stored text of the events ids (gone ones have
-// none).
-func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKey]string, error) {
+// none), and gives what their keys are made of (SQLite).
+func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKey]string, map[int64]searchEvent, error) {
 	want := map[searchKey]string{}
+	evs := make(map[int64]searchEvent, len(ids))
 	lock := ""
 	if s.dialect == MySQL {
 		if _, ok := s.db.(bun.Tx); ok {
@@ -468,27 +488,31 @@ func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKe
 		}
 	}
 	in, args := inList(ids)
-	rows, err := s.query(ctx, "SELECT id, title, description, excerpt FROM events WHERE id IN ("+in+") ORDER BY id"+lock, args...)
+	rows, err := s.query(ctx, "SELECT id, title, description, excerpt, start_at, status, hide_from_listings FROM events WHERE id IN ("+in+") ORDER BY id"+lock, args...)
 	if err != nil {
-		return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+		return nil, nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
 	}
 	for rows.Next() {
 		var id int64
 		var t, d, e *string
-		if err := rows.Scan(&id, &t, &d, &e); err != nil {
+		var start time.Time
+		var status string
+		var hidden bool
+		if err := rows.Scan(&id, &t, &d, &e, &start, &status, &hidden); err != nil {
 			_ = rows.Close()
-			return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+			return nil, nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
 		}
+		evs[id] = searchEvent{day: searchDay(start), listed: searchListed(status, hidden)}
 		if body, ok := searchBody(t, d, e); ok {
 			want[searchKey{id, searchSourceLang}] = body
 		}
 	}
 	if err := rows.Close(); err != nil {
-		return nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
+		return nil, nil, fmt.Errorf("models: read events to index: %w", mapErr(err))
 	}
 	rows, err = s.query(ctx, "SELECT event_id, lang, title, description, excerpt FROM event_translations WHERE event_id IN ("+in+")", args...)
 	if err != nil {
-		return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+		return nil, nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
 	}
 	defer func() { _ = rows.Close() }()
 	for rows.Next() {
@@ -496,7 +520,7 @@ func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKe
 		var lang string
 		var t, d, e *string
 		if err := rows.Scan(&id, &lang, &t, &d, &e); err != nil {
-			return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+			return nil, nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
 		}
 		if lang == searchSourceLang {
 			continue // not a language; never read by a search
@@ -506,18 +530,79 @@ func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKe
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
+		return nil, nil, fmt.Errorf("models: read translations to index: %w", mapErr(err))
 	}
-	return want, nil
+	return want, evs, nil
 }
 
 // indexEvents brings the index rows of the events ids in step with their
-// stored text, writing only the rows that changed.
+// stored text (and on SQLite their keys), writing only the rows that
+// changed.
 func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
-	want, err := s.wantedSearchRows(ctx, ids)
+	want, evs, err := s.wantedSearchRows(ctx, ids)
 	if err != nil {
 		return err
 	}
+	if s.dialect == MySQL {
+		return s.indexEventsMySQL(ctx, ids, want)
+	}
+	langs := map[string]bool{}
+	for k := range want {
+		langs[k.lang] = true
+	}
+	slots, err := s.ensureLangSlots(ctx, langs)
+	if err != nil {
+		return err
+	}
+	var have []searchRow
+	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
+		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
+		return fmt.Errorf("models: read search index: %w", mapErr(err))
+	}
+	// A row whose text or key changed is written again (its key is its
+	// rowid in the trigram index).
+	var gone []int64
+	for _, h := range have {
+		k := searchKey{h.EventID, h.Lang}
+		body, ok := want[k]
+		if ok && body == h.Body {
+			if key, _ := keyOf(k, evs[k.event], slots); key == h.ID {
+				delete(want, k)
+				continue
+			}
+		}
+		gone = append(gone, h.ID)
+	}
+	if len(gone) > 0 {
+		if _, err := s.db.NewDelete().TableExpr("event_search").Where("id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
+			return fmt.Errorf("models: delete search rows: %w", mapErr(err))
+		}
+		for _, t := range searchDocTables {
+			if _, err := s.db.NewDelete().TableExpr(t).Where("rowid IN (?)", bun.List(gone)).Exec(ctx); err != nil {
+				return fmt.Errorf("models: delete search rows: %w", mapErr(err))
+			}
+		}
+	}
+	return s.writeSearchRows(ctx, want, evs, slots)
+}
+
+func sortedSearchKeys(want map[searchKey]string) []searchKey {
+	keys := make([]searchKey, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].event != keys[j].event {
+			return keys[i].event < keys[j].event
+		}
+		return keys[i].lang < keys[j].lang
+	})
+	return keys
+}
+
+// indexEventsMySQL writes the rows of indexEvents on MySQL: text and its
+// FULLTEXT document (grams); ids are the table's own.
+func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[searchKey]string) error {
 	var have []searchRow
 	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
 		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
@@ -541,60 +626,21 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
 		if _, err := s.db.NewDelete().TableExpr("event_search").Where("id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
 			return fmt.Errorf("models: delete search rows: %w", mapErr(err))
 		}
-		if s.dialect == SQLite {
-			if _, err := s.db.NewDelete().TableExpr("event_search_short").Where("rowid IN (?)", bun.List(gone)).Exec(ctx); err != nil {
-				return fmt.Errorf("models: delete search rows: %w", mapErr(err))
-			}
-		}
 	}
-	if len(want) == 0 {
-		return nil
-	}
-	keys := make([]searchKey, 0, len(want))
-	for k := range want {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].event != keys[j].event {
-			return keys[i].event < keys[j].event
-		}
-		return keys[i].lang < keys[j].lang
-	})
+	keys := sortedSearchKeys(want)
 	for len(keys) > 0 {
 		n := min(len(keys), 200)
 		var b strings.Builder
 		var args []any
-		if s.dialect == MySQL {
-			b.WriteString("INSERT INTO event_search (event_id, lang, body, grams) VALUES ")
-		} else {
-			b.WriteString("INSERT INTO event_search (event_id, lang, body) VALUES ")
-		}
+		b.WriteString("INSERT INTO event_search (event_id, lang, body, grams) VALUES ")
 		for i, k := range keys[:n] {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			args = append(args, k.event, k.lang, want[k])
-			if s.dialect == MySQL {
-				b.WriteString("(?, ?, ?, ?)")
-				args = append(args, searchGrams(want[k]))
-			} else {
-				b.WriteString("(?, ?, ?)")
-			}
+			b.WriteString("(?, ?, ?, ?)")
+			args = append(args, k.event, k.lang, want[k], searchGrams(want[k]))
 		}
-		if s.dialect == SQLite {
-			b.WriteString(" RETURNING id, body")
-			var rows []searchRow
-			if err := s.db.NewRaw(b.String(), args...).Scan(ctx, &rows); err != nil {
-				return fmt.Errorf("models: write search rows: %w", mapErr(err))
-			}
-			ids, bodies := make([]int64, len(rows)), make([]string, len(rows))
-			for i, r := range rows {
-				ids[i], bodies[i] = r.ID, r.Body
-			}
-			if err := s.writeShortGrams(ctx, ids, bodies); err != nil {
-				return err
-			}
-		} else if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
+		if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
 			return fmt.Errorf("models: write search rows: %w", mapErr(err))
 		}
 		keys = keys[n:]
@@ -602,20 +648,9 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
 	return nil
 }
 
+// writeSearchRow rewrites one row's text (MySQL).
 func (s *Store) writeSearchRow(ctx context.Context, id int64, k searchKey, body string) error {
-	var err error
-	if s.dialect == MySQL {
-		_, err = s.db.ExecContext(ctx, "UPDATE event_search SET body = ?, grams = ? WHERE id = ?", body, searchGrams(body), id)
-	} else {
-		_, err = s.db.ExecContext(ctx, "UPDATE event_search SET body = ? WHERE id = ?", body, id)
-		if err == nil {
-			_, err = s.db.ExecContext(ctx, "DELETE FROM event_search_short WHERE rowid = ?", id)
-		}
-		if err == nil {
-			err = s.writeShortGrams(ctx, []int64{id}, []string{body})
-		}
-	}
-	if err != nil {
+	if _, err := s.db.ExecContext(ctx, "UPDATE event_search SET body = ?, grams = ? WHERE id = ?", body, searchGrams(body), id); err != nil {
 		return fmt.Errorf("models: write search row of event %d %q: %w", k.event, k.lang, mapErr(err))
 	}
 	return nil
@@ -644,6 +679,12 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 		return st, fmt.Errorf("models: check search index: %w", mapErr(err))
 	}
 	st.Marked = int(marked)
+	var slots map[string]int64
+	if s.dialect == SQLite {
+		if slots, err = s.searchLangSlots(ctx); err != nil {
+			return st, err
+		}
+	}
 	var after int64
 	for {
 		var ids []int64
@@ -655,7 +696,7 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 			break
 		}
 		after = ids[len(ids)-1]
-		want, err := s.wantedSearchRows(ctx, ids)
+		want, evs, err := s.wantedSearchRows(ctx, ids)
 		if err != nil {
 			return st, err
 		}
@@ -672,6 +713,11 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 				st.Extra++
 			case body != h.Body:
 				st.Stale++
+			case slots != nil:
+				// On SQLite a row's id is its key.
+				if key, ok := keyOf(k, evs[k.event], slots); !ok || key != h.ID {
+					st.Stale++
+				}
 			}
 			delete(want, k)
 		}
@@ -684,10 +730,15 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 	}
 	st.Extra += int(orphans)
 	if s.dialect == SQLite {
-		// FTS5 compares its index with the rows of event_search (rank 1:
-		// with the external content).
-		if _, err := s.db.ExecContext(ctx, "INSERT INTO event_search_fts (event_search_fts, rank) VALUES ('integrity-check', 1)"); err != nil {
-			st.FTSBroken = true
+		// FTS5 checks its indexes (the vocabulary's against its rows).
+		for _, q := range []string{
+			"INSERT INTO event_search_fts (event_search_fts) VALUES ('integrity-check')",
+			"INSERT INTO event_search_runs (event_search_runs) VALUES ('integrity-check')",
+			"INSERT INTO event_search_vocab_fts (event_search_vocab_fts, rank) VALUES ('integrity-check', 1)",
+		} {
+			if _, err := s.db.ExecContext(ctx, q); err != nil {
+				st.FTSBroken = true
+			}
 		}
 	}
 	return st, nil
@@ -702,8 +753,10 @@ func (db *DB) Reindex(ctx context.Context) (int, error) {
 	// searches read the marked events with LIKE.
 	qs := []string{"DELETE FROM event_search"}
 	if db.dialect == SQLite {
-		qs = append(qs, "INSERT INTO event_search_fts (event_search_fts) VALUES ('delete-all')",
-			"INSERT INTO event_search_short (event_search_short) VALUES ('delete-all')")
+		for _, t := range searchDocTables {
+			qs = append(qs, "INSERT INTO "+t+" ("+t+") VALUES ('delete-all')")
+		}
+		qs = append(qs, "DELETE FROM event_search_vocab", "INSERT INTO event_search_vocab_fts (event_search_vocab_fts) VALUES ('delete-all')")
 	}
 	qs = append(qs, "INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
 		"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
@@ -719,28 +772,6 @@ func (db *DB) Reindex(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("models: reindex: %w", mapErr(err))
 	}
 	return db.IndexBacklog(ctx)
-}
-
-// writeShortGrams writes the event_search_short rows of the event_search
-// rows ids (SQLite).
-func (s *Store) writeShortGrams(ctx context.Context, ids []int64, bodies []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	args := make([]any, 0, 2*len(ids))
-	b.WriteString("INSERT INTO event_search_short (rowid, grams) VALUES ")
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(?, ?)")
-		args = append(args, id, shortGrams(bodies[i]))
-	}
-	if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
-		return fmt.Errorf("models: write search rows: %w", mapErr(err))
-	}
-	return nil
 }
 
 // gramToken is the FULLTEXT token (MySQL) of one trigram: a digit and four

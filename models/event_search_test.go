@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,6 +65,9 @@ func TestIndexedSearchEqualsLikeSearch(t *testing.T) {
 					found++
 				}
 			}
+			// The public list's pages and totals (read from the index's
+			// keys alone), in a window whose edges fall within hours.
+			compareList(t, db, q, langs[(i+1)%len(langs)], i)
 		}
 		if found < checked/3 {
 			t.Errorf("only %d of %d searches found events: the queries are not drawn from the data", found, checked)
@@ -89,6 +93,57 @@ func compareSearch(t *testing.T, db *models.DB, u *models.User, q, lang string) 
 		t.Errorf("search %q in %q: index found %d %v, LIKE %d %v", q, lang, len(got), clip(got), len(want), clip(want))
 	}
 	return len(want)
+}
+
+// searchWindows are the windows compareList rotates through: none, edges
+// within hours, a window whose end cuts multi-day events, one edge only.
+var searchWindows = [][2]string{
+	{"", ""},
+	{"2026-06-15 07:30:20", "2027-03-10 13:00:00"},
+	{"2026-12-31 00:00:00", "2027-02-01 23:59:59"},
+	{"2027-03-02 10:00:00", ""},
+	{"", "2026-09-30 12:15:00"},
+}
+
+// compareList fails unless the public list (anonymous reader, pages of
+// seven, both orders) through the index gives the pages and the total
+// that LIKE gives, for q read in lang in one of searchWindows.
+func compareList(t *testing.T, db *models.DB, q, lang string, i int) {
+	t.Helper()
+	ctx := context.Background()
+	w := searchWindows[i%len(searchWindows)]
+	f := models.EventFilter{Search: models.SearchWords(q), Lang: lang, PerPage: 7, Desc: i%3 == 2}
+	for k, dst := range []**time.Time{&f.StartMin, &f.EndMax} {
+		if w[k] != "" {
+			v, err := time.Parse(time.DateTime, w[k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			*dst = &v
+		}
+	}
+	for _, page := range []int{1, 2} {
+		f.Page = page
+		got, err := db.ListEvents(ctx, nil, f)
+		if err != nil {
+			t.Fatalf("list %q in %q: %v", q, lang, err)
+		}
+		want, err := db.ListEvents(ctx, nil, models.LikeSearch(f))
+		if err != nil {
+			t.Fatalf("LIKE list %q in %q: %v", q, lang, err)
+		}
+		if g, l := pageIDs(got), pageIDs(want); !slices.Equal(g, l) || got.Total != want.Total {
+			t.Errorf("list %q in %q, window %v, page %d, desc %v: index %v of %d, LIKE %v of %d", q, lang, w, page, f.Desc, g, got.Total, l, want.Total)
+		}
+	}
+}
+
+func pageIDs(p *models.Page[models.Event]) []int64 {
+	ids := make([]int64, len(p.Items))
+	for i, e := range p.Items {
+		ids[i] = e.ID
+	}
+	return ids
 }
 
 func clip(ids []int64) []int64 {
@@ -351,6 +406,46 @@ func TestIndexedSearchNoticesASkippedWrite(t *testing.T) {
 		if got.Total != 0 || like.Total != 1 {
 			t.Errorf("dropped write: index found %d, LIKE %d; want 0 and 1", got.Total, like.Total)
 		}
+		// The public list, read from the index's keys alone, too.
+		pub, err := db.ListEvents(ctx, nil, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		publike, err := db.ListEvents(ctx, nil, models.LikeSearch(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pub.Total != 0 || publike.Total != 1 {
+			t.Errorf("dropped write, public list: index found %d, LIKE %d; want 0 and 1", pub.Total, publike.Total)
+		}
+	})
+}
+
+// TestSearchWordsAcrossRuns: a word whose folded form holds a separator
+// ("¨" folds to a space, "﹐" to a comma) is found in the text it folds
+// like, though it spans the text's runs (which the SQLite index keeps
+// apart), on both dialects, by the public list too.
+func TestSearchWordsAcrossRuns(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		in := baseInput("Tarif¨réduit", "2031-02-01 10:00", "2031-02-01 11:00")
+		in.Description, in.Excerpt = ptr("prix﹐ bas"), ptr("une´deux")
+		e, err := db.CreateEvent(ctx, ed, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"tarif¨réduit", "f¨r", "prix﹐", "x﹐", "une´d", "F¨R"} {
+			got, err := db.EventIDs(ctx, ed, models.EventFilter{Search: []string{q}})
+			if err != nil || !slices.Equal(got, []int64{e.ID}) {
+				t.Errorf("search %q: %v (%v), want [%d]", q, got, err, e.ID)
+			}
+			p, err := db.ListEvents(ctx, nil, models.EventFilter{Search: []string{q}, PerPage: 5})
+			if err != nil || p.Total != 1 || len(p.Items) != 1 || p.Items[0].ID != e.ID {
+				t.Errorf("public list %q: %v (%v), want event %d", q, p, err, e.ID)
+			}
+		}
 	})
 }
 
@@ -387,6 +482,37 @@ func TestIndexedSearchFoldsAsFoldSearch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+		}
+	})
+}
+
+// TestSearchIndexKeepsAnyText: text that JSON cannot carry as it is
+// (invalid UTF-8, NUL), written by raw SQL (SQLite stores it), is indexed
+// byte for byte by a reindex, and found as LIKE finds it.
+func TestSearchIndexKeepsAnyText(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		if db.Dialect() != models.SQLite {
+			t.Skip("MySQL's utf8mb4 columns refuse such text")
+		}
+		ctx := context.Background()
+		ed := newUser(t, db, "ed", models.RoleEditor)
+		e, err := db.CreateEvent(ctx, ed, baseInput("Plain title", "2031-03-01 10:00", "2031-03-01 11:00"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.IDB().NewRaw("UPDATE events SET title = CAST(X'4A617A7AFF2062617200717578' AS TEXT) WHERE id = ?", e.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Reindex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		indexInStep(t, db, "reindexed")
+		for _, q := range []string{"jazz", "bar", "plain"} {
+			compareSearch(t, db, ed, q, "")
+		}
+		if n := compareSearch(t, db, ed, "jazz", ""); n != 1 {
+			t.Errorf("jazz: %d events, want 1", n)
 		}
 	})
 }

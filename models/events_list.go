@@ -85,9 +85,18 @@ type EventFilter struct {
 	// searched with LIKE (searchAllDirty: too many, so all are).
 	searchDirty    []int64
 	searchAllDirty bool
-	// searchMatched is the events the index found (SQLite, nothing
-	// marked; nil otherwise).
-	searchMatched []int64
+	// searchMatched is the events the index found (SQLite; nil
+	// otherwise), searchMatchAll that every event holds the words (none
+	// folds to anything). searchPage leaves only the events of the
+	// page's days in it, and the total in searchTotal (searchCounted).
+	searchMatched  []int64
+	searchMatchAll bool
+	searchTotal    int
+	searchCounted  bool
+	// listing says ListEvents reads a page: on SQLite the search is read
+	// once the page's size is known (resolveSearch), not by
+	// resolveEventFilter.
+	listing bool
 	// likeSearch searches every event with the LIKE condition, not the
 	// index (the equality test compares the two).
 	likeSearch bool
@@ -126,6 +135,7 @@ type Page[T any] struct {
 // organizers u may read, and only those count for the geography filter
 // and order.
 func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[Event], error) {
+	f.listing = true
 	statuses, err := s.prepareEventFilter(ctx, u, &f)
 	if err != nil {
 		return nil, err
@@ -135,6 +145,9 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	}
 	if f.Page <= 0 {
 		f.Page = 1
+	}
+	if err := s.resolveSearch(ctx, &f); err != nil {
+		return nil, err
 	}
 	// The page's ids first, from the indexes, then its rows (a deferred
 	// join): an order the indexes cannot give (several statuses, a
@@ -249,7 +262,13 @@ func (s *Store) eventPageQuery(ctx context.Context, f *EventFilter) (*bun.Select
 			return page, nil
 		}
 	}
-	page := s.db.NewSelect().TableExpr("events AS event").Column("event.id")
+	table := "events AS event"
+	if f.searchCounted {
+		// The events of the page's days (searchPage), a few, read by
+		// id and sorted: not the window in start order, probing each.
+		table += " NOT INDEXED"
+	}
+	page := s.db.NewSelect().TableExpr(table).Column("event.id")
 	s.applyEventFilter(page, *f, false)
 	orderEvents(page, *f)
 	return page, nil
@@ -324,8 +343,8 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 	if len(f.Search) > 0 && !f.likeSearch {
 		var err error
 		f.searchDirty, f.searchAllDirty, err = s.searchDirty(ctx)
-		if err == nil && s.dialect == SQLite && !f.searchAllDirty && len(f.searchDirty) == 0 {
-			f.searchMatched, _, err = s.matchSearch(ctx, f.Lang, f.Search)
+		if err == nil && !f.listing {
+			err = s.resolveSearch(ctx, f)
 		}
 		errs = append(errs, err)
 	}
@@ -337,6 +356,29 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 		errs = append(errs, err)
 	}
 	return joinInvalid(errs...)
+}
+
+// resolveSearch reads f's search through the index on SQLite (after
+// resolveEventFilter has read the marks): a list for anonymous readers
+// from the keys alone (searchPage), any other the events that hold every
+// word (matchSearchSQLite). A reader whose language has no slot of its
+// own is searched with LIKE.
+func (s *Store) resolveSearch(ctx context.Context, f *EventFilter) error {
+	if s.dialect != SQLite || len(f.Search) == 0 || f.likeSearch || f.searchAllDirty {
+		return nil
+	}
+	if f.listing && len(f.searchDirty) == 0 && searchListsFast(f) {
+		ok, err := s.searchPage(ctx, f)
+		if err != nil || ok {
+			return err
+		}
+	}
+	ids, all, like, err := s.matchSearchSQLite(ctx, f.Lang, f.Search)
+	if err != nil {
+		return err
+	}
+	f.searchMatched, f.searchMatchAll, f.searchAllDirty = ids, all, f.searchAllDirty || like
+	return nil
 }
 
 // applyEventFilter adds the WHERE conditions of f to q (table alias
@@ -375,7 +417,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		q.Where("event.status = ?", StatusPublish)
 	}
 
-	if cond, args := eventSearchCondition(s.dialect, f.Lang, f.Search, f.searchDirty, f.searchAllDirty || f.likeSearch, f.searchMatched); cond != "" {
+	if cond, args := eventSearchCondition(s.dialect, f.Lang, f.Search, f.searchDirty, f.searchAllDirty || f.likeSearch, f.searchMatched, f.searchMatchAll); cond != "" {
 		q.Where(cond, args...)
 		if counting && f.searchMatched != nil && !f.likeSearch {
 			// A count reads the matches by id (their number), not the

@@ -53,6 +53,9 @@ const (
 // countEvents is the total of the list f selects (f resolved, with its
 // visibility): from the buckets when it can, otherwise by counting rows.
 func (s *Store) countEvents(ctx context.Context, f EventFilter) (int, error) {
+	if f.searchCounted {
+		return f.searchTotal, nil // searchPage counted it
+	}
 	if f.ModifiedAfter != nil || f.ModifiedBefore != nil {
 		// The buckets and the term links keep no change time: the rows.
 		return s.countRows(ctx, f)

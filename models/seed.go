@@ -93,6 +93,12 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 			return rep, err
 		}
 	}
+	// On SQLite the search index is built once the events are written,
+	// in big batches (IndexBacklog), not 500 events at a time: the marks
+	// stay until then, and a search meanwhile reads those events by LIKE.
+	if s.dialect == SQLite && s.searchMode != nil && s.searchMode.CompareAndSwap(searchOn, searchPaused) {
+		defer s.searchMode.CompareAndSwap(searchPaused, searchOn)
+	}
 	for done := 0; done < o.Events; done += seedBatch {
 		n := min(seedBatch, o.Events-done)
 		err := s.RunInTx(ctx, func(tx *Store) error {
@@ -122,6 +128,11 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	}
 	if err := s.fileAllEvents(ctx); err != nil {
 		return rep, err
+	}
+	if s.searchMode != nil && s.searchMode.CompareAndSwap(searchPaused, searchOn) {
+		if _, err := s.IndexBacklog(ctx); err != nil {
+			return rep, err
+		}
 	}
 	return rep, nil
 }

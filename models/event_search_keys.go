@@ -1,0 +1,422 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The keys of the search index on SQLite (migration
+// 20261221000100_event_search_keys). Each row of event_search has as its
+// id, which is also its rowid in the trigram index (event_search_fts) and
+// in event_search_short, the key
+//
+//	day of the event's start (20 bits) | event id (38 bits) | listed (1 bit) | slot (4 bits)
+//
+// day is the UTC day of the start since the Unix epoch, offset by 2^19
+// and clamped to 20 bits (years 535 to 3405 exactly; beyond, the first or
+// last day, which a search always checks against the event itself; a day,
+// not an hour, so that the rows of a word's list, a day's together, differ
+// by little: FTS5 stores the differences, and hours made the index 513 MB
+// at 100,000 events, days 418 MB);
+// listed says the event is published and not hidden, what an anonymous
+// reader lists; slot is the row's language (event_search_langs; 0 is the
+// source text). So a word's rows of a reader's languages, in a list's
+// window and listed, are one range of rowids of the trigram index with two
+// bits tested: found without reading a row, in start order, and an
+// event's rows (source and translation) are neighbours. The trigram index
+// keeps positions, so a word is matched exactly as a phrase of its
+// trigrams: no row is read to confirm it.
+const (
+	searchSlotBits   = 4
+	searchListedBit  = 1 << searchSlotBits
+	searchEventShift = searchSlotBits + 1
+	searchEventBits  = 38
+	searchDayShift   = searchEventShift + searchEventBits
+	searchDayBits    = 63 - searchDayShift
+	searchDayOffset  = 1 << (searchDayBits - 1)
+	searchDayMax     = 1<<searchDayBits - 1
+	searchEventMask  = 1<<searchEventBits - 1
+	// searchSlotOverflow is the slot of every language past the first
+	// 14: a reader in one of them is searched with LIKE.
+	searchSlotOverflow = 1<<searchSlotBits - 1
+)
+
+// searchDay is the day field of a key for a start time.
+func searchDay(t time.Time) int64 {
+	h := t.Unix()
+	if h < 0 {
+		h = -((-h + 86399) / 86400)
+	} else {
+		h /= 86400
+	}
+	return min(max(h+searchDayOffset, 0), searchDayMax)
+}
+
+// dayStart is the Unix time at which day h (a key's field) starts.
+func dayStart(h int64) int64 { return (h - searchDayOffset) * 86400 }
+
+// searchRowKey is the key (event_search.id) of an event's row.
+func searchRowKey(day, event int64, listed bool, slot int64) int64 {
+	k := day<<searchDayShift | event<<searchEventShift | slot
+	if listed {
+		k |= searchListedBit
+	}
+	return k
+}
+
+// searchListed tells whether an event is in anonymous readers' lists.
+func searchListed(status string, hidden bool) bool { return status == StatusPublish && !hidden }
+
+// searchLangSlots reads the languages' slots (event_search_langs).
+func (s *Store) searchLangSlots(ctx context.Context) (map[string]int64, error) {
+	var rows []struct {
+		Lang string `bun:"lang"`
+		Slot int64  `bun:"slot"`
+	}
+	if err := s.db.NewSelect().TableExpr("event_search_langs").Column("lang", "slot").Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("models: read search languages: %w", mapErr(err))
+	}
+	m := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		m[r.Lang] = r.Slot
+	}
+	return m, nil
+}
+
+// ensureLangSlots gives each of langs a slot (in the write's transaction)
+// and returns every language's.
+func (s *Store) ensureLangSlots(ctx context.Context, langs map[string]bool) (map[string]int64, error) {
+	slots, err := s.searchLangSlots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var add []string
+	for l := range langs {
+		if _, ok := slots[l]; !ok && l != searchSourceLang {
+			add = append(add, l)
+		}
+	}
+	slices.Sort(add)
+	for _, l := range add {
+		slot := min(int64(len(slots))+1, searchSlotOverflow)
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO event_search_langs (lang, slot) VALUES (?, ?)", l, slot); err != nil {
+			return nil, fmt.Errorf("models: add search language %q: %w", l, mapErr(err))
+		}
+		slots[l] = slot
+	}
+	return slots, nil
+}
+
+// searchEvent is what an event's keys are made of.
+type searchEvent struct {
+	day    int64
+	listed bool
+}
+
+// keyOf is the key of row k, or false when its language has no slot.
+func keyOf(k searchKey, ev searchEvent, slots map[string]int64) (int64, bool) {
+	slot := int64(0)
+	if k.lang != searchSourceLang {
+		var ok bool
+		if slot, ok = slots[k.lang]; !ok {
+			return 0, false
+		}
+	}
+	return searchRowKey(ev.day, k.event, ev.listed, slot), true
+}
+
+// keyScope is the rows a search reads: keys in [lo, hi], of the slots
+// given, listed ones only when listed.
+type keyScope struct {
+	lo, hi int64
+	slots  []int64
+	listed bool
+}
+
+// readerSlots is the slots of a reader in lang: the source's and the
+// language's own. ok is false for a language past the first 14, whose
+// rows share a slot: those readers are searched with LIKE.
+func (s *Store) readerSlots(ctx context.Context, lang string) (slots []int64, ok bool, err error) {
+	slots = []int64{0}
+	if lang == searchSourceLang {
+		return slots, true, nil
+	}
+	all, err := s.searchLangSlots(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	slot, found := all[lang]
+	switch {
+	case !found: // no row of that language: the source alone
+		return slots, true, nil
+	case slot == searchSlotOverflow:
+		return nil, false, nil
+	}
+	return append(slots, slot), true, nil
+}
+
+// wordEvents reads, for each word, the events (key >> searchEventShift:
+// day and event, sorted, once each) that hold it in a row of scope, and
+// intersects them. all says no word folds to anything (every event
+// matches).
+func (s *Store) wordEvents(ctx context.Context, words []string, sc keyScope) (evs []int64, all bool, err error) {
+	all = true
+	for _, w := range words {
+		fw := FoldSearch(w)
+		if fw == "" {
+			continue
+		}
+		got, err := s.oneWordEvents(ctx, fw, sc)
+		if err != nil {
+			return nil, false, err
+		}
+		if all {
+			evs, all = got, false
+		} else {
+			evs = intersectSorted(evs, got)
+		}
+		if len(evs) == 0 {
+			return []int64{}, false, nil
+		}
+	}
+	return evs, all, nil
+}
+
+func (s *Store) oneWordEvents(ctx context.Context, fw string, sc keyScope) ([]int64, error) {
+	slotList := make([]string, len(sc.slots))
+	for i, sl := range sc.slots {
+		slotList[i] = strconv.FormatInt(sl, 10)
+	}
+	scope := func(col string) string {
+		c := col + " BETWEEN ? AND ? AND (" + col + " & " + strconv.Itoa(searchListedBit-1) + ") IN (" + strings.Join(slotList, ", ") + ")"
+		if sc.listed {
+			c += " AND (" + col + " & " + strconv.Itoa(searchListedBit) + ") <> 0"
+		}
+		return c
+	}
+	read := func(q string, args ...any) ([]int64, error) {
+		var list sql.NullString
+		if err := s.db.QueryRowContext(ctx, q, args...).Scan(&list); err != nil {
+			return nil, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		return eventsOfKeys(list.String)
+	}
+	n := utf8.RuneCountInString(fw)
+	switch {
+	case hasSep(fw) || (n < 3 && shortASCII(fw)):
+		// Across runs, or in nearly every event: read in the text.
+		return read("SELECT group_concat(id) FROM event_search WHERE "+scope("id")+" AND instr(body, ?) > 0", sc.lo, sc.hi, fw)
+	case n < 3:
+		return read("SELECT group_concat(rowid) FROM event_search_short WHERE event_search_short MATCH ? AND "+scope("rowid"),
+			shortToken(fw), sc.lo, sc.hi)
+	}
+	evs, err := read("SELECT group_concat(rowid) FROM event_search_fts WHERE event_search_fts MATCH ? AND "+scope("rowid"),
+		`"`+strings.ReplaceAll(fw, `"`, `""`)+`"`, sc.lo, sc.hi)
+	if err != nil || hasUnspaced(fw) {
+		return evs, err
+	}
+	runs, err := s.vocabRunsOf(ctx, fw)
+	if err != nil {
+		return nil, err
+	}
+	for chunk := range slices.Chunk(runs, searchVocabMaxOR) {
+		toks := make([]string, len(chunk))
+		for i, id := range chunk {
+			toks[i] = runToken(id)
+		}
+		more, err := read("SELECT group_concat(rowid) FROM event_search_runs WHERE event_search_runs MATCH ? AND "+scope("rowid"),
+			strings.Join(toks, " OR "), sc.lo, sc.hi)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, more...)
+	}
+	if len(runs) > 0 {
+		slices.Sort(evs)
+		evs = slices.Compact(evs)
+	}
+	return evs, nil
+}
+
+// eventsOfKeys parses a comma-separated list of keys into their events
+// (key >> searchEventShift), sorted, once each.
+func eventsOfKeys(list string) ([]int64, error) {
+	if list == "" {
+		return []int64{}, nil
+	}
+	out := make([]int64, 0, strings.Count(list, ",")+1)
+	for len(list) > 0 {
+		i := strings.IndexByte(list, ',')
+		if i < 0 {
+			i = len(list)
+		}
+		k, err := strconv.ParseInt(list[:i], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("models: search events: bad key %q", list[:i])
+		}
+		out = append(out, k>>searchEventShift)
+		if i == len(list) {
+			break
+		}
+		list = list[i+1:]
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// intersectSorted is the values in both sorted lists.
+func intersectSorted(a, b []int64) []int64 {
+	out := a[:0:0]
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// eventIDsOf is the event ids of key prefixes (day and event), sorted.
+func eventIDsOf(evs []int64) []int64 {
+	ids := make([]int64, len(evs))
+	for i, v := range evs {
+		ids[i] = v & searchEventMask
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// matchSearchSQLite reads the events that hold every word, in a reader's
+// languages, through the index (any status, any time). all says no word
+// folds to anything; like says the reader's language has no slot of its
+// own, so the search must read the text (LIKE).
+func (s *Store) matchSearchSQLite(ctx context.Context, lang string, words []string) (ids []int64, all, like bool, err error) {
+	slots, ok, err := s.readerSlots(ctx, lang)
+	if err != nil || !ok {
+		return nil, false, !ok, err
+	}
+	evs, all, err := s.wordEvents(ctx, words, keyScope{lo: 0, hi: math.MaxInt64, slots: slots})
+	if err != nil || all {
+		return nil, all, false, err
+	}
+	return eventIDsOf(evs), false, false, nil
+}
+
+// searchListsFast tells whether a list's search is answered from the keys
+// alone (searchPage): a list for anonymous readers (published, not
+// hidden), in start order, filtered by nothing but the search and the
+// window's start_date and end_date.
+func searchListsFast(f *EventFilter) bool {
+	v := f.visibility
+	return !f.IncludeHidden && !v.AllButTrash && v.OwnerID == 0 && len(f.Statuses) == 0 &&
+		(f.Order == "" || f.Order == OrderStart) && f.Near == nil && f.Geoloc == nil && f.Featured == nil &&
+		len(f.categoryIDs) == 0 && len(f.tagIDs) == 0 && len(f.VenueIDs) == 0 && len(f.OrganizerIDs) == 0 &&
+		len(f.Include) == 0 && f.ParentID == nil && (f.Recurrence == "" || f.Recurrence == RecurrenceOccurrences) &&
+		f.ModifiedAfter == nil && f.ModifiedBefore == nil &&
+		f.StartsBefore == nil && f.StartsAfter == nil && f.EndsBefore == nil && f.EndsAfter == nil
+}
+
+// searchPage answers a list's search from the keys (searchListsFast): it
+// reads the listed events of the window that hold every word, checks
+// against the events themselves only those the keys cannot tell about (in
+// the day of the window's start, or that may end after the window's end:
+// starting within the longest event kept, event_span, of it), counts them
+// all (f.searchTotal), and leaves in f.searchMatched the events of the
+// whole days that hold the page, so that the page query orders just
+// those exactly (start, publication date, id). ok is false when the
+// reader's language has no slot of its own.
+func (s *Store) searchPage(ctx context.Context, f *EventFilter) (ok bool, err error) {
+	slots, ok, err := s.readerSlots(ctx, f.Lang)
+	if err != nil || !ok {
+		return false, err
+	}
+	sc := keyScope{lo: 0, hi: math.MaxInt64, slots: slots, listed: true}
+	if f.StartMin != nil {
+		sc.lo = searchDay(*f.StartMin) << searchDayShift
+	}
+	var span int64 = -1
+	if f.EndMax != nil {
+		if h := searchDay(*f.EndMax); h < searchDayMax {
+			sc.hi = (h+1)<<searchDayShift - 1
+		}
+		var secs []int64
+		if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &secs); err != nil {
+			return false, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		if len(secs) == 1 && secs[0] >= 0 {
+			span = secs[0]
+		}
+	}
+	evs, all, err := s.wordEvents(ctx, f.Search, sc)
+	if err != nil {
+		return false, err
+	}
+	if all {
+		return false, nil // every event: the list's own way
+	}
+	sure := func(v int64) bool {
+		h := v >> searchEventBits
+		if h == 0 || h == searchDayMax {
+			return false // clamped: the start is not told
+		}
+		if f.StartMin != nil && dayStart(h) < f.StartMin.Unix() {
+			return false
+		}
+		// It starts before the next day and lasts at most span.
+		return f.EndMax == nil || (span >= 0 && dayStart(h+1)+span <= f.EndMax.Unix())
+	}
+	var unsure []int64
+	for _, v := range evs {
+		if !sure(v) {
+			unsure = append(unsure, v&searchEventMask)
+		}
+	}
+	valid := evs
+	if len(unsure) > 0 {
+		g := *f
+		g.Search = nil
+		q := s.db.NewSelect().TableExpr("events AS event").Column("event.id").
+			Where("event.id IN (SELECT value FROM json_each(?))", jsonIDs(unsure))
+		s.applyEventFilter(q, g, false)
+		var in []int64
+		if err := q.Scan(ctx, &in); err != nil {
+			return false, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		keep := make(map[int64]bool, len(in))
+		for _, id := range in {
+			keep[id] = true
+		}
+		valid = make([]int64, 0, len(evs))
+		for _, v := range evs {
+			if sure(v) || keep[v&searchEventMask] {
+				valid = append(valid, v)
+			}
+		}
+	}
+	f.searchTotal, f.searchCounted = len(valid), true
+	// The page's events and the rest of their days, from the start (or
+	// the end, in descending order).
+	need := max(f.Page-1, 0)*f.PerPage + f.PerPage
+	if f.Desc {
+		slices.Reverse(valid)
+	}
+	n := 0
+	for n < len(valid) && (n < need || valid[n]>>searchEventBits == valid[n-1]>>searchEventBits) {
+		n++
+	}
+	f.searchMatched = eventIDsOf(valid[:n])
+	return true, nil
+}
