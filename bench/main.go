@@ -49,6 +49,8 @@ func main() {
 	flag.StringVar(&uncachedArgs, "uncached", uncachedArgs, "the serve flags of the rows measured without whole answers cached (an older binary without --cache-answers: '--cache-size 0')")
 	bin := flag.String("bin", "", "load this kalends binary instead of building one from the tree (an older commit's, to compare it interleaved with this one; give it its own -reuse directory)")
 	against := flag.String("against", "", "also build the kalends of this git commit and load both binaries in turn, -rounds times, each on its own seeded calendars (under -reuse when given); prints each row's req/s for both and their ratio (make bench-writes)")
+	searchCost := flag.String("search-cost", "", "instead of loading a server, measure the store's CPU per search of the rotating words on this seeded database (a copy: it is migrated), against the list of 50")
+	searchCostWords := flag.String("search-cost-words", "", "with -search-cost: these words (separated by |) instead of the rotating row's")
 	rounds := flag.Int("rounds", 3, "with -against: how many times each binary runs")
 	reuse := flag.String("reuse", "", "keep the seeded SQLite files in this directory and seed a size again only when its file is missing or was seeded with other arguments (the write rows add a few thousand events to it each run)")
 	flag.Parse()
@@ -63,6 +65,8 @@ func main() {
 		}
 	}
 	switch {
+	case *searchCost != "":
+		err = runSearchCost(ctx, *searchCost, *searchCostWords)
 	case *against != "":
 		err = runAgainst(ctx, c, *against, *rounds)
 	case *soak > 0:

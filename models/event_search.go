@@ -554,10 +554,9 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	var have []searchRow
-	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
-		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
-		return fmt.Errorf("models: read search index: %w", mapErr(err))
+	have, err := s.searchRowsOf(ctx, ids)
+	if err != nil {
+		return err
 	}
 	// A row whose text or key changed is written again (its key is its
 	// rowid in the trigram index).
@@ -586,6 +585,16 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
 	return s.writeSearchRows(ctx, want, evs, slots)
 }
 
+// searchRowsOf reads the index rows of events ids.
+func (s *Store) searchRowsOf(ctx context.Context, ids []int64) ([]searchRow, error) {
+	var have []searchRow
+	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
+		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
+		return nil, fmt.Errorf("models: read search index: %w", mapErr(err))
+	}
+	return have, nil
+}
+
 func sortedSearchKeys(want map[searchKey]string) []searchKey {
 	keys := make([]searchKey, 0, len(want))
 	for k := range want {
@@ -603,10 +612,9 @@ func sortedSearchKeys(want map[searchKey]string) []searchKey {
 // indexEventsMySQL writes the rows of indexEvents on MySQL: text and its
 // FULLTEXT document (grams); ids are the table's own.
 func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[searchKey]string) error {
-	var have []searchRow
-	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
-		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
-		return fmt.Errorf("models: read search index: %w", mapErr(err))
+	have, err := s.searchRowsOf(ctx, ids)
+	if err != nil {
+		return err
 	}
 	var gone []int64
 	for _, h := range have {

@@ -491,28 +491,26 @@ func TestIndexedSearchFoldsAsFoldSearch(t *testing.T) {
 // byte for byte by a reindex, and found as LIKE finds it.
 func TestSearchIndexKeepsAnyText(t *testing.T) {
 	t.Parallel()
-	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
-		if db.Dialect() != models.SQLite {
-			t.Skip("MySQL's utf8mb4 columns refuse such text")
-		}
-		ctx := context.Background()
-		ed := newUser(t, db, "ed", models.RoleEditor)
-		e, err := db.CreateEvent(ctx, ed, baseInput("Plain title", "2031-03-01 10:00", "2031-03-01 11:00"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.IDB().NewRaw("UPDATE events SET title = CAST(X'4A617A7AFF2062617200717578' AS TEXT) WHERE id = ?", e.ID).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Reindex(ctx); err != nil {
-			t.Fatal(err)
-		}
-		indexInStep(t, db, "reindexed")
-		for _, q := range []string{"jazz", "bar", "plain"} {
-			compareSearch(t, db, ed, q, "")
-		}
-		if n := compareSearch(t, db, ed, "jazz", ""); n != 1 {
-			t.Errorf("jazz: %d events, want 1", n)
-		}
-	})
+	// SQLite only: MySQL's utf8mb4 columns refuse such text, so no write
+	// can store it there.
+	db := modelstest.Open(t, models.SQLite)
+	ctx := context.Background()
+	ed := newUser(t, db, "ed", models.RoleEditor)
+	e, err := db.CreateEvent(ctx, ed, baseInput("Plain title", "2031-03-01 10:00", "2031-03-01 11:00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.IDB().NewRaw("UPDATE events SET title = CAST(X'4A617A7AFF2062617200717578' AS TEXT) WHERE id = ?", e.ID).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Reindex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	indexInStep(t, db, "reindexed")
+	for _, q := range []string{"jazz", "bar", "plain"} {
+		compareSearch(t, db, ed, q, "")
+	}
+	if n := compareSearch(t, db, ed, "jazz", ""); n != 1 {
+		t.Errorf("jazz: %d events, want 1", n)
+	}
 }
