@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/uptrace/bun"
 )
 
 // The keys of the search index on SQLite (migration
@@ -316,92 +318,149 @@ func (s *Store) matchSearchSQLite(ctx context.Context, lang string, words []stri
 }
 
 // searchListsFast tells whether a list's search is answered from the keys
-// alone (searchPage): a list for anonymous readers (published, not
-// hidden), in start order, filtered by nothing but the search and the
-// window's start_date and end_date.
+// (searchPage): a list in start order, filtered by nothing but the search
+// and its window (start_date, end_date, starts and ends before and
+// after), for anonymous readers (published, not hidden: the keys' listed
+// bit) or for those who see every status but trash (the admin's editors
+// and administrators: the keys do not tell trash, nor hidden events of
+// other statuses, so searchPage reads those of the window apart).
 func searchListsFast(f *EventFilter) bool {
 	v := f.visibility
-	return !f.IncludeHidden && !v.AllButTrash && v.OwnerID == 0 && len(f.Statuses) == 0 &&
+	anonymous := !f.IncludeHidden && !v.AllButTrash && v.OwnerID == 0
+	return (anonymous || v.AllButTrash) && len(f.Statuses) == 0 &&
 		(f.Order == "" || f.Order == OrderStart) && f.Near == nil && f.Geoloc == nil && f.Featured == nil &&
 		len(f.categoryIDs) == 0 && len(f.tagIDs) == 0 && len(f.VenueIDs) == 0 && len(f.OrganizerIDs) == 0 &&
 		len(f.Include) == 0 && f.ParentID == nil && (f.Recurrence == "" || f.Recurrence == RecurrenceOccurrences) &&
-		f.ModifiedAfter == nil && f.ModifiedBefore == nil &&
-		f.StartsBefore == nil && f.StartsAfter == nil && f.EndsBefore == nil && f.EndsAfter == nil
+		f.ModifiedAfter == nil && f.ModifiedBefore == nil
+}
+
+// searchWindow is what the keys tell of a list's window: the key range
+// that holds every event it may select, and which events of a day
+// certainly are in it.
+type searchWindow struct {
+	f      *EventFilter
+	lo, hi int64 // key range
+	span   int64 // the longest event kept, in seconds (-1: unknown)
+}
+
+// newSearchWindow reads the longest event kept when a bound on the end
+// needs it, and the key range of f's window: an event that ends after t
+// starts after t minus that span; one that ends before t, or by it,
+// starts before it.
+func (s *Store) newSearchWindow(ctx context.Context, f *EventFilter) (searchWindow, error) {
+	w := searchWindow{f: f, lo: 0, hi: math.MaxInt64, span: -1}
+	if f.EndMax != nil || f.EndsBefore != nil || f.EndsAfter != nil {
+		var secs []int64
+		if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &secs); err != nil {
+			return w, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		if len(secs) == 1 && secs[0] >= 0 {
+			w.span = secs[0]
+		}
+	}
+	lo, hi := int64(0), int64(searchDayMax)
+	from := func(t *time.Time) {
+		if t != nil {
+			lo = max(lo, searchDay(*t))
+		}
+	}
+	until := func(t *time.Time) {
+		if t != nil {
+			hi = min(hi, searchDay(*t))
+		}
+	}
+	from(f.StartMin)
+	from(f.StartsAfter)
+	until(f.EndMax)
+	until(f.StartsBefore)
+	until(f.EndsBefore)
+	if f.EndsAfter != nil && w.span >= 0 {
+		lo = max(lo, searchDay(f.EndsAfter.Add(-time.Duration(w.span)*time.Second)))
+	}
+	w.lo = lo << searchDayShift
+	if hi < searchDayMax {
+		w.hi = (hi+1)<<searchDayShift - 1
+	}
+	return w, nil
+}
+
+// sure tells whether the event of key prefix v (day and event) is in the
+// window whatever its start within its day: it starts in [day, next day)
+// and lasts at most span. The others are checked against the events.
+func (w searchWindow) sure(v int64) bool {
+	h := v >> searchEventBits
+	if h == 0 || h == searchDayMax {
+		return false // clamped: the start is not told
+	}
+	f, from, next := w.f, dayStart(h), dayStart(h+1)
+	if (f.StartMin != nil && from < f.StartMin.Unix()) || (f.StartsAfter != nil && from <= f.StartsAfter.Unix()) ||
+		(f.StartsBefore != nil && next > f.StartsBefore.Unix()) || (f.EndsAfter != nil && from <= f.EndsAfter.Unix()) {
+		return false
+	}
+	endBound := func(t *time.Time) bool { return t == nil || (w.span >= 0 && next+w.span <= t.Unix()) }
+	return endBound(f.EndMax) && endBound(f.EndsBefore)
 }
 
 // searchPage answers a list's search from the keys (searchListsFast): it
-// reads the listed events of the window that hold every word, checks
-// against the events themselves only those the keys cannot tell about (in
-// the day of the window's start, or that may end after the window's end:
-// starting within the longest event kept, event_span, of it), counts them
-// all (f.searchTotal), and leaves in f.searchMatched the events of the
-// whole days that hold the page, so that the page query orders just
-// those exactly (start, publication date, id). ok is false when the
-// reader's language has no slot of its own.
+// reads the events of the window's keys that hold every word (listed ones
+// for an anonymous reader), checks against the events themselves only
+// those the keys cannot tell about (searchWindow.sure), leaves out, for a
+// reader who sees every status but trash, the window's trashed events
+// (and hidden ones, unless the list includes them), counts them all
+// (f.searchTotal), and leaves in f.searchMatched the events of the whole
+// days that hold the page, so that the page query orders just those
+// exactly (start, publication date, id). ok is false when the reader's
+// language has no slot of its own.
 func (s *Store) searchPage(ctx context.Context, f *EventFilter) (ok bool, err error) {
 	slots, ok, err := s.readerSlots(ctx, f.Lang)
 	if err != nil || !ok {
 		return false, err
 	}
-	sc := keyScope{lo: 0, hi: math.MaxInt64, slots: slots, listed: true}
-	if f.StartMin != nil {
-		sc.lo = searchDay(*f.StartMin) << searchDayShift
+	w, err := s.newSearchWindow(ctx, f)
+	if err != nil {
+		return false, err
 	}
-	var span int64 = -1
-	if f.EndMax != nil {
-		if h := searchDay(*f.EndMax); h < searchDayMax {
-			sc.hi = (h+1)<<searchDayShift - 1
-		}
-		var secs []int64
-		if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &secs); err != nil {
-			return false, fmt.Errorf("models: search events: %w", mapErr(err))
-		}
-		if len(secs) == 1 && secs[0] >= 0 {
-			span = secs[0]
-		}
-	}
-	evs, all, err := s.wordEvents(ctx, f.Search, sc)
+	anonymous := !f.visibility.AllButTrash
+	evs, all, err := s.wordEvents(ctx, f.Search, keyScope{lo: w.lo, hi: w.hi, slots: slots, listed: anonymous})
 	if err != nil {
 		return false, err
 	}
 	if all {
 		return false, nil // every event: the list's own way
 	}
-	sure := func(v int64) bool {
-		h := v >> searchEventBits
-		if h == 0 || h == searchDayMax {
-			return false // clamped: the start is not told
-		}
-		if f.StartMin != nil && dayStart(h) < f.StartMin.Unix() {
-			return false
-		}
-		// It starts before the next day and lasts at most span.
-		return f.EndMax == nil || (span >= 0 && dayStart(h+1)+span <= f.EndMax.Unix())
-	}
 	var unsure []int64
 	for _, v := range evs {
-		if !sure(v) {
+		if !w.sure(v) {
 			unsure = append(unsure, v&searchEventMask)
 		}
 	}
-	valid := evs
-	if len(unsure) > 0 {
-		g := *f
-		g.Search = nil
-		q := s.db.NewSelect().TableExpr("events AS event").Column("event.id").
-			Where("event.id IN (SELECT value FROM json_each(?))", jsonIDs(unsure))
-		s.applyEventFilter(q, g, false)
-		var in []int64
-		if err := q.Scan(ctx, &in); err != nil {
-			return false, fmt.Errorf("models: search events: %w", mapErr(err))
+	var left map[int64]bool // events of sure keys the list leaves out
+	if !anonymous {
+		if left, err = s.leftOutOfSearch(ctx, f, w); err != nil {
+			return false, err
 		}
-		keep := make(map[int64]bool, len(in))
-		for _, id := range in {
-			keep[id] = true
+	}
+	valid := evs
+	if len(unsure) > 0 || len(left) > 0 {
+		keep := map[int64]bool{}
+		if len(unsure) > 0 {
+			g := *f
+			g.Search = nil
+			q := s.db.NewSelect().TableExpr("events AS event").Column("event.id").
+				Where("event.id IN (SELECT value FROM json_each(?))", jsonIDs(unsure))
+			s.applyEventFilter(q, g, false)
+			var in []int64
+			if err := q.Scan(ctx, &in); err != nil {
+				return false, fmt.Errorf("models: search events: %w", mapErr(err))
+			}
+			for _, id := range in {
+				keep[id] = true
+			}
 		}
 		valid = make([]int64, 0, len(evs))
 		for _, v := range evs {
-			if sure(v) || keep[v&searchEventMask] {
+			id := v & searchEventMask
+			if keep[id] || (w.sure(v) && !left[id]) {
 				valid = append(valid, v)
 			}
 		}
@@ -419,4 +478,39 @@ func (s *Store) searchPage(ctx context.Context, f *EventFilter) (ok bool, err er
 	}
 	f.searchMatched = eventIDsOf(valid[:n])
 	return true, nil
+}
+
+// leftOutOfSearch is, for a reader who sees every status but trash, the
+// events starting in the key range of w that the list leaves out: the
+// trashed ones, and the hidden ones unless f includes them. Both are read
+// from the status and start indexes, so their cost is that of the few
+// trashed (or hidden) events of the window, not of the window.
+func (s *Store) leftOutOfSearch(ctx context.Context, f *EventFilter, w searchWindow) (map[int64]bool, error) {
+	bound := func(q *bun.SelectQuery) *bun.SelectQuery {
+		if h := w.lo >> searchDayShift; h > 0 {
+			q.Where("start_at >= ?", Sec(time.Unix(dayStart(h), 0).UTC()))
+		}
+		if w.hi != math.MaxInt64 {
+			q.Where("start_at < ?", Sec(time.Unix(dayStart(w.hi>>searchDayShift+1), 0).UTC()))
+		}
+		return q
+	}
+	var ids []int64
+	if err := bound(s.db.NewSelect().TableExpr("events").Column("id").Where("status = ?", StatusTrash)).Scan(ctx, &ids); err != nil {
+		return nil, fmt.Errorf("models: search events: %w", mapErr(err))
+	}
+	if !f.IncludeHidden {
+		var hidden []int64
+		q := s.db.NewSelect().TableExpr("events").Column("id").Where("status IN (?)", bun.List(notTrashed)).
+			Where("hide_from_listings = ?", true)
+		if err := bound(q).Scan(ctx, &hidden); err != nil {
+			return nil, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		ids = append(ids, hidden...)
+	}
+	m := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m, nil
 }

@@ -60,8 +60,14 @@ type SeedReport struct {
 // already holds events, without Force.
 var ErrNotEmpty = errors.New("models: the database already holds events")
 
-// seedBatch is the number of events written per transaction.
-const seedBatch = 500
+// seedBatch is the number of events written per transaction on MySQL;
+// seedBatchSQLite on SQLite, where each commit writes the pages of the
+// indexes it touched to the WAL: 5,000 rather than 500 took the events'
+// part of a 100,000-event seed from about 80 to 43 s.
+const (
+	seedBatch       = 500
+	seedBatchSQLite = 5000
+)
 
 // Seed writes deterministic demo data in batches, each batch in one
 // transaction, calling progress(done, total) after each. The records are
@@ -99,8 +105,12 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	if s.dialect == SQLite && s.searchMode != nil && s.searchMode.CompareAndSwap(searchOn, searchPaused) {
 		defer s.searchMode.CompareAndSwap(searchPaused, searchOn)
 	}
-	for done := 0; done < o.Events; done += seedBatch {
-		n := min(seedBatch, o.Events-done)
+	batch := seedBatch
+	if s.dialect == SQLite {
+		batch = seedBatchSQLite
+	}
+	for done := 0; done < o.Events; done += batch {
+		n := min(batch, o.Events-done)
 		err := s.RunInTx(ctx, func(tx *Store) error {
 			if tx.dialect == SQLite {
 				// A large page cache while the batch's index pages are
