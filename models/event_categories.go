@@ -87,6 +87,16 @@ func (s *Store) eventsFiledUnder(ctx context.Context, id int64) ([]int64, error)
 	return ids, nil
 }
 
+// fileEventRange files the events with ids in [lo, hi] that have none
+// filed yet under their categories (a batch of new events written in
+// bulk: seed): one statement per batch, however large the calendar.
+func (s *Store) fileEventRange(ctx context.Context, lo, hi int64) error {
+	if _, err := s.db.ExecContext(ctx, fileAllSQL+" WHERE et.event_id BETWEEN ? AND ?", lo, hi); err != nil {
+		return fmt.Errorf("models: file events under their categories: %w", mapErr(err))
+	}
+	return nil
+}
+
 // fileAllEvents rewrites the category ancestry of every event, in one
 // transaction (after a bulk write of links: seed, a site load).
 func (s *Store) fileAllEvents(ctx context.Context) error {

@@ -371,7 +371,7 @@ func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
 	bulk := false
 	defer func() {
 		if bulk && err != nil { // merging as usual again
-			_ = s.setSearchAutomerge(context.WithoutCancel(ctx), searchAutomerge)
+			_ = s.setSearchBulk(context.WithoutCancel(ctx), false)
 		}
 	}()
 	for {
@@ -396,7 +396,7 @@ func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
 			// merge each transaction's segments again and again), and
 			// all at once at its end.
 			bulk = true
-			if err := s.setSearchAutomerge(ctx, 0); err != nil {
+			if err := s.setSearchBulk(ctx, true); err != nil {
 				return done, err
 			}
 		}
@@ -441,21 +441,38 @@ func (s *Store) optimizeSearch(ctx context.Context) error {
 			return fmt.Errorf("models: optimize the search index: %w", mapErr(err))
 		}
 	}
-	return s.setSearchAutomerge(ctx, searchAutomerge)
+	return s.setSearchBulk(ctx, false)
 }
 
 // searchFTSTables are the FTS5 indexes of the search (SQLite).
 var searchFTSTables = append([]string{"event_search_vocab_fts"}, searchDocTables...)
 
-// searchAutomerge is FTS5's default automerge setting.
-const searchAutomerge = 4
+// The FTS5 settings of the search's indexes (kept in their tables) while
+// IndexBacklog refolds in bulk, and as FTS5 sets them otherwise:
+// automerge (0: no merging as segments are written), crisismerge (the
+// segments of a level that force a merge) and hashsize (the bytes of
+// pending postings held in memory before they are written as a segment).
+// In bulk, each transaction's postings are written as few large segments
+// that nothing merges until the optimize at the end: at 100,000 events,
+// FTS5's defaults wrote a segment per megabyte and merged them as they
+// piled up.
+var (
+	searchBulkSettings = map[string]int{"automerge": 0, "crisismerge": 1000, "hashsize": 32 << 20}
+	searchSettings     = map[string]int{"automerge": 4, "crisismerge": 16, "hashsize": 1 << 20}
+)
 
-// setSearchAutomerge sets the automerge setting of the search's FTS5
-// indexes (kept in their tables).
-func (s *Store) setSearchAutomerge(ctx context.Context, n int) error {
+// setSearchBulk sets the FTS5 settings of the search's indexes for a bulk
+// refold (on) or back to FTS5's defaults.
+func (s *Store) setSearchBulk(ctx context.Context, on bool) error {
+	set := searchSettings
+	if on {
+		set = searchBulkSettings
+	}
 	for _, t := range searchFTSTables {
-		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES ('automerge', ?)", n); err != nil {
-			return fmt.Errorf("models: set the search index's automerge: %w", mapErr(err))
+		for _, k := range []string{"automerge", "crisismerge", "hashsize"} {
+			if _, err := s.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES (?, ?)", k, set[k]); err != nil {
+				return fmt.Errorf("models: set the search index's %s: %w", k, mapErr(err))
+			}
 		}
 	}
 	return nil

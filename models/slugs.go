@@ -164,24 +164,9 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 	}
 	failed := map[string]bool{}
 	for attempt := 0; attempt < maxSlugAttempts; attempt++ {
-		taken, err := s.takenSlugs(ctx, kind, base, excludeID)
+		slug, err := s.nextSlug(ctx, kind, base, excludeID, failed)
 		if err != nil {
 			return "", err
-		}
-		for k := range failed {
-			taken[k] = true
-		}
-		slug := base
-		n := 2
-		if len(failed) > 0 {
-			// Others are inserting the next numbers right now: step past
-			// the highest taken by a random stride that grows with each
-			// loss, so concurrent losers do not all pick the same one.
-			n = max(2, highestSuffix(taken, base)+1+rand.IntN(4*len(failed))) //nolint:gosec // G404: a spread of slug numbers, not a secret.
-			slug = suffixed(base, n)
-		}
-		for ; taken[slug]; n++ {
-			slug = suffixed(base, n)
 		}
 		err = insert(slug)
 		if err == nil {
@@ -195,6 +180,109 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 		failed[slug] = true
 	}
 	return "", fmt.Errorf("models: no free slug for %s %q after %d attempts: %w", kind, base, maxSlugAttempts, ErrConflict)
+}
+
+// nextSlug is the slug InsertWithUniqueSlug tries: base when it is free,
+// else base-n with the lowest free n from 2 (as WordPress numbers them);
+// after losses (failed), past the highest number taken by a random stride
+// that grows with each loss, so that concurrent losers do not all pick the
+// same one. When the numbers taken are 2 to some n with no gap (as creates
+// leave them), one aggregate tells so (slugNumbers), without reading them:
+// a thousand events of one title made each create read a thousand slugs.
+// After a gap (a record deleted), it reads them all.
+func (s *Store) nextSlug(ctx context.Context, kind Kind, base string, excludeID int64, failed map[string]bool) (string, error) {
+	baseTaken, count, high, err := s.slugNumbers(ctx, kind, base, excludeID)
+	if err != nil {
+		return "", err
+	}
+	if count != high-1 {
+		return s.nextSlugAmong(ctx, kind, base, excludeID, failed)
+	}
+	n := 0 // the number of slug; 0 for base itself
+	if len(failed) > 0 {
+		n = max(2, high+1+rand.IntN(4*len(failed))) //nolint:gosec // G404: a spread of slug numbers, not a secret.
+	}
+	for {
+		switch {
+		case n == 0 && (baseTaken || failed[base]):
+			n = 2
+			continue
+		case n >= 2 && n <= high:
+			n = high + 1
+			continue
+		}
+		slug := base
+		if n > 0 {
+			slug = suffixed(base, n)
+		}
+		if !failed[slug] {
+			return slug, nil
+		}
+		n++
+	}
+}
+
+// nextSlugAmong is nextSlug from every slug base-… read.
+func (s *Store) nextSlugAmong(ctx context.Context, kind Kind, base string, excludeID int64, failed map[string]bool) (string, error) {
+	taken, err := s.takenSlugs(ctx, kind, base, excludeID)
+	if err != nil {
+		return "", err
+	}
+	for k := range failed {
+		taken[k] = true
+	}
+	slug := base
+	n := 2
+	if len(failed) > 0 {
+		n = max(2, highestSuffix(taken, base)+1+rand.IntN(4*len(failed))) //nolint:gosec // G404: a spread of slug numbers, not a secret.
+		slug = suffixed(base, n)
+	}
+	for ; taken[slug]; n++ {
+		slug = suffixed(base, n)
+	}
+	return slug, nil
+}
+
+// slugNumbers reads, in one aggregate over the slug index's range of base
+// and base-…, whether base itself is taken (by a record other than
+// excludeID), how many of the slugs base-n with n from 2 (written as
+// WordPress writes numbers: no leading zero, at most nine digits) are, and
+// the highest such n (1 when none is).
+func (s *Store) slugNumbers(ctx context.Context, kind Kind, base string, excludeID int64) (baseTaken bool, count, high int, err error) {
+	table, scope, err := slugTable(kind)
+	if err != nil {
+		return false, 0, 0, err
+	}
+	// The characters after "base-" (SQL counts characters from 1).
+	rest := "substr(slug, " + strconv.Itoa(utf8.RuneCountInString(base)+2) + ")"
+	num := "CASE WHEN " + rest + " GLOB '[1-9]*' AND NOT " + rest + " GLOB '*[^0-9]*' AND length(" + rest + ") <= 9 " +
+		"THEN CAST(" + rest + " AS INTEGER) END"
+	if s.dialect == MySQL {
+		num = "CASE WHEN " + rest + " REGEXP '^[1-9][0-9]{0,8}$' THEN CAST(" + rest + " AS UNSIGNED) END"
+	}
+	in := s.db.NewSelect().TableExpr(table).ColumnExpr("slug").ColumnExpr(num+" AS n").
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
+		})
+	if scope != "" {
+		in = in.Where("taxonomy = ?", scope)
+	}
+	if excludeID > 0 {
+		in = in.Where("id <> ?", excludeID)
+	}
+	var row struct {
+		BaseTaken int `bun:"base_taken"`
+		Count     int `bun:"count"`
+		High      int `bun:"high"`
+	}
+	err = s.db.NewSelect().TableExpr("(?) AS x", in).
+		ColumnExpr("COALESCE(MAX(CASE WHEN x.slug = ? THEN 1 ELSE 0 END), 0) AS base_taken", base).
+		ColumnExpr("COUNT(CASE WHEN x.n >= 2 THEN 1 END) AS count").
+		ColumnExpr("COALESCE(MAX(CASE WHEN x.n >= 2 THEN x.n END), 1) AS high").Scan(ctx, &row)
+	if err != nil {
+		return false, 0, 0, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
+	}
+	return row.BaseTaken == 1, row.Count, row.High, nil
 }
 
 // highestSuffix is the largest n of the slugs base-n in taken (1 when

@@ -158,6 +158,49 @@ func TestInsertWithUniqueSlugPicksNextFreeSuffix(t *testing.T) {
 	})
 }
 
+// The lowest free number is taken whether the numbers taken leave a gap
+// (read one by one) or not (told by one aggregate), with slugs that only
+// look like numbers (a leading zero, ten digits, 1) beside them, under a
+// Korean base as under an ASCII one.
+func TestInsertWithUniqueSlugFillsGaps(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		for _, base := range []string{"gap", "재즈-밤"} {
+			create := func() string {
+				t.Helper()
+				slug, err := db.InsertWithUniqueSlug(ctx, models.KindVenue, base, 0, func(slug string) error {
+					return insertVenue(ctx, db.Store, "Gap", slug)
+				})
+				if err != nil {
+					t.Fatalf("create %q: %v", base, err)
+				}
+				return slug
+			}
+			for _, odd := range []string{"-08", "-1", "-9999999999", "-7x", "-night"} {
+				if err := insertVenue(ctx, db.Store, "Odd", base+odd); err != nil {
+					t.Fatal(err)
+				}
+			}
+			expect := func(want ...string) {
+				t.Helper()
+				for _, w := range want {
+					if got := create(); got != base+w {
+						t.Errorf("slug %q, want %q", got, base+w)
+					}
+				}
+			}
+			expect("", "-2", "-3", "-4", "-5", "-6")
+			for _, gone := range []string{"", "-3", "-5"} {
+				if _, err := db.IDB().NewDelete().TableExpr("venues").Where("slug = ?", base+gone).Exec(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			expect("", "-3", "-5", "-7", "-8")
+		}
+	})
+}
+
 func TestInsertWithUniqueSlugLongBaseStaysInColumn(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
