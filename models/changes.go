@@ -204,28 +204,58 @@ func changeAction(r changeRow, vis Visibility, media bool) string {
 	return ""
 }
 
+// changesPruneBatch is the most changes PruneChanges deletes in one
+// transaction, so that the writer is held for milliseconds, not for the
+// seconds a million changes take (a bulk load writes one per record).
+const changesPruneBatch = 10000
+
 // PruneChanges forgets the changes made before before (--changes-keep) and
 // raises the floor under which a cursor is too old (ErrChangesExpired).
-// It returns how many it removed.
+// It returns how many it removed. Changes are appended in time order, so
+// the old ones are those before the first change made since before, found
+// by walking the log from its start (no index on the time: a MAX over the
+// times read the whole log, a million rows after a seed, in the write
+// transaction, so sign-ins waited seconds behind it when a server
+// started). They are deleted from the start in batches, the floor raised
+// with each.
 func (s *Store) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
-	err := s.RunInTx(ctx, func(tx *Store) error {
-		var last int64
-		err := tx.db.NewSelect().Table("changes").ColumnExpr("COALESCE(MAX(seq), 0)").
-			Where("at < ?", Sec(before).Format(time.DateTime)).Scan(ctx, &last)
-		if err != nil || last == 0 {
-			return mapErr(err)
-		}
-		res, err := tx.db.NewDelete().Table("changes").Where("seq <= ?", last).Exec(ctx)
-		if err != nil {
-			return mapErr(err)
-		}
-		n, _ = res.RowsAffected()
-		_, err = tx.db.NewUpdate().Table("change_seq").Set("floor = ?", last).Where("id = 1").Where("floor < ?", last).Exec(ctx)
-		return mapErr(err)
-	})
+	var first []int64
+	err := s.db.NewSelect().Table("changes").Column("seq").Where("at >= ?", Sec(before).Format(time.DateTime)).
+		OrderExpr("seq").Limit(1).Scan(ctx, &first)
 	if err != nil {
-		return 0, fmt.Errorf("models: prune changes: %w", err)
+		return 0, fmt.Errorf("models: prune changes: %w", mapErr(err))
+	}
+	q := s.db.NewSelect().Table("changes").ColumnExpr("COALESCE(MAX(seq), 0)")
+	if len(first) == 1 {
+		q.Where("seq < ?", first[0])
+	}
+	var last int64
+	if err := q.Scan(ctx, &last); err != nil {
+		return 0, fmt.Errorf("models: prune changes: %w", mapErr(err))
+	}
+	var n int64
+	for last > 0 {
+		var low int64
+		if err := s.db.NewSelect().Table("changes").ColumnExpr("COALESCE(MIN(seq), 0)").Scan(ctx, &low); err != nil {
+			return n, fmt.Errorf("models: prune changes: %w", mapErr(err))
+		}
+		if low == 0 || low > last {
+			break
+		}
+		upTo := min(low+changesPruneBatch-1, last)
+		err := s.RunInTx(ctx, func(tx *Store) error {
+			res, err := tx.db.NewDelete().Table("changes").Where("seq <= ?", upTo).Exec(ctx)
+			if err != nil {
+				return mapErr(err)
+			}
+			k, _ := res.RowsAffected()
+			n += k
+			_, err = tx.db.NewUpdate().Table("change_seq").Set("floor = ?", upTo).Where("id = 1").Where("floor < ?", upTo).Exec(ctx)
+			return mapErr(err)
+		})
+		if err != nil {
+			return n, fmt.Errorf("models: prune changes: %w", err)
+		}
 	}
 	return n, nil
 }

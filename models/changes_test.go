@@ -135,3 +135,65 @@ func TestChangeFeedNeverSkipsAHeldTransaction(t *testing.T) {
 		}
 	})
 }
+
+// TestPruneChangesInBatches: 25,000 changes, the first 23,000 made before
+// the time kept (with a gap in their numbers), are pruned in batches: the
+// old ones go, the recent ones stay, and the floor is the last old change,
+// on both dialects.
+func TestPruneChangesInBatches(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		var base int64
+		if err := db.IDB().NewRaw("SELECT seq FROM change_seq WHERE id = 1").Scan(ctx, &base); err != nil {
+			t.Fatal(err)
+		}
+		const old, all = 23000, 25000
+		kept := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
+		for lo := 1; lo <= all; lo += 1000 {
+			q := "INSERT INTO changes (seq, kind, record_id, new_status, at) VALUES "
+			var args []any
+			for i := lo; i < lo+1000; i++ {
+				if i == 500 || i == old-1 || i == old {
+					continue // numbers never used (rolled back)
+				}
+				at := kept.Add(-time.Duration(old-i) * time.Second)
+				if i > old {
+					at = kept.Add(time.Duration(i-old) * time.Second)
+				}
+				if len(args) > 0 {
+					q += ", "
+				}
+				q += "(?, 'event', ?, 'publish', ?)"
+				args = append(args, base+int64(i), i, at.Format(time.DateTime))
+			}
+			if _, err := db.IDB().NewRaw(q, args...).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := db.IDB().NewRaw("UPDATE change_seq SET seq = ? WHERE id = 1", base+all).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n, err := db.PruneChanges(ctx, kept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left, low, floor int64
+		if err := db.IDB().NewRaw("SELECT COUNT(*), MIN(seq) FROM changes WHERE seq > ?", base).Scan(ctx, &left, &low); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.IDB().NewRaw("SELECT floor FROM change_seq WHERE id = 1").Scan(ctx, &floor); err != nil {
+			t.Fatal(err)
+		}
+		// Made before kept: 1 to old-2 but 500 (the one at kept itself,
+		// old, is a gap). The floor is the last of them.
+		if n < old-3 || left != all-old || low != base+old+1 || floor != base+old-2 {
+			t.Errorf("pruned %d, left %d from %d, floor %d; want at least %d pruned, %d left from %d, floor %d",
+				n, left, low, floor, old-3, all-old, base+old+1, base+old-2)
+		}
+		// Nothing more to prune.
+		if n, err := db.PruneChanges(ctx, kept); err != nil || n != 0 {
+			t.Errorf("second prune: %d, %v", n, err)
+		}
+	})
+}
