@@ -186,40 +186,103 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 // else base-n with the lowest free n from 2 (as WordPress numbers them);
 // after losses (failed), past the highest number taken by a random stride
 // that grows with each loss, so that concurrent losers do not all pick the
-// same one. When the numbers taken are 2 to some n with no gap (as creates
-// leave them), one aggregate tells so (slugNumbers), without reading them:
-// a thousand events of one title made each create read a thousand slugs.
-// After a gap (a record deleted), it reads them all.
+// same one. That reads every slug base-…, which is fine for a few hundred
+// but made each create of an often repeated title read thousands (a
+// weekly class imported as single events, the bench's POSTs). So when
+// base-256 is taken, it probes instead: base-2, -4, -8 … find the first
+// power of two that is free, and rounds of 16 probes narrow down to a
+// number taken whose next one is free (slugBoundary). That is the lowest
+// free number when the numbers taken have no gap, as creates leave them;
+// past a gap (a record deleted) it may be a higher one, which is free all
+// the same.
 func (s *Store) nextSlug(ctx context.Context, kind Kind, base string, excludeID int64, failed map[string]bool) (string, error) {
-	baseTaken, count, high, err := s.slugNumbers(ctx, kind, base, excludeID)
+	powers := make([]int, 0, 31)
+	for p := 2; p <= 1<<30; p *= 2 {
+		powers = append(powers, p)
+	}
+	taken, err := s.slugsTaken(ctx, kind, base, excludeID, powers, true)
 	if err != nil {
 		return "", err
 	}
-	if count != high-1 {
+	if !taken[suffixed(base, 256)] {
 		return s.nextSlugAmong(ctx, kind, base, excludeID, failed)
 	}
-	n := 0 // the number of slug; 0 for base itself
-	if len(failed) > 0 {
-		n = max(2, high+1+rand.IntN(4*len(failed))) //nolint:gosec // G404: a spread of slug numbers, not a secret.
+	if len(failed) == 0 && !taken[base] {
+		return base, nil
 	}
-	for {
-		switch {
-		case n == 0 && (baseTaken || failed[base]):
-			n = 2
-			continue
-		case n >= 2 && n <= high:
-			n = high + 1
-			continue
+	lo, hi := 256, 0 // base-lo is taken, base-hi free
+	for _, p := range powers[8:] {
+		if !taken[suffixed(base, p)] {
+			hi = p
+			break
 		}
-		slug := base
-		if n > 0 {
-			slug = suffixed(base, n)
+		lo = p
+	}
+	if hi == 0 {
+		return s.nextSlugAmong(ctx, kind, base, excludeID, failed) // 2^30 taken: read them
+	}
+	for hi-lo > 1 {
+		step := max((hi-lo)/17, 1)
+		var pts []int
+		for n := lo + step; n < hi && len(pts) < 16; n += step {
+			pts = append(pts, n)
 		}
-		if !failed[slug] {
-			return slug, nil
+		got, err := s.slugsTaken(ctx, kind, base, excludeID, pts, false)
+		if err != nil {
+			return "", err
 		}
+		next := hi
+		for _, n := range pts {
+			if !got[suffixed(base, n)] {
+				next = n
+				break
+			}
+			lo = n
+		}
+		hi = next
+	}
+	n := lo + 1
+	if len(failed) > 0 {
+		n = lo + 1 + rand.IntN(4*len(failed)) //nolint:gosec // G404: a spread of slug numbers, not a secret.
+	}
+	for failed[suffixed(base, n)] {
 		n++
 	}
+	return suffixed(base, n), nil
+}
+
+// slugsTaken tells which of base-n for the numbers given (and base itself,
+// with withBase) are taken by a record of kind other than excludeID: one
+// look-up of the slug index each.
+func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeID int64, numbers []int, withBase bool) (map[string]bool, error) {
+	table, scope, err := slugTable(kind)
+	if err != nil {
+		return nil, err
+	}
+	slugs := make([]string, 0, len(numbers)+1)
+	if withBase {
+		slugs = append(slugs, base)
+	}
+	for _, n := range numbers {
+		slugs = append(slugs, suffixed(base, n))
+	}
+	in, args := inStrings(slugs)
+	q := s.db.NewSelect().TableExpr(table).Column("slug").Where("slug IN ("+in+")", args...)
+	if scope != "" {
+		q = q.Where("taxonomy = ?", scope)
+	}
+	if excludeID > 0 {
+		q = q.Where("id <> ?", excludeID)
+	}
+	var got []string
+	if err := q.Scan(ctx, &got); err != nil {
+		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
+	}
+	taken := make(map[string]bool, len(got))
+	for _, v := range got {
+		taken[v] = true
+	}
+	return taken, nil
 }
 
 // nextSlugAmong is nextSlug from every slug base-… read.
@@ -241,48 +304,6 @@ func (s *Store) nextSlugAmong(ctx context.Context, kind Kind, base string, exclu
 		slug = suffixed(base, n)
 	}
 	return slug, nil
-}
-
-// slugNumbers reads, in one aggregate over the slug index's range of base
-// and base-…, whether base itself is taken (by a record other than
-// excludeID), how many of the slugs base-n with n from 2 (written as
-// WordPress writes numbers: no leading zero, at most nine digits) are, and
-// the highest such n (1 when none is).
-func (s *Store) slugNumbers(ctx context.Context, kind Kind, base string, excludeID int64) (baseTaken bool, count, high int, err error) {
-	table, scope, err := slugTable(kind)
-	if err != nil {
-		return false, 0, 0, err
-	}
-	// The characters after "base-" (SQL counts characters from 1).
-	rest := "substr(slug, " + strconv.Itoa(utf8.RuneCountInString(base)+2) + ")"
-	num := "CASE WHEN " + rest + " GLOB '[1-9]*' AND NOT " + rest + " GLOB '*[^0-9]*' AND length(" + rest + ") <= 9 " +
-		"THEN CAST(" + rest + " AS INTEGER) END"
-	if s.dialect == MySQL {
-		num = "CASE WHEN " + rest + " REGEXP '^[1-9][0-9]{0,8}$' THEN CAST(" + rest + " AS UNSIGNED) END"
-	}
-	in := s.db.NewSelect().TableExpr(table).ColumnExpr("slug").ColumnExpr(num+" AS n").
-		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
-		})
-	if scope != "" {
-		in = in.Where("taxonomy = ?", scope)
-	}
-	if excludeID > 0 {
-		in = in.Where("id <> ?", excludeID)
-	}
-	var row struct {
-		BaseTaken int `bun:"base_taken"`
-		Count     int `bun:"count"`
-		High      int `bun:"high"`
-	}
-	err = s.db.NewSelect().TableExpr("(?) AS x", in).
-		ColumnExpr("COALESCE(MAX(CASE WHEN x.slug = ? THEN 1 ELSE 0 END), 0) AS base_taken", base).
-		ColumnExpr("COUNT(CASE WHEN x.n >= 2 THEN 1 END) AS count").
-		ColumnExpr("COALESCE(MAX(CASE WHEN x.n >= 2 THEN x.n END), 1) AS high").Scan(ctx, &row)
-	if err != nil {
-		return false, 0, 0, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
-	}
-	return row.BaseTaken == 1, row.Count, row.High, nil
 }
 
 // highestSuffix is the largest n of the slugs base-n in taken (1 when

@@ -201,6 +201,65 @@ func TestInsertWithUniqueSlugFillsGaps(t *testing.T) {
 	})
 }
 
+// With base-256 taken, the next number is found by probing: after 2 to
+// 600 it is 601, a gap below is left (the number after the highest taken
+// stays free), base itself is taken again once free, and a gap at a
+// probed number is a number free all the same.
+func TestInsertWithUniqueSlugProbesManyNumbers(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		base := "요가-클래스"
+		for n := 1; n <= 600; n++ {
+			slug := base
+			if n > 1 {
+				slug = fmt.Sprintf("%s-%d", base, n)
+			}
+			if err := insertVenue(ctx, db.Store, "Yoga", slug); err != nil {
+				t.Fatal(err)
+			}
+		}
+		create := func() string {
+			t.Helper()
+			slug, err := db.InsertWithUniqueSlug(ctx, models.KindVenue, base, 0, func(slug string) error {
+				return insertVenue(ctx, db.Store, "Yoga", slug)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return slug
+		}
+		del := func(slug string) {
+			t.Helper()
+			if _, err := db.IDB().NewDelete().TableExpr("venues").Where("slug = ?", slug).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := create(); got != base+"-601" {
+			t.Errorf("after 2 to 600: %q, want -601", got)
+		}
+		del(base + "-100")
+		if got := create(); got != base+"-602" {
+			t.Errorf("with -100 free: %q, want -602", got)
+		}
+		del(base)
+		if got := create(); got != base {
+			t.Errorf("with the base free: %q, want it", got)
+		}
+		// A gap where the probes look: whatever they find is free.
+		del(base + "-512")
+		del(base + "-300")
+		seen := map[string]bool{}
+		for range 3 {
+			got := create()
+			if seen[got] {
+				t.Errorf("%q given twice", got)
+			}
+			seen[got] = true
+		}
+	})
+}
+
 func TestInsertWithUniqueSlugLongBaseStaysInColumn(t *testing.T) {
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
