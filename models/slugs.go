@@ -191,7 +191,7 @@ func (s *Store) InsertWithUniqueSlug(ctx context.Context, kind Kind, base string
 // weekly class imported as single events, the bench's POSTs). So when
 // base-256 is taken, it probes instead: base-2, -4, -8 … find the first
 // power of two that is free, and rounds of 16 probes narrow down to a
-// number taken whose next one is free (slugBoundary). That is the lowest
+// number taken whose next one is free. That is the lowest
 // free number when the numbers taken have no gap, as creates leave them;
 // past a gap (a record deleted) it may be a higher one, which is free all
 // the same.
