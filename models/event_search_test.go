@@ -69,13 +69,13 @@ func TestIndexedSearchEqualsLikeSearch(t *testing.T) {
 		langs := []string{"", "en", "ja", "ko", "zh-hans"}
 		var checked, found int
 		for i, q := range queries {
-			for _, lang := range []string{langs[i%len(langs)], langs[(i+2)%len(langs)]} {
-				n := compareSearch(t, db, admin, q, lang)
-				checked++
-				if n > 0 {
-					found++
-				}
+			// One language per query, in turn (two made the test 48 s of
+			// make test's wall time; 520 queries still meet every language
+			// 104 times).
+			if n := compareSearch(t, db, admin, q, langs[i%len(langs)]); n > 0 {
+				found++
 			}
+			checked++
 			// The public list's pages and totals (read from the index's
 			// keys alone), in a window whose edges fall within hours.
 			compareList(t, db, admin, q, langs[(i+1)%len(langs)], i)
@@ -145,7 +145,11 @@ func compareList(t *testing.T, db *models.DB, admin *models.User, q, lang string
 			*dst = &v
 		}
 	}
-	for _, page := range []int{1, 2} {
+	pages := []int{1}
+	if i%2 == 0 {
+		pages = append(pages, 2) // the second page of every other query
+	}
+	for _, page := range pages {
 		f.Page = page
 		got, err := db.ListEvents(ctx, u, f)
 		if err != nil {
