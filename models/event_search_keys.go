@@ -350,12 +350,12 @@ type searchWindow struct {
 func (s *Store) newSearchWindow(ctx context.Context, f *EventFilter) (searchWindow, error) {
 	w := searchWindow{f: f, lo: 0, hi: math.MaxInt64, span: -1}
 	if f.EndMax != nil || f.EndsBefore != nil || f.EndsAfter != nil {
-		var secs []int64
-		if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &secs); err != nil {
-			return w, fmt.Errorf("models: search events: %w", mapErr(err))
+		secs, known, err := s.longestEventKept(ctx)
+		if err != nil {
+			return w, err
 		}
-		if len(secs) == 1 && secs[0] >= 0 {
-			w.span = secs[0]
+		if known {
+			w.span = secs
 		}
 	}
 	lo, hi := int64(0), int64(searchDayMax)

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -337,9 +338,12 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		}
 		// The days between: less those that end after b. They started
 		// at most the longest event before b.
-		var span int64
-		if err := s.db.NewSelect().TableExpr("event_span").ColumnExpr("secs").Where("id = 1").Scan(ctx, &span); err != nil {
-			return 0, 0, true, fmt.Errorf("models: longest event: %w", mapErr(err))
+		span, known, err := s.longestEventKept(ctx)
+		if err == nil && !known {
+			err = errors.New("models: longest event: no event_span row")
+		}
+		if err != nil {
+			return 0, 0, true, err
 		}
 		from := b.Add(-time.Duration(span) * time.Second)
 		if f.StartMin != nil && from.Before(interiorFrom) {
@@ -476,4 +480,18 @@ func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 		return nil
 	})
 	return wrong, err
+}
+
+// longestEventKept reads event_span: the longest event kept, in seconds,
+// which triggers only grow (kalends recount shrinks it). known is false
+// when the row is missing or holds no length.
+func (s *Store) longestEventKept(ctx context.Context) (secs int64, known bool, err error) {
+	var rows []int64
+	if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &rows); err != nil {
+		return 0, false, fmt.Errorf("models: longest event: %w", mapErr(err))
+	}
+	if len(rows) == 1 && rows[0] >= 0 {
+		return rows[0], true, nil
+	}
+	return 0, false, nil
 }

@@ -90,22 +90,32 @@ func slugTable(kind Kind) (table, scope string, err error) {
 	return "", "", fmt.Errorf("models: kind %q has no slugs", kind)
 }
 
-// SlugTaken reports whether slug is used by a record of kind other than
-// excludeID (0 excludes nothing). Slugs compare byte for byte on both
-// dialects (the MySQL columns are utf8mb4_bin).
-func (s *Store) SlugTaken(ctx context.Context, kind Kind, slug string, excludeID int64) (bool, error) {
+// slugsOf is the query of the records of kind whose slugs compete (terms
+// within their taxonomy), leaving out record excludeID (0 leaves out none).
+func (s *Store) slugsOf(kind Kind, excludeID int64) (*bun.SelectQuery, error) {
 	table, scope, err := slugTable(kind)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	q := s.db.NewSelect().TableExpr(table).Where("slug = ?", slug)
+	q := s.db.NewSelect().TableExpr(table)
 	if scope != "" {
 		q = q.Where("taxonomy = ?", scope)
 	}
 	if excludeID > 0 {
 		q = q.Where("id <> ?", excludeID)
 	}
-	ok, err := q.Exists(ctx)
+	return q, nil
+}
+
+// SlugTaken reports whether slug is used by a record of kind other than
+// excludeID (0 excludes nothing). Slugs compare byte for byte on both
+// dialects (the MySQL columns are utf8mb4_bin).
+func (s *Store) SlugTaken(ctx context.Context, kind Kind, slug string, excludeID int64) (bool, error) {
+	q, err := s.slugsOf(kind, excludeID)
+	if err != nil {
+		return false, err
+	}
+	ok, err := q.Where("slug = ?", slug).Exists(ctx)
 	if err != nil {
 		return false, fmt.Errorf("models: slug %q taken among %ss: %w", slug, kind, mapErr(err))
 	}
@@ -115,24 +125,17 @@ func (s *Store) SlugTaken(ctx context.Context, kind Kind, slug string, excludeID
 // takenSlugs loads the slugs of kind that are base or base-<something>, in
 // one query, excluding record excludeID.
 func (s *Store) takenSlugs(ctx context.Context, kind Kind, base string, excludeID int64) (map[string]bool, error) {
-	table, scope, err := slugTable(kind)
+	q, err := s.slugsOf(kind, excludeID)
 	if err != nil {
 		return nil, err
 	}
 	var slugs []string
-	q := s.db.NewSelect().TableExpr(table).Column("slug").
-		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			// base-… as a range of the slug index ('.' follows '-'): LIKE
-			// cannot use the index on SQLite (it folds case), so it read
-			// every row of the table on each create.
-			return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
-		})
-	if scope != "" {
-		q = q.Where("taxonomy = ?", scope)
-	}
-	if excludeID > 0 {
-		q = q.Where("id <> ?", excludeID)
-	}
+	q = q.Column("slug").WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		// base-… as a range of the slug index ('.' follows '-'): LIKE
+		// cannot use the index on SQLite (it folds case), so it read
+		// every row of the table on each create.
+		return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
+	})
 	if err := q.Scan(ctx, &slugs); err != nil {
 		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
 	}
@@ -255,7 +258,7 @@ func (s *Store) nextSlug(ctx context.Context, kind Kind, base string, excludeID 
 // with withBase) are taken by a record of kind other than excludeID: one
 // look-up of the slug index each.
 func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeID int64, numbers []int, withBase bool) (map[string]bool, error) {
-	table, scope, err := slugTable(kind)
+	q, err := s.slugsOf(kind, excludeID)
 	if err != nil {
 		return nil, err
 	}
@@ -267,13 +270,7 @@ func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeI
 		slugs = append(slugs, suffixed(base, n))
 	}
 	in, args := inStrings(slugs)
-	q := s.db.NewSelect().TableExpr(table).Column("slug").Where("slug IN ("+in+")", args...)
-	if scope != "" {
-		q = q.Where("taxonomy = ?", scope)
-	}
-	if excludeID > 0 {
-		q = q.Where("id <> ?", excludeID)
-	}
+	q = q.Column("slug").Where("slug IN ("+in+")", args...)
 	var got []string
 	if err := q.Scan(ctx, &got); err != nil {
 		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))

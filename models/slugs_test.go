@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -237,6 +239,11 @@ func TestInsertWithUniqueSlugProbesManyNumbers(t *testing.T) {
 		}
 		if got := create(); got != base+"-601" {
 			t.Errorf("after 2 to 600: %q, want -601", got)
+		}
+		// The same title typed decomposed (Hangul as jamo) slugs to the
+		// same base and takes the next number.
+		if nfd := models.Slugify(norm.NFD.String("요가 클래스")); nfd != base {
+			t.Fatalf("decomposed title slugs to %q, want %q", nfd, base)
 		}
 		del(base + "-100")
 		if got := create(); got != base+"-602" {
