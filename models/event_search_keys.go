@@ -224,23 +224,23 @@ func (s *Store) oneWordEvents(ctx context.Context, fw string, sc keyScope) ([]in
 	if err != nil || hasUnspaced(fw) {
 		return evs, err
 	}
-	runs, err := s.vocabRunsOf(ctx, fw)
+	exprs, ok, err := s.piecesMatch(ctx, fw)
 	if err != nil {
 		return nil, err
 	}
-	for chunk := range slices.Chunk(runs, searchVocabMaxOR) {
-		toks := make([]string, len(chunk))
-		for i, id := range chunk {
-			toks[i] = runToken(id)
-		}
+	if !ok {
+		// Too many phrases of pieces: read in the text.
+		return read("SELECT group_concat(id) FROM event_search WHERE "+scope("id")+" AND instr(body, ?) > 0", sc.lo, sc.hi, fw)
+	}
+	for chunk := range slices.Chunk(exprs, searchVocabMaxOR) {
 		more, err := read("SELECT group_concat(rowid) FROM event_search_runs WHERE event_search_runs MATCH ? AND "+scope("rowid"),
-			strings.Join(toks, " OR "), sc.lo, sc.hi)
+			strings.Join(chunk, " OR "), sc.lo, sc.hi)
 		if err != nil {
 			return nil, err
 		}
 		evs = append(evs, more...)
 	}
-	if len(runs) > 0 {
+	if len(exprs) > 0 {
 		slices.Sort(evs)
 		evs = slices.Compact(evs)
 	}

@@ -15,28 +15,53 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// The runs of the search index on SQLite (migration
-// 20261221000100_event_search_keys). A folded word without a separator
-// (searchSep: what SearchWords splits on) is a substring of a folded text
-// exactly when it is a substring of one of the text's runs, its longest
-// parts without a separator. Runs of Chinese and Japanese, which do not
-// space their words, and runs longer than searchVocabMaxRun are indexed by
-// their trigrams with positions (event_search_fts); every other run, a
-// word of a spaced language with what clings to it ("jazz.", "<p>coffee"),
-// is kept once in the vocabulary (event_search_vocab), and a row's
-// document in event_search_runs is its runs' ids. The vocabulary grows
-// with the languages' words, not with the events, so the runs that hold a
-// word are found in it at once, and the rows that hold one of them in
-// event_search_runs: where a word of the seeded calendar's small
-// vocabulary ("jazz.") made the trigram index read the positions of most
-// rows, it reads the rows that hold it.
+// The runs of the search index on SQLite (migrations
+// 20261221000100_event_search_keys and 20261222000100_event_search_pieces).
+// A folded word without a separator (searchSep: what SearchWords splits
+// on) is a substring of a folded text exactly when it is a substring of
+// one of the text's runs, its longest parts without a separator. Runs of
+// Chinese and Japanese, which do not space their words, and runs with a
+// piece longer than searchVocabMaxRun are indexed by their trigrams with
+// positions (event_search_fts). Every other run, a word of a spaced
+// language with what clings to it ("jazz.</p><p>autumn"), is cut into
+// pieces (runPieces: before each "<", after each ">"), and each piece is
+// kept once in the vocabulary (event_search_vocab); a row's document in
+// event_search_runs is its runs' pieces' ids in order, with positions, a
+// run apart from the next by the token "x". The vocabulary grows with the
+// languages' words, not with the events, so the pieces that hold a word
+// are found in it at once, and the rows that hold one of them in
+// event_search_runs. Pieces, not whole runs: the seeded calendar's
+// descriptions are HTML, and "jazz." was in 82 runs ("<p>jazz.",
+// "jazz.</p><p>tea", …), each a posting list its search OR-ed; it is in
+// a piece or two.
+//
+// A word without "<" or ">" inside (a split point) lies inside one piece:
+// an occurrence across a split point would hold the "<" after it or the
+// ">" before it. So it is the pieces that hold it, OR-ed. A word with a
+// split point is its own pieces q1 … qk, and it is in a run exactly when
+// the run has k pieces in a row whose first ends with q1, whose last
+// starts with qk and whose others are q2 … qk-1. With one split point
+// ("<p>coffee", k = 2) that is a pair of neighbouring pieces, which the
+// vocabulary keeps too (their concatenation, "<p>coffee.", whose only
+// split point is between them) and each document lists after its pieces:
+// the pairs that hold the word, OR-ed, as for a piece. With more, it is a
+// phrase of pieces, one per pair of a first and a last piece
+// (searchPhraseMax at most; past that, the word is looked for in the
+// text). A phrase of positions costs far more than a token: "<p>" is in
+// every description, so "<p>coffee" as a phrase compared the positions of
+// every row with "coffee" (9.6 ms at 100,000 events; as pairs, 3 ms).
 
 // searchDocTables are the contentless indexes whose rowid is a row's key.
 var searchDocTables = []string{"event_search_fts", "event_search_runs", "event_search_short"}
 
-// searchVocabMaxRun is the longest run kept in the vocabulary, in
+// searchVocabMaxRun is the longest piece kept in the vocabulary, in
 // characters.
 const searchVocabMaxRun = 64
+
+// searchRunBreak is the token between two runs in a document of
+// event_search_runs: a phrase of pieces does not span runs. Pieces'
+// tokens start with "r" (runToken).
+const searchRunBreak = "x"
 
 // searchSep tells whether r separates words, as SearchWords splits them.
 func searchSep(r rune) bool {
@@ -52,21 +77,48 @@ func unspacedRune(r rune) bool {
 	return r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
-// vocabRun tells whether a run goes to the vocabulary.
-func vocabRun(run string) bool {
-	n := 0
-	for _, r := range run {
-		if unspacedRune(r) {
-			return false
+// runPieces cuts a run (or a word) before each "<" and after each ">".
+func runPieces(run string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(run); i++ {
+		switch run[i] {
+		case '<':
+			if i > start {
+				out = append(out, run[start:i])
+				start = i
+			}
+		case '>':
+			out = append(out, run[start:i+1])
+			start = i + 1
 		}
-		n++
 	}
-	return n <= searchVocabMaxRun
+	if start < len(run) {
+		out = append(out, run[start:])
+	}
+	return out
+}
+
+// vocabPieces is the pieces of a run that goes to the vocabulary, or nil
+// when the run goes to the trigram index (it holds a character of an
+// unspaced script, or a piece longer than searchVocabMaxRun).
+func vocabPieces(run string) []string {
+	if strings.IndexFunc(run, unspacedRune) >= 0 {
+		return nil
+	}
+	pieces := runPieces(run)
+	for _, p := range pieces {
+		if utf8.RuneCountInString(p) > searchVocabMaxRun {
+			return nil
+		}
+	}
+	return pieces
 }
 
 // splitRuns splits a body into its distinct runs: the trigram index's
-// text (the other runs, joined by line breaks) and the vocabulary's runs.
-func splitRuns(body string) (text string, vocab []string) {
+// text (its runs, joined by line breaks) and the pieces of the
+// vocabulary's runs, a run's in order.
+func splitRuns(body string) (text string, vocab [][]string) {
 	seen := map[string]bool{}
 	var long []string
 	for run := range strings.FieldsFuncSeq(body, searchSep) {
@@ -74,8 +126,8 @@ func splitRuns(body string) (text string, vocab []string) {
 			continue
 		}
 		seen[run] = true
-		if vocabRun(run) {
-			vocab = append(vocab, run)
+		if p := vocabPieces(run); p != nil {
+			vocab = append(vocab, p)
 		} else {
 			long = append(long, run)
 		}
@@ -149,13 +201,18 @@ func (s *Store) writeSearchRows(ctx context.Context, want map[searchKey]string, 
 	}
 	slices.SortFunc(keys, func(a, b searchKey) int { return cmp.Compare(rowKey[a], rowKey[b]) })
 	texts := make(map[searchKey]string, len(keys))
-	vocab := make(map[searchKey][]string, len(keys))
+	vocab := make(map[searchKey][][]string, len(keys))
 	runs := map[string]int64{}
 	for _, k := range keys {
 		t, v := splitRuns(want[k])
 		texts[k], vocab[k] = t, v
-		for _, r := range v {
-			runs[r] = 0
+		for _, run := range v {
+			for i, p := range run {
+				runs[p] = 0
+				if i > 0 {
+					runs[run[i-1]+p] = 0
+				}
+			}
 		}
 	}
 	if err := s.vocabIDs(ctx, runs); err != nil {
@@ -176,12 +233,28 @@ func (s *Store) writeSearchRows(ctx context.Context, want map[searchKey]string, 
 		}
 		if len(vocab[k]) > 0 {
 			b = b[:0]
-			for j, r := range vocab[k] {
+			for j, run := range vocab[k] {
 				if j > 0 {
-					b = append(b, ' ')
+					b = append(b, " "+searchRunBreak+" "...)
 				}
-				b = append(b, 'r')
-				b = strconv.AppendInt(b, runs[r], 36)
+				for i, p := range run {
+					if i > 0 {
+						b = append(b, ' ')
+					}
+					b = append(b, 'r')
+					b = strconv.AppendInt(b, runs[p], 36)
+				}
+			}
+			// The pairs of neighbouring pieces, after the pieces and a
+			// break: no phrase of pieces reaches them.
+			sep := " " + searchRunBreak
+			for _, run := range vocab[k] {
+				for i := 1; i < len(run); i++ {
+					b = append(b, sep...)
+					b = append(b, " r"...)
+					b = strconv.AppendInt(b, runs[run[i-1]+run[i]], 36)
+					sep = ""
+				}
 			}
 			doc = append(doc, []any{key, string(b)})
 		}
@@ -261,33 +334,109 @@ func (s *Store) insertSearchRows(ctx context.Context, q, one string, rows [][]an
 	return nil
 }
 
-// searchVocabMaxOR is the most vocabulary runs one query of
-// event_search_runs ORs; a word held by more is read in several.
+// searchVocabMaxOR is the most pieces or phrases one query of
+// event_search_runs ORs; a word that needs more is read in several.
 const searchVocabMaxOR = 1000
 
-// vocabRunsOf is the ids of the vocabulary's runs that hold fw (three
-// characters or more), found by their trigrams and checked.
-func (s *Store) vocabRunsOf(ctx context.Context, fw string) ([]int64, error) {
-	var toks []string
-	for t := range ngramTokens(fw, 3, func(g string) string { return g }) {
-		toks = append(toks, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-	}
-	slices.Sort(toks)
-	var got []struct {
-		ID  int64  `bun:"id"`
-		Run string `bun:"run"`
-	}
-	if err := s.db.NewRaw("SELECT v.id, v.run FROM event_search_vocab_fts f JOIN event_search_vocab v ON v.id = f.rowid "+
-		"WHERE event_search_vocab_fts MATCH ?", strings.Join(toks, " AND ")).Scan(ctx, &got); err != nil {
+// searchPhraseMax is the most phrases of pieces a word with a split point
+// is looked for as; one that would need more (a word such as ".<", whose
+// first piece ends hundreds of pieces and whose last starts as many) is
+// looked for in the text.
+const searchPhraseMax = 1024
+
+// vocabPiece is one piece of the vocabulary.
+type vocabPiece struct {
+	ID  int64  `bun:"id"`
+	Run string `bun:"run"`
+}
+
+// vocabPiecesWith is the entries of the vocabulary made of n pieces (1: a
+// piece, 2: a pair of neighbouring pieces) that hold part and that keep
+// accepts: found by part's trigrams, or, for a part of one or two
+// characters, by reading the vocabulary (each entry is there once).
+func (s *Store) vocabPiecesWith(ctx context.Context, part string, n int, keep func(string) bool) ([]vocabPiece, error) {
+	var got []vocabPiece
+	if utf8.RuneCountInString(part) >= 3 {
+		var toks []string
+		for t := range ngramTokens(part, 3, func(g string) string { return g }) {
+			toks = append(toks, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+		}
+		slices.Sort(toks)
+		if err := s.db.NewRaw("SELECT v.id, v.run FROM event_search_vocab_fts f JOIN event_search_vocab v ON v.id = f.rowid "+
+			"WHERE event_search_vocab_fts MATCH ?", strings.Join(toks, " AND ")).Scan(ctx, &got); err != nil {
+			return nil, fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
+		}
+	} else if err := s.db.NewRaw("SELECT id, run FROM event_search_vocab WHERE instr(run, ?) > 0", part).Scan(ctx, &got); err != nil {
 		return nil, fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
 	}
-	ids := make([]int64, 0, len(got))
+	out := got[:0]
 	for _, g := range got {
-		if strings.Contains(g.Run, fw) {
-			ids = append(ids, g.ID)
+		if strings.Contains(g.Run, part) && len(runPieces(g.Run)) == n && keep(g.Run) {
+			out = append(out, g)
 		}
 	}
-	return ids, nil
+	return out, nil
+}
+
+// piecesMatch is the FTS5 expressions of event_search_runs, any of which
+// a row matches exactly when one of its vocabulary runs holds fw (a
+// folded word without a separator or a character of the unspaced
+// scripts): the tokens of the pieces that hold fw, or, when fw has a
+// split point, the phrases of pieces that make it. ok is false when fw
+// would need more than searchPhraseMax phrases.
+func (s *Store) piecesMatch(ctx context.Context, fw string) (exprs []string, ok bool, err error) {
+	qs := runPieces(fw)
+	if len(qs) <= 2 {
+		// In a piece, or across the split point of a pair (a pair holds
+		// no other).
+		got, err := s.vocabPiecesWith(ctx, fw, len(qs), func(string) bool { return true })
+		if err != nil {
+			return nil, false, err
+		}
+		for _, g := range got {
+			exprs = append(exprs, runToken(g.ID))
+		}
+		return exprs, true, nil
+	}
+	first, last := qs[0], qs[len(qs)-1]
+	firsts, err := s.vocabPiecesWith(ctx, first, 1, func(r string) bool { return strings.HasSuffix(r, first) })
+	if err != nil || len(firsts) == 0 {
+		return nil, true, err
+	}
+	lasts, err := s.vocabPiecesWith(ctx, last, 1, func(r string) bool { return strings.HasPrefix(r, last) })
+	if err != nil || len(lasts) == 0 {
+		return nil, true, err
+	}
+	if len(firsts)*len(lasts) > searchPhraseMax {
+		return nil, false, nil
+	}
+	// The pieces between, each one of the vocabulary exactly.
+	mid := make([]string, 0, len(qs)-2)
+	if len(qs) > 2 {
+		ids := map[string]int64{}
+		in, args := inStrings(qs[1 : len(qs)-1])
+		var got []vocabPiece
+		if err := s.db.NewRaw("SELECT id, run FROM event_search_vocab WHERE run IN ("+in+")", args...).Scan(ctx, &got); err != nil {
+			return nil, false, fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
+		}
+		for _, g := range got {
+			ids[g.Run] = g.ID
+		}
+		for _, q := range qs[1 : len(qs)-1] {
+			id, found := ids[q]
+			if !found {
+				return nil, true, nil
+			}
+			mid = append(mid, runToken(id))
+		}
+	}
+	for _, f := range firsts {
+		for _, l := range lasts {
+			phrase := append(append([]string{runToken(f.ID)}, mid...), runToken(l.ID))
+			exprs = append(exprs, `"`+strings.Join(phrase, " ")+`"`)
+		}
+	}
+	return exprs, true, nil
 }
 
 // hasSep tells whether a folded word holds a separator (FoldSearch makes

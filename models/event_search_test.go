@@ -28,6 +28,7 @@ var searchFixtures = []struct{ title, description, excerpt string }{
 	{"100% *glob* [draft] _under_ !bang?", "a*b?c[d]e 50%_off", ""},
 	{"夏日音乐节", "上海·北京 祭", "音楽"},
 	{"edge", "ab", "cd"}, // "bc" only across two fields: never found
+	{"a<b>c x>y", "<<p>> <i>one</i><b>" + strings.Repeat("long", 20) + "</b>tail", "<"},
 }
 
 // TestIndexedSearchEqualsLikeSearch: the search through the index finds
@@ -245,7 +246,12 @@ func searchQueries(t *testing.T, db *models.DB, n int) []string {
 	}
 	qs := []string{"祭", "音楽", "音乐", "재즈", "음악", "ジャズ", "じゃず", "ＪＡＺＺ", "Jazz", "cafe", "CAFÉ", "ete", "été",
 		"straße", "strasse", "100%", "*glob*", "[draft]", "_under_", "!bang?", "a*b", "?c[", "50%_", "bc", "ab", "ｶﾀｶﾅ", "かたかな",
-		"\u0301", "jazz,音楽", "jazz，音乐、재즈", "e\u0301t\u00e9"}
+		"\u0301", "jazz,音楽", "jazz，音乐、재즈", "e\u0301t\u00e9",
+		// Across the markup of descriptions: words with a split point
+		// (a phrase of pieces), short edge pieces, one that would need
+		// too many phrases (read in the text), and markup alone.
+		"<p>jazz", "<P>JAZZ", "＜p＞jazz", "jazz.</p>", ".</p><p>", "z.</p><p>c", "p>c", "</p><p", "><", ".<", ">", "<", "<p>",
+		"a<b>c", "x>y", "<<"}
 	for len(qs) < n {
 		s := texts[rng.IntN(len(texts))]
 		if q := shapes[len(qs)%len(shapes)](s); strings.TrimSpace(q) != "" && utf8.ValidString(q) {
