@@ -126,10 +126,14 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 }
 
 // countSeriesIn counts the series with an event that f (no recurrence
-// filter) selects: each series row (series_until is set on series rows
-// only) probes its events through the (series_id, start_at, …) index,
-// which the probe is pinned to; the window's bounds on start_at make it
-// one short range per series, stopping at the first event found.
+// filter) selects: the distinct series_id of its events, as countRows
+// counts them. Each series' span (series_spans: its first and last start,
+// which triggers only widen; every series_id of an event has one) that
+// meets the window's starts probes the series' events through the
+// (series_id, start_at, …) index, which the probe is pinned to; the
+// window's bounds on start_at make it one short range per series,
+// stopping at the first event found. A series whose span misses the
+// window is not probed.
 func (s *Store) countSeriesIn(ctx context.Context, f EventFilter) (int, error) {
 	probe := s.db.NewSelect().Model((*Event)(nil)).ColumnExpr("1")
 	if s.dialect == MySQL {
@@ -138,8 +142,24 @@ func (s *Store) countSeriesIn(ctx context.Context, f EventFilter) (int, error) {
 		probe.ModelTableExpr(`"events" AS "event" INDEXED BY events_series_start_idx`)
 	}
 	s.applyEventFilter(probe, f, true)
-	probe.Where("event.series_id = s.id")
-	n, err := s.db.NewSelect().TableExpr("events AS s").Where("s.series_until IS NOT NULL").Where("EXISTS (?)", probe).Count(ctx)
+	probe.Where("event.series_id = sp.series_id")
+	q := s.db.NewSelect().TableExpr("series_spans AS sp")
+	// On SQLite a unary + compares the stored text as text (windowConds).
+	first, last := "sp.first_at", "sp.last_at"
+	if s.dialect == SQLite {
+		first, last = "+"+first, "+"+last
+	}
+	bound := func(cond string, t *time.Time) {
+		if t != nil {
+			q.Where(cond, Sec(*t))
+		}
+	}
+	bound(last+" >= ?", f.StartMin)
+	bound(last+" > ?", f.StartsAfter)
+	bound(first+" <= ?", f.EndMax) // an event ends after it starts
+	bound(first+" < ?", f.StartsBefore)
+	bound(first+" < ?", f.EndsBefore)
+	n, err := q.Where("EXISTS (?)", probe).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("models: count series: %w", mapErr(err))
 	}
@@ -419,12 +439,13 @@ func (s *Store) spanSQL() string {
 	return "SELECT COALESCE(MAX(unixepoch(end_at) - unixepoch(start_at)), 0) FROM events"
 }
 
-// RepairDayCounts compares the day buckets of the totals and the longest
-// event's length with a count from the events and their links, rewrites
-// them when they differ, and returns how many buckets were wrong (a
-// length shorter than the longest event counts as one; a longer one is
-// shrunk without counting: it only widened a range). The triggers keep
-// them; this repairs changes made behind the store's back (kalends
+// RepairDayCounts compares the day buckets of the totals, the longest
+// event's length and the series' spans with a count from the events and
+// their links, rewrites them when they differ, and returns how many were
+// wrong (a length shorter than the longest event counts as one, a span
+// narrower than its series' events one each; a longer length or a wider
+// span is shrunk without counting: it only widened a range). The triggers
+// keep them; this repairs changes made behind the store's back (kalends
 // recount).
 func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 	var wrong int
@@ -467,19 +488,55 @@ func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 				return fmt.Errorf("models: longest event: %w", mapErr(err))
 			}
 		}
-		if wrong == 0 {
-			return nil
+		spansWrong, err := tx.repairSeriesSpans(ctx)
+		if err != nil {
+			return err
+		}
+		wrong += spansWrong
+		if wrong == spansWrong {
+			return nil // the buckets are right
 		}
 		if _, err := tx.db.ExecContext(ctx, "DELETE FROM event_day_counts"); err != nil {
 			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
 		}
-		_, err := tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
+		_, err = tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
 		if err != nil {
 			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
 		}
 		return nil
 	})
 	return wrong, err
+}
+
+// seriesSpansTruthSQL is each series' first and last start, from its
+// events.
+const seriesSpansTruthSQL = "SELECT series_id, MIN(start_at) AS first_at, MAX(start_at) AS last_at FROM events WHERE series_id IS NOT NULL GROUP BY series_id"
+
+// repairSeriesSpans compares the series' spans (series_spans) with their
+// events, rewrites them when they differ, and returns how many were wrong:
+// missing, or narrower than their series' events (a wider one, or one
+// whose series is gone, is rewritten without counting: it only cost a
+// probe).
+func (s *Store) repairSeriesSpans(ctx context.Context) (wrong int, err error) {
+	var narrow, differ int
+	if err := s.db.NewRaw("SELECT COUNT(*) FROM (" + seriesSpansTruthSQL + ") t LEFT JOIN series_spans sp ON sp.series_id = t.series_id " +
+		"WHERE sp.series_id IS NULL OR sp.first_at > t.first_at OR sp.last_at < t.last_at").Scan(ctx, &narrow); err != nil {
+		return 0, fmt.Errorf("models: check series spans: %w", mapErr(err))
+	}
+	if err := s.db.NewRaw("SELECT COUNT(*) FROM series_spans sp LEFT JOIN (" + seriesSpansTruthSQL + ") t ON t.series_id = sp.series_id " +
+		"WHERE t.series_id IS NULL OR sp.first_at <> t.first_at OR sp.last_at <> t.last_at").Scan(ctx, &differ); err != nil {
+		return 0, fmt.Errorf("models: check series spans: %w", mapErr(err))
+	}
+	if narrow+differ == 0 {
+		return 0, nil
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM series_spans"); err != nil {
+		return 0, fmt.Errorf("models: repair series spans: %w", mapErr(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO series_spans (series_id, first_at, last_at) "+seriesSpansTruthSQL); err != nil {
+		return 0, fmt.Errorf("models: repair series spans: %w", mapErr(err))
+	}
+	return narrow, nil
 }
 
 // longestEventKept reads event_span: the longest event kept, in seconds,

@@ -178,7 +178,7 @@ func TestListTotalsStayExactThroughSeedAndSiteLoad(t *testing.T) {
 func exact(t *testing.T, db *models.DB, step string) {
 	t.Helper()
 	if n, err := db.RepairDayCounts(context.Background()); err != nil || n != 0 {
-		t.Errorf("%s: %d day buckets of the totals were wrong (%v)", step, n, err)
+		t.Errorf("%s: %d day buckets or series spans of the totals were wrong (%v)", step, n, err)
 	}
 }
 
