@@ -519,11 +519,11 @@ const seriesSpansTruthSQL = "SELECT series_id, MIN(start_at) AS first_at, MAX(st
 // probe).
 func (s *Store) repairSeriesSpans(ctx context.Context) (wrong int, err error) {
 	var narrow, differ int
-	if err := s.db.NewRaw("SELECT COUNT(*) FROM (" + seriesSpansTruthSQL + ") t LEFT JOIN series_spans sp ON sp.series_id = t.series_id " +
+	if err := s.db.NewRaw("SELECT COUNT(*) FROM ("+seriesSpansTruthSQL+") t LEFT JOIN series_spans sp ON sp.series_id = t.series_id "+
 		"WHERE sp.series_id IS NULL OR sp.first_at > t.first_at OR sp.last_at < t.last_at").Scan(ctx, &narrow); err != nil {
 		return 0, fmt.Errorf("models: check series spans: %w", mapErr(err))
 	}
-	if err := s.db.NewRaw("SELECT COUNT(*) FROM series_spans sp LEFT JOIN (" + seriesSpansTruthSQL + ") t ON t.series_id = sp.series_id " +
+	if err := s.db.NewRaw("SELECT COUNT(*) FROM series_spans sp LEFT JOIN ("+seriesSpansTruthSQL+") t ON t.series_id = sp.series_id "+
 		"WHERE t.series_id IS NULL OR sp.first_at <> t.first_at OR sp.last_at <> t.last_at").Scan(ctx, &differ); err != nil {
 		return 0, fmt.Errorf("models: check series spans: %w", mapErr(err))
 	}
