@@ -25,18 +25,19 @@ import (
 //
 // The buckets count events per start day, status and hidden flag, for all
 // events and per category filed under (with its ancestors), per term
-// linked, per venue and per organizer, so the lists filtered by one of
-// them add their own buckets. Triggers keep them (and event_span, which
+// linked, per venue, per organizer and per pair of a category and a venue,
+// so the lists filtered by one of them (or by one category and one venue)
+// add their own buckets. Triggers keep them (and event_span, which
 // only grows until kalends recount shrinks it) in the transaction of every
 // write, including cascades, bulk loads and writes of other processes
 // (migrations/*/20261130000200_event_day_counts*).
 //
 // These lists still count rows as before (countRows): per-owner visibility
 // (contributors and authors see their own records in any status), several
-// categories, tags, venues or organizers, or two kinds of them at once (a
-// union or an intersection is not a sum of buckets; those read the window
-// index of the link with the fewest events and probe the others,
-// countByTerms), recurrence=series and
+// categories, tags, venues or organizers, or two kinds of them at once but
+// one category with one venue (a union or an intersection is not a sum of
+// buckets; those read the window index of the link with the fewest events
+// and probe the others, countByTerms), recurrence=series and
 // first (one row per series), search, geography, include, post_parent,
 // featured, and the strict starts_*/ends_* bounds. include_hidden is
 // served: the buckets keep hidden events apart.
@@ -49,7 +50,19 @@ const (
 	dayDimVenue     = "v"
 	dayDimOrganizer = "o"
 	dayDimSeries    = "r" // the events of series (series_id set), ref 0
+	// dayDimPair: filed under a category and linked to a venue, ref =
+	// category id * 2^32 + venue id (dayPairRef).
+	dayDimPair = "p"
 )
+
+// dayPairRef is the ref of the buckets of a category and a venue; ok is
+// false when an id does not fit (the rows are counted then).
+func dayPairRef(category, venue int64) (int64, bool) {
+	if category <= 0 || venue <= 0 || category >= 1<<31 || venue >= 1<<32 {
+		return 0, false
+	}
+	return category<<32 | venue, true
+}
 
 // countEvents is the total of the list f selects (f resolved, with its
 // visibility): from the buckets when it can, otherwise by counting rows.
@@ -228,16 +241,25 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		return "", 0, nil, false
 	}
 	dim = dayDimAll
-	for _, d := range []struct {
-		dim string
-		ids []int64
-	}{{dayDimCategory, f.categoryIDs}, {dayDimTerm, f.tagIDs}, {dayDimVenue, f.VenueIDs}, {dayDimOrganizer, f.OrganizerIDs}} {
-		switch {
-		case len(d.ids) == 0:
-		case len(d.ids) > 1 || dim != dayDimAll:
+	switch {
+	case len(f.categoryIDs) == 1 && len(f.VenueIDs) == 1 && len(f.tagIDs) == 0 && len(f.OrganizerIDs) == 0:
+		// One category and one venue: their pair's buckets.
+		if ref, ok = dayPairRef(f.categoryIDs[0], f.VenueIDs[0]); !ok {
 			return "", 0, nil, false
-		default:
-			dim, ref = d.dim, d.ids[0]
+		}
+		dim = dayDimPair
+	default:
+		for _, d := range []struct {
+			dim string
+			ids []int64
+		}{{dayDimCategory, f.categoryIDs}, {dayDimTerm, f.tagIDs}, {dayDimVenue, f.VenueIDs}, {dayDimOrganizer, f.OrganizerIDs}} {
+			switch {
+			case len(d.ids) == 0:
+			case len(d.ids) > 1 || dim != dayDimAll:
+				return "", 0, nil, false
+			default:
+				dim, ref = d.dim, d.ids[0]
+			}
 		}
 	}
 	switch v := f.visibility; {
@@ -427,6 +449,9 @@ func (s *Store) dayBucketsTruthSQL() string {
 		q += " UNION ALL SELECT '" + l.dim + "', l." + l.col + ", e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM " + l.table +
 			" l JOIN events e ON e.id = l.event_id GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
 	}
+	q += " UNION ALL SELECT '" + dayDimPair + "', c.term_id * 4294967296 + v.venue_id, e.status, e.hide_from_listings, " + day + ", COUNT(*) " +
+		"FROM event_category_ancestors c JOIN event_venues v ON v.event_id = c.event_id JOIN events e ON e.id = c.event_id " +
+		"GROUP BY c.term_id, v.venue_id, e.status, e.hide_from_listings, " + day
 	return q + " UNION ALL SELECT '" + dayDimSeries + "', 0, e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM events e " +
 		"WHERE e.series_id IS NOT NULL GROUP BY e.status, e.hide_from_listings, " + day
 }

@@ -335,7 +335,7 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 			}
 		}
 		exact(t, db, "fixtures")
-		served, series, past := 0, 0, 0
+		served, series, past, pairs := 0, 0, 0, 0
 		for q := range 500 {
 			f := models.EventFilter{Lang: "en"}
 			// Instants on and off day boundaries, before, inside and after the events.
@@ -364,7 +364,10 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 					f.EndsBefore = &ends[rng.IntN(len(ends))]
 				}
 			}
-			switch rng.IntN(7) {
+			switch rng.IntN(8) {
+			case 5: // one category and one venue: their pair's buckets
+				f.Categories = []models.TermRef{{Name: cats[rng.IntN(len(cats))]}}
+				f.VenueIDs = []int64{venues[rng.IntN(len(venues))]}
 			case 1:
 				f.Categories = []models.TermRef{{Name: cats[rng.IntN(len(cats))]}}
 			case 2:
@@ -400,13 +403,17 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 				if f.EndsBefore != nil {
 					past++
 				}
+				if len(f.Categories) == 1 && len(f.VenueIDs) == 1 {
+					pairs++
+				}
 				if days != rows {
 					t.Errorf("query %d (%+v, editor %v): total %d from the buckets, %d rows", q, f, u != nil, days, rows)
 				}
 			}
 		}
-		if served < 300 || series < 35 || past < 20 {
-			t.Errorf("the buckets served %d of 500 totals, %d of one row per series, %d of past events", served, series, past)
+		if served < 300 || series < 35 || past < 20 || pairs < 30 {
+			t.Errorf("the buckets served %d of 500 totals, %d of one row per series, %d of past events; %d of a category and a venue",
+				served, series, past, pairs)
 		}
 	})
 }
