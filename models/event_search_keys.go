@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -204,11 +203,13 @@ func (s *Store) oneWordEvents(ctx context.Context, fw string, sc keyScope) ([]in
 		return c
 	}
 	read := func(q string, args ...any) ([]int64, error) {
-		var list sql.NullString
-		if err := s.db.QueryRowContext(ctx, q, args...).Scan(&list); err != nil {
+		// Prepared (s.query): the words are bound, so each shape of
+		// query is parsed once, not once per word.
+		list, err := s.queryString(ctx, q, args...)
+		if err != nil {
 			return nil, fmt.Errorf("models: search events: %w", mapErr(err))
 		}
-		return eventsOfKeys(list.String)
+		return eventsOfKeys(list)
 	}
 	n := utf8.RuneCountInString(fw)
 	switch {
