@@ -385,7 +385,7 @@ func (s *Store) queryPieces(ctx context.Context, dst *[]vocabPiece, q string, ar
 	if err != nil {
 		return fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	for rows.Next() {
 		var p vocabPiece
 		if err := rows.Scan(&p.ID, &p.Run); err != nil {

@@ -171,7 +171,7 @@ func (s *Store) queryString(ctx context.Context, query string, args ...any) (str
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }()
 	var v sql.NullString
 	if rows.Next() {
 		if err := rows.Scan(&v); err != nil {
