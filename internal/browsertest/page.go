@@ -317,10 +317,39 @@ func (p *Page) Drag(from, to string) {
 }
 
 // WaitUntil waits until a JavaScript expression is true in the page
-// (polled by the browser, bounded as every action).
+// (polled by the browser, bounded as every action). A document replaced
+// while it is polled (a navigation still finishing as the poll starts: CI
+// once saw the CSV import's job page do so right after its reload) takes
+// its JavaScript context with it, and the poll fails with the context
+// gone: the poll starts again in the new document, within the same bound.
 func WaitUntil(p *Page, expr string) {
 	p.t.Helper()
-	get(p, "wait until "+abbrev(expr), chromedp.Poll[bool](expr))
+	ctx, cancel := p.timeout()
+	defer cancel()
+	retry := time.NewTicker(20 * time.Millisecond)
+	defer retry.Stop()
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr))
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil || !contextReplaced(err) {
+			p.t.Fatalf("wait until %s: %v", abbrev(expr), budgetErr(err))
+		}
+		select {
+		case <-ctx.Done():
+		case <-retry.C:
+		}
+	}
+}
+
+// contextReplaced tells whether err says the page's JavaScript context
+// went away under a call (the document was replaced by a navigation).
+func contextReplaced(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
 }
 
 // EvalAwait evaluates a JavaScript expression whose value is a promise
