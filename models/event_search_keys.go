@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -203,19 +204,22 @@ func (s *Store) oneWordEvents(ctx context.Context, fw string, sc keyScope) ([]in
 		return c
 	}
 	read := func(q string, args ...any) ([]int64, error) {
-		// Prepared (s.query): the words are bound, so each shape of
+		// Prepared (s.scan): the words are bound, so each shape of
 		// query is parsed once, not once per word.
-		list, err := s.queryString(ctx, q, args...)
-		if err != nil {
+		var list sql.NullString
+		if err := s.scan(ctx, &list, q, args...); err != nil {
 			return nil, fmt.Errorf("models: search events: %w", mapErr(err))
 		}
-		return eventsOfKeys(list)
+		return eventsOfKeys(list.String)
+	}
+	inText := func() ([]int64, error) {
+		return read("SELECT group_concat(id) FROM event_search WHERE "+scope("id")+" AND instr(body, ?) > 0", sc.lo, sc.hi, fw)
 	}
 	n := utf8.RuneCountInString(fw)
 	switch {
 	case hasSep(fw) || (n < 3 && shortASCII(fw)):
 		// Across runs, or in nearly every event: read in the text.
-		return read("SELECT group_concat(id) FROM event_search WHERE "+scope("id")+" AND instr(body, ?) > 0", sc.lo, sc.hi, fw)
+		return inText()
 	case n < 3:
 		return read("SELECT group_concat(rowid) FROM event_search_short WHERE event_search_short MATCH ? AND "+scope("rowid"),
 			shortToken(fw), sc.lo, sc.hi)
@@ -231,7 +235,7 @@ func (s *Store) oneWordEvents(ctx context.Context, fw string, sc keyScope) ([]in
 	}
 	if !ok {
 		// Too many phrases of pieces: read in the text.
-		return read("SELECT group_concat(id) FROM event_search WHERE "+scope("id")+" AND instr(body, ?) > 0", sc.lo, sc.hi, fw)
+		return inText()
 	}
 	for chunk := range slices.Chunk(exprs, searchVocabMaxOR) {
 		more, err := read("SELECT group_concat(rowid) FROM event_search_runs WHERE event_search_runs MATCH ? AND "+scope("rowid"),

@@ -363,11 +363,11 @@ func (s *Store) vocabPiecesWith(ctx context.Context, part string, n int, keep fu
 		}
 		slices.Sort(toks)
 		q := "SELECT v.id, v.run FROM event_search_vocab_fts f JOIN event_search_vocab v ON v.id = f.rowid WHERE event_search_vocab_fts MATCH ?"
-		if err := s.queryPieces(ctx, &got, q, strings.Join(toks, " AND ")); err != nil {
-			return nil, err
+		if err := s.scan(ctx, &got, q, strings.Join(toks, " AND ")); err != nil {
+			return nil, fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
 		}
-	} else if err := s.queryPieces(ctx, &got, "SELECT id, run FROM event_search_vocab WHERE instr(run, ?) > 0", part); err != nil {
-		return nil, err
+	} else if err := s.scan(ctx, &got, "SELECT id, run FROM event_search_vocab WHERE instr(run, ?) > 0", part); err != nil {
+		return nil, fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
 	}
 	out := got[:0]
 	for _, g := range got {
@@ -376,27 +376,6 @@ func (s *Store) vocabPiecesWith(ctx context.Context, part string, n int, keep fu
 		}
 	}
 	return out, nil
-}
-
-// queryPieces appends the rows (id, run) of a read of the vocabulary,
-// prepared (s.query).
-func (s *Store) queryPieces(ctx context.Context, dst *[]vocabPiece, q string, args ...any) error {
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
-	}
-	defer func() { _ = rows.Close() }()
-	for rows.Next() {
-		var p vocabPiece
-		if err := rows.Scan(&p.ID, &p.Run); err != nil {
-			return fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
-		}
-		*dst = append(*dst, p)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("models: search the vocabulary: %w", mapErr(err))
-	}
-	return nil
 }
 
 // piecesMatch is the FTS5 expressions of event_search_runs, any of which

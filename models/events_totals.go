@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -51,17 +52,46 @@ const (
 	dayDimOrganizer = "o"
 	dayDimSeries    = "r" // the events of series (series_id set), ref 0
 	// dayDimPair: filed under a category and linked to a venue, ref =
-	// category id * 2^32 + venue id (dayPairRef).
+	// category id * 2^32 + venue id (dayPairRef; the triggers of
+	// migration 20261222000300 write the same).
 	dayDimPair = "p"
 )
+
+// dayPairBits is the bits of a pair's ref that hold the venue.
+const dayPairBits = 32
 
 // dayPairRef is the ref of the buckets of a category and a venue; ok is
 // false when an id does not fit (the rows are counted then).
 func dayPairRef(category, venue int64) (int64, bool) {
-	if category <= 0 || venue <= 0 || category >= 1<<31 || venue >= 1<<32 {
+	if category <= 0 || venue <= 0 || category >= 1<<(63-dayPairBits) || venue >= 1<<dayPairBits {
 		return 0, false
 	}
-	return category<<32 | venue, true
+	return category<<dayPairBits | venue, true
+}
+
+// linkBucket is the dimension and record of the buckets of f's links
+// (dayDimAll and 0 when f has none); ok is false when no buckets serve
+// them: several records of a kind, or two kinds but one category with one
+// venue (their pair's buckets).
+func linkBucket(f EventFilter) (dim string, ref int64, ok bool) {
+	if len(f.categoryIDs) == 1 && len(f.VenueIDs) == 1 && len(f.tagIDs) == 0 && len(f.OrganizerIDs) == 0 {
+		ref, ok = dayPairRef(f.categoryIDs[0], f.VenueIDs[0])
+		return dayDimPair, ref, ok
+	}
+	dim = dayDimAll
+	for _, d := range []struct {
+		dim string
+		ids []int64
+	}{{dayDimCategory, f.categoryIDs}, {dayDimTerm, f.tagIDs}, {dayDimVenue, f.VenueIDs}, {dayDimOrganizer, f.OrganizerIDs}} {
+		switch {
+		case len(d.ids) == 0:
+		case len(d.ids) > 1 || dim != dayDimAll:
+			return "", 0, false
+		default:
+			dim, ref = d.dim, d.ids[0]
+		}
+	}
+	return dim, ref, true
 }
 
 // countEvents is the total of the list f selects (f resolved, with its
@@ -240,27 +270,8 @@ func dayBuckets(f EventFilter) (dim string, ref int64, statuses []string, ok boo
 		f.StartsBefore != nil || f.StartsAfter != nil || f.EndsBefore != nil || f.EndsAfter != nil {
 		return "", 0, nil, false
 	}
-	dim = dayDimAll
-	switch {
-	case len(f.categoryIDs) == 1 && len(f.VenueIDs) == 1 && len(f.tagIDs) == 0 && len(f.OrganizerIDs) == 0:
-		// One category and one venue: their pair's buckets.
-		if ref, ok = dayPairRef(f.categoryIDs[0], f.VenueIDs[0]); !ok {
-			return "", 0, nil, false
-		}
-		dim = dayDimPair
-	default:
-		for _, d := range []struct {
-			dim string
-			ids []int64
-		}{{dayDimCategory, f.categoryIDs}, {dayDimTerm, f.tagIDs}, {dayDimVenue, f.VenueIDs}, {dayDimOrganizer, f.OrganizerIDs}} {
-			switch {
-			case len(d.ids) == 0:
-			case len(d.ids) > 1 || dim != dayDimAll:
-				return "", 0, nil, false
-			default:
-				dim, ref = d.dim, d.ids[0]
-			}
-		}
+	if dim, ref, ok = linkBucket(f); !ok {
+		return "", 0, nil, false
 	}
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0 && v.AllButTrash:
@@ -449,7 +460,7 @@ func (s *Store) dayBucketsTruthSQL() string {
 		q += " UNION ALL SELECT '" + l.dim + "', l." + l.col + ", e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM " + l.table +
 			" l JOIN events e ON e.id = l.event_id GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
 	}
-	q += " UNION ALL SELECT '" + dayDimPair + "', c.term_id * 4294967296 + v.venue_id, e.status, e.hide_from_listings, " + day + ", COUNT(*) " +
+	q += " UNION ALL SELECT '" + dayDimPair + "', c.term_id * " + strconv.FormatInt(1<<dayPairBits, 10) + " + v.venue_id, e.status, e.hide_from_listings, " + day + ", COUNT(*) " +
 		"FROM event_category_ancestors c JOIN event_venues v ON v.event_id = c.event_id JOIN events e ON e.id = c.event_id " +
 		"GROUP BY c.term_id, v.venue_id, e.status, e.hide_from_listings, " + day
 	return q + " UNION ALL SELECT '" + dayDimSeries + "', 0, e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM events e " +

@@ -164,23 +164,6 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return s.db.QueryContext(ctx, query, args...)
 }
 
-// queryString runs a read of one value (text or NULL, "" for NULL or no
-// row) written with ? placeholders, as query does.
-func (s *Store) queryString(ctx context.Context, query string, args ...any) (string, error) {
-	rows, err := s.query(ctx, query, args...)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = rows.Close() }()
-	var v sql.NullString
-	if rows.Next() {
-		if err := rows.Scan(&v); err != nil {
-			return "", err
-		}
-	}
-	return v.String, rows.Err()
-}
-
 // queryStmt runs query's statement st with args between the query hooks.
 func (p *prepared) queryStmt(ctx context.Context, st *sql.Stmt, query string, args []any) (*sql.Rows, error) {
 	args = bindArgs(args)
