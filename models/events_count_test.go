@@ -304,13 +304,13 @@ func TestTwoKindsOfLinksReadTheSmaller(t *testing.T) {
 		ctx := context.Background()
 		editor := newUser(t, db, "editor", models.RoleEditor)
 		var venues, orgs []int64
-		for _, name := range []string{"Big hall", "Small room"} {
+		for i, name := range []string{"Big hall", "Small room"} {
 			v, _, err := db.Venues().Create(ctx, editor, models.VenueInput{Venue: ptr(name)}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
 			venues = append(venues, v.ID)
-			o, _, err := db.Organizers().Create(ctx, editor, models.OrganizerInput{Organizer: ptr(name + " team")}, "en")
+			o, _, err := db.Organizers().Create(ctx, editor, models.OrganizerInput{Organizer: ptr([]string{"Théâtre du Châtelet", "서울 재즈 협회"}[i])}, "en")
 			if err != nil {
 				t.Fatal(err)
 			}
