@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -43,7 +42,8 @@ type Account struct {
 }
 
 // StartServer runs the binary Main built on a free
-// 127.0.0.1 port and a new SQLite file, with extra serve options; it
+// 127.0.0.1 port and a new SQLite file (a copy of the migrated
+// template: serve's migrations find nothing to do), with extra serve options; it
 // returns once /healthz answers. The server stops when the test ends, and
 // its log is printed when the test failed.
 func StartServer(t testing.TB, args ...string) *Server {
@@ -56,7 +56,7 @@ func StartServer(t testing.TB, args ...string) *Server {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	dsn := "sqlite:" + filepath.Join(t.TempDir(), "kalends.db")
+	dsn := modelstest.MigratedDSN(t, models.SQLite)
 	s := &Server{URL: "http://" + addr, log: &lockedBuffer{}, apiPassw: map[int64]string{}}
 	ctx, cancel := context.WithCancel(suite.ctx)
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", addr, "--db", dsn}, args...)...) //nolint:gosec // G204: the binary Main built, with test arguments.

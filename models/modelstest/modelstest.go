@@ -42,19 +42,13 @@ func EachDB(t *testing.T, fn func(t *testing.T, db *models.DB)) {
 }
 
 // Open returns a fresh migrated database of dialect d, closed (and for
-// MySQL dropped) when the test ends.
+// MySQL dropped) when the test ends: a copy of a migrated template
+// (template.go), on which Migrate then finds nothing to apply.
 func Open(t testing.TB, d models.Dialect) *models.DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var dsn string
-	switch d {
-	case models.SQLite:
-		dsn = "sqlite:" + filepath.Join(t.TempDir(), "kalends.db")
-	case models.MySQL:
-		dsn = mysqlDSN(t)
-	}
-	db, err := models.Open(ctx, dsn)
+	db, err := models.Open(ctx, MigratedDSN(t, d))
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
@@ -64,6 +58,19 @@ func Open(t testing.TB, d models.Dialect) *models.DB {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return db
+}
+
+// MigratedDSN names a new database of dialect d holding a copy of the
+// migrated template, not opened (for a kalends command or server the test
+// starts), dropped when the test ends.
+func MigratedDSN(t testing.TB, d models.Dialect) string {
+	t.Helper()
+	if d == models.MySQL {
+		dsn := mysqlDSN(t)
+		cloneMySQLTemplate(t, MySQLDSN(t), mysqlPrefix(t), dsn)
+		return dsn
+	}
+	return openSQLiteCopy(t)
 }
 
 // NewDSN names a fresh, empty database of dialect d (not migrated), for
@@ -80,15 +87,11 @@ func NewDSN(t testing.TB, d models.Dialect) string {
 // mysqlDSN creates an empty database for this test and returns its URL.
 func mysqlDSN(t testing.TB) string {
 	t.Helper()
-	base := MySQLDSN(t)
-	u, err := url.Parse(base)
+	u, err := url.Parse(MySQLDSN(t))
 	if err != nil {
 		t.Fatalf("%s: %v", EnvDSN, err)
 	}
-	prefix := strings.Trim(u.Path, "/")
-	if prefix == "" {
-		prefix = "kalends_test"
-	}
+	prefix := mysqlPrefix(t)
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	name := prefix + "_" + hex.EncodeToString(rnd[:])
@@ -96,6 +99,20 @@ func mysqlDSN(t testing.TB) string {
 	dsn := u.String()
 	t.Cleanup(func() { dropMySQL(t, dsn, name) })
 	return dsn
+}
+
+// mysqlPrefix is the database name of EnvDSN, which starts the names of
+// the test databases.
+func mysqlPrefix(t testing.TB) string {
+	t.Helper()
+	u, err := url.Parse(MySQLDSN(t))
+	if err != nil {
+		t.Fatalf("%s: %v", EnvDSN, err)
+	}
+	if prefix := strings.Trim(u.Path, "/"); prefix != "" {
+		return prefix
+	}
+	return "kalends_test"
 }
 
 // MySQLDSN returns the server URL of EnvDSN, or stops the test through
