@@ -85,10 +85,11 @@ type EventFilter struct {
 	// searched with LIKE (searchAllDirty: too many, so all are).
 	searchDirty    []int64
 	searchAllDirty bool
-	// searchMatched is the events the index found (SQLite; nil
-	// otherwise), searchMatchAll that every event holds the words (none
-	// folds to anything). searchPage leaves only the events of the
-	// page's days in it, and the total in searchTotal (searchCounted).
+	// searchMatched is the events the index found (nil when it was not
+	// read: no search, or LIKE), searchMatchAll that every event holds
+	// the words (none folds to anything). searchPage (SQLite) leaves only
+	// the events of the page's days in it, and the total in searchTotal
+	// (searchCounted).
 	searchMatched  []int64
 	searchMatchAll bool
 	searchTotal    int
@@ -358,14 +359,20 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 	return joinInvalid(errs...)
 }
 
-// resolveSearch reads f's search through the index on SQLite (after
-// resolveEventFilter has read the marks): a list for anonymous readers
-// from the keys alone (searchPage), any other the events that hold every
-// word (matchSearchSQLite). A reader whose language has no slot of its
-// own is searched with LIKE.
+// resolveSearch reads f's search through the index (after
+// resolveEventFilter has read the marks). On SQLite: a list for anonymous
+// readers from the keys alone (searchPage), any other the events that
+// hold every word (matchSearchSQLite); a reader whose language has no
+// slot of its own is searched with LIKE. On MySQL, the events that hold
+// every word (matchSearchMySQL).
 func (s *Store) resolveSearch(ctx context.Context, f *EventFilter) error {
-	if s.dialect != SQLite || len(f.Search) == 0 || f.likeSearch || f.searchAllDirty {
+	if len(f.Search) == 0 || f.likeSearch || f.searchAllDirty {
 		return nil
+	}
+	if s.dialect == MySQL {
+		ids, all, err := s.matchSearchMySQL(ctx, f.Lang, f.Search)
+		f.searchMatched, f.searchMatchAll = ids, all
+		return err
 	}
 	if f.listing && len(f.searchDirty) == 0 && searchListsFast(f) {
 		ok, err := s.searchPage(ctx, f)
@@ -419,7 +426,7 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 
 	if cond, args := eventSearchCondition(s.dialect, f.Lang, f.Search, f.searchDirty, f.searchAllDirty || f.likeSearch, f.searchMatched, f.searchMatchAll); cond != "" {
 		q.Where(cond, args...)
-		if counting && f.searchMatched != nil && !f.likeSearch {
+		if counting && f.searchMatched != nil && !f.likeSearch && s.dialect == SQLite {
 			// A count reads the matches by id (their number), not the
 			// whole window probing each event against them (the
 			// planner's choice, which grows with the calendar).
