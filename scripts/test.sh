@@ -143,6 +143,6 @@ race=""
 [[ "${KALENDS_TEST_RACE:-0}" == 1 ]] && race="-race"
 # -timeout: no package may pass 15 minutes (Go's default of 10 was reached
 # by the store package, which runs every test on both dialects, on a busy
-# 2-core machine); the browser package stops itself at 10 (browsertest.Budget).
+# 2-core machine); the browser package stops itself at 13 (browsertest.Budget).
 go test -count=1 -timeout 15m $race ${KALENDS_TEST_FLAGS:-} ./...
 echo "all checks and tests passed in ${SECONDS}s"
