@@ -213,8 +213,9 @@ func wordGrams(w string) string {
 // marked to list them, so every event is. matched is the result of the
 // index already read (resolveSearch: matchSearchSQLite, searchPage,
 // matchSearchMySQL), the events it holds; matchAll says every event holds
-// every word (none folds to anything). On MySQL, a filter whose search
-// was not resolved (matched nil) reads the index in subqueries.
+// every word (none folds to anything). Every filter with a search is
+// resolved before it is applied (prepareEventFilter, ListEvents), so a nil
+// matched is no event, on both dialects.
 func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64, allDirty bool, matched []int64, matchAll bool) (string, []any) {
 	likeCond, likeArgs := SearchCondition(d, KindEvent, "event", "id", []string{"title", "description", "excerpt"}, lang, words)
 	if likeCond == "" || allDirty {
@@ -226,26 +227,11 @@ func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64,
 	case matchAll:
 		idx = "1 = 1"
 	case d == SQLite:
-		if matched == nil {
-			matched = []int64{}
-		}
 		idx, args = "event.id IN (SELECT value FROM json_each(?))", []any{jsonIDs(matched)}
-	case matched != nil && len(matched) == 0:
+	case len(matched) == 0:
 		idx = "1 = 0"
-	case matched != nil:
-		idx, args = "event.id IN (?)", []any{bun.List(matched)}
 	default:
-		idx = "1 = 1"
-		var conds []string
-		for _, w := range words {
-			if sub, sargs, ok := wordMatch(lang, w); ok {
-				conds = append(conds, "event.id IN ("+sub+")")
-				args = append(args, sargs...)
-			}
-		}
-		if len(conds) > 0 {
-			idx = strings.Join(conds, " AND ")
-		}
+		idx, args = "event.id IN (?)", []any{bun.List(matched)}
 	}
 	if len(dirty) == 0 {
 		return "(" + idx + ")", args

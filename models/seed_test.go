@@ -34,7 +34,7 @@ func dumpSeed(t *testing.T, db *models.DB) string {
 		"SELECT id, taxonomy, name, slug, parent_id, event_count FROM terms ORDER BY id",
 		"SELECT term_id, lang, name FROM term_translations ORDER BY term_id, lang",
 	} {
-		queryRows(t, db, q, func(_ []string, vals []any) {
+		modelstest.QueryRows(t, db, q, func(_ []string, vals []any) {
 			for _, v := range vals {
 				switch x := v.(type) {
 				case time.Time:

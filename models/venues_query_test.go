@@ -124,42 +124,11 @@ func explain(t *testing.T, db *models.DB, q string) string {
 		prefix = "EXPLAIN "
 	}
 	var b strings.Builder
-	queryRows(t, db, prefix+q, func(cols []string, vals []any) {
+	modelstest.QueryRows(t, db, prefix+q, func(cols []string, vals []any) {
 		for i, v := range vals {
 			fmt.Fprintf(&b, "%s=%v ", cols[i], v)
 		}
 		b.WriteByte('\n')
 	})
 	return b.String()
-}
-
-// queryRows runs q and calls row with each row's columns and values
-// ([]byte values as strings).
-func queryRows(t *testing.T, db *models.DB, q string, row func(cols []string, vals []any)) {
-	t.Helper()
-	rows, err := db.Bun.QueryContext(context.Background(), q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer func() { _ = rows.Close() }()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vals {
-			if bs, ok := v.([]byte); ok {
-				vals[i] = string(bs)
-			}
-		}
-		row(cols, vals)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
 }

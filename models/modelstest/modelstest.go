@@ -9,7 +9,6 @@ package modelstest
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"net/url"
@@ -166,12 +165,7 @@ func Await(limit time.Duration, cond func() error) error {
 }
 
 func dropMySQL(t testing.TB, dsn, name string) {
-	cfg, err := models.MySQLConfig(dsn)
-	if err != nil {
-		return
-	}
-	cfg.DBName = ""
-	db, err := sql.Open("mysql", cfg.FormatDSN())
+	db, err := serverDB(dsn)
 	if err != nil {
 		return
 	}
@@ -181,6 +175,37 @@ func dropMySQL(t testing.TB, dsn, name string) {
 	//nolint:gosec // G701: name is the test DSN's own database name plus random hex, made by mysqlDSN; a database name cannot be a placeholder.
 	if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS `"+name+"`"); err != nil {
 		t.Logf("drop test database %s: %v", name, err)
+	}
+}
+
+// QueryRows runs q and calls row with each row's columns and values
+// ([]byte values as strings).
+func QueryRows(t testing.TB, db *models.DB, q string, row func(cols []string, vals []any)) {
+	t.Helper()
+	rows, err := db.Bun.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer func() { _ = rows.Close() }()
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if bs, ok := v.([]byte); ok {
+				vals[i] = string(bs)
+			}
+		}
+		row(cols, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -60,37 +60,14 @@ func schemaOf(t *testing.T, db *models.DB) []string {
 	t.Helper()
 	ctx := context.Background()
 	var lines []string
-	read := func(query string, args ...any) {
-		rows, err := db.Bun.QueryContext(ctx, query, args...)
-		if err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		defer func() { _ = rows.Close() }()
-		cols, err := rows.Columns()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
+	read := func(query string) {
+		modelstest.QueryRows(t, db, query, func(cols []string, vals []any) {
 			var b strings.Builder
 			for i, v := range vals {
-				if bs, ok := v.([]byte); ok {
-					v = string(bs)
-				}
 				fmt.Fprintf(&b, "%s=%v ", cols[i], v)
 			}
 			lines = append(lines, autoIncrement.ReplaceAllString(b.String(), ""))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 	}
 	var tables []string
 	if db.Dialect() == models.SQLite {
