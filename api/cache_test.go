@@ -7,15 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
 
 // withCache rebuilds e's app with a response cache of maxBytes that reads
-// the generation at most every check.
+// the generation at most every check, through the Watch its parts cache
+// reads too (as cmd/kalends builds them).
 func withCache(e *testEnv, maxBytes int64, check time.Duration) *ResponseCache {
-	rc := NewResponseCache(e.DB, e.Deps.Site, maxBytes, check)
-	e.Deps.Cache = rc
+	w := cachegen.New(e.DB, check)
+	rc := NewResponseCache(w, e.Deps.Site, maxBytes)
+	e.Deps.Cache, e.Deps.Parts = rc, NewPartCache(w, 8<<20)
 	e.App = newTestApp(e.Deps, Routes())
 	return rc
 }

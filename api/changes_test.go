@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/models"
 )
 
@@ -121,7 +122,7 @@ func TestListCursorIsNoFresherThanItsParts(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *testEnv) {
 		slow := *e
 		d := *e.Deps
-		d.Parts = NewPartCache(e.DB, 8<<20, time.Hour)
+		d.Parts = NewPartCache(cachegen.New(e.DB, time.Hour), 8<<20)
 		slow.Deps, slow.App = &d, newTestApp(&d, Routes())
 		id := eventIDOf(e.createEvent(t, map[string]any{"title": "初版", "start_date": "2031-07-01 10:00:00", "end_date": "2031-07-01 12:00:00"}))
 		list := func() (string, string) {

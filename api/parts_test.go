@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
 
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/internal/imagetest"
 	"github.com/kalends/kalends/models"
 )
@@ -55,7 +56,7 @@ func newPartsBench(t *testing.T, e *testEnv) *partsBench {
 		// The generation is read at every request: a write through
 		// another instance shows at once, and a part kept across a write
 		// shows only if the write moved no generation.
-		on.Parts = NewPartCache(e.DB, 8<<20, time.Nanosecond)
+		on.Parts = NewPartCache(cachegen.New(e.DB, time.Nanosecond), 8<<20)
 		b.pairs = append(b.pairs, partsPair{host: host, off: newTestApp(&off, Routes()), on: newTestApp(&on, Routes()), parts: on.Parts})
 	}
 	return b

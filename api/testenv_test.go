@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
 )
@@ -80,7 +81,7 @@ func newTestEnvWithRoutes(t testing.TB, db *models.DB, routes []Route) *testEnv 
 	// Lists come from the parts cache, which reads the generation at every
 	// request: every test of the package checks its answers through it
 	// (TestPartsCacheBodies compares them with fresh ones).
-	d := &Deps{DB: db, I18n: b, Site: site, Logger: slog.New(slog.DiscardHandler), Parts: NewPartCache(db, 8<<20, time.Nanosecond)}
+	d := &Deps{DB: db, I18n: b, Site: site, Logger: slog.New(slog.DiscardHandler), Parts: NewPartCache(cachegen.New(db, time.Nanosecond), 8<<20)}
 	e := &testEnv{DB: db, Deps: d, Users: map[models.Role]*models.User{}, passwords: map[models.Role]string{}}
 	if routes == nil {
 		routes = Routes()

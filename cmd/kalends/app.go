@@ -18,6 +18,7 @@ import (
 	"github.com/kalends/kalends/api"
 	"github.com/kalends/kalends/i18n"
 	"github.com/kalends/kalends/internal/admission"
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/web"
 	"github.com/kalends/kalends/web/ui"
@@ -36,15 +37,17 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	}
 	db.UseMedia(cfg.mediaStorage())
 	// One response cache (one byte budget) for the API and the public
-	// pages and feeds.
-	cache, parts := caches(db, site, cfg)
+	// pages and feeds; it, the parts cache and the site's identity read the
+	// cache generation through one Watch (caches).
+	watch := cachegen.New(db, cfg.CacheCheck)
+	cache, parts := caches(watch, site, cfg)
 	// One gate for both surfaces: the cores are shared.
 	reads, writes := cfg.activeLimit(db.Dialect())
 	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))
 	apiDeps := &api.Deps{DB: db, MediaMaxBytes: cfg.mediaMax(), I18n: bundle, Site: site, CORSOrigins: cfg.CORSOrigins, Logger: logger,
 		Cache: cache, Parts: parts, Gate: gate}
 	webDeps := &web.Deps{DB: db, I18n: bundle, Site: site, Logger: logger, APIPath: "/" + api.Namespace + "/", Cache: cache, Parts: parts, Gate: gate,
-		ImportMaxBytes: cfg.importMax(), Ident: ui.NewIdentity(db, cfg.CacheCheck), EmbedOrigins: cfg.EmbedOrigins}
+		ImportMaxBytes: cfg.importMax(), Ident: ui.NewIdentity(db, watch), EmbedOrigins: cfg.EmbedOrigins}
 	apiErrors, webErrors := api.ErrorHandler(apiDeps), web.ErrorHandler(webDeps)
 	fcfg := fiber.Config{
 		ReadTimeout:  cfg.ReadTimeout,

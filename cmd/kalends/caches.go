@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/api"
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 )
@@ -16,13 +17,17 @@ const partsShare = 4
 
 // caches builds the response cache (nil with --cache-answers=false) and
 // the parts cache lists are assembled from, within one byte budget:
-// --cache-size; both nil when it is 0.
-func caches(db *models.DB, site *models.Site, cfg *Config) (*respcache.Cache, *api.PartCache) {
+// --cache-size; both nil when it is 0. Both read the generation through w,
+// the instance's one Watch: with a Watch each, an answer could be stored
+// under a generation the parts cache had not read yet, built from parts of
+// the one before, and stay so until the next write
+// (TestAnInstanceNeverCachesAnAnswerOlderThanItsGeneration).
+func caches(w *cachegen.Watch, site *models.Site, cfg *Config) (*respcache.Cache, *api.PartCache) {
 	if cfg.CacheAnswersOff {
-		return nil, api.NewPartCache(db, cfg.CacheSize, cfg.CacheCheck)
+		return nil, api.NewPartCache(w, cfg.CacheSize)
 	}
 	parts := cfg.CacheSize / partsShare
-	return respcache.New(db, site, cfg.CacheSize-parts, cfg.CacheCheck), api.NewPartCache(db, parts, cfg.CacheCheck)
+	return respcache.New(w, site, cfg.CacheSize-parts), api.NewPartCache(w, parts)
 }
 
 // partsWrote makes the parts cache read the generation before its next

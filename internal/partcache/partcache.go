@@ -30,10 +30,6 @@ type Key struct {
 	Reader string
 }
 
-// Generations reads the database's cache generation: a number every
-// write moves in its transaction (models.CacheGeneration).
-type Generations = cachegen.Source
-
 // Cache holds parts in memory, bounded in bytes (least recently used first
 // out). A part is served only while the cache generation is the one it was
 // made under: every write moves the generation in its transaction, so a
@@ -70,13 +66,14 @@ func (e *entry) size() int64 {
 	return int64(entryOverhead + len(e.key.Shape) + len(e.key.Lang) + len(e.key.Prefix) + len(e.key.Reader) + cap(e.body))
 }
 
-// New returns a cache of at most maxBytes that reads the generation from
-// db at most every check; nil when maxBytes is 0 (no cache).
-func New(db Generations, maxBytes int64, check time.Duration) *Cache {
+// New returns a cache of at most maxBytes that reads the generation
+// through w (the one Watch of the instance, shared with its response
+// cache); nil when maxBytes is 0 (no cache).
+func New(w *cachegen.Watch, maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{maxBytes: maxBytes, watch: cachegen.New(db, check), lru: list.New(), byKey: map[Key]*list.Element{}}
+	return &Cache{maxBytes: maxBytes, watch: w, lru: list.New(), byKey: map[Key]*list.Element{}}
 }
 
 // Bytes is the size of what the cache holds.

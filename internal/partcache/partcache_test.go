@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/kalends/kalends/internal/cachegen"
 )
 
 // gens is a database whose generation the test moves.
@@ -28,7 +30,7 @@ func (g *gens) CacheGeneration(context.Context) (int64, error) {
 func TestPartsLiveUntilTheGenerationMoves(t *testing.T) {
 	db := &gens{}
 	db.gen.Store(7)
-	c := New(db, 1<<20, time.Hour)
+	c := New(cachegen.New(db, time.Hour), 1<<20)
 	ctx := context.Background()
 	gen, ok := c.Generation(ctx)
 	if !ok || gen != 7 {
@@ -76,7 +78,7 @@ func TestPartsLiveUntilTheGenerationMoves(t *testing.T) {
 func TestPartsStayWithinTheirBytes(t *testing.T) {
 	db := &gens{}
 	const max = 64 << 10
-	c := New(db, max, time.Hour)
+	c := New(cachegen.New(db, time.Hour), max)
 	gen, _ := c.Generation(context.Background())
 	body := make([]byte, 1000)
 	for i := range 500 {
@@ -97,7 +99,7 @@ func TestPartsStayWithinTheirBytes(t *testing.T) {
 
 func TestNilCacheHoldsNothing(t *testing.T) {
 	var c *Cache
-	if New(&gens{}, 0, time.Second) != nil {
+	if New(cachegen.New(&gens{}, time.Second), 0) != nil {
 		t.Fatal("a cache of 0 bytes")
 	}
 	if _, ok := c.Generation(context.Background()); ok {
@@ -115,7 +117,7 @@ func TestNilCacheHoldsNothing(t *testing.T) {
 func TestEntryCost(t *testing.T) {
 	const n = 20000
 	db := &gens{}
-	c := New(db, 1<<40, time.Hour)
+	c := New(cachegen.New(db, time.Hour), 1<<40)
 	gen, _ := c.Generation(context.Background())
 	bodies := make([][]byte, n)
 	for i := range bodies {

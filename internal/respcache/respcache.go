@@ -80,13 +80,16 @@ func (e *cacheEntry) size() int64 {
 // pointer, at a swiss map's load, counted high).
 var entryFixed = AllocSize(int(unsafe.Sizeof(cacheEntry{}))) + AllocSize(int(unsafe.Sizeof(list.Element{}))) + 64
 
-// New returns a cache of at most maxBytes that reads the
-// generation at most every check; nil when maxBytes is 0 (no cache).
-func New(db *models.DB, site *models.Site, maxBytes int64, check time.Duration) *Cache {
+// New returns a cache of at most maxBytes that reads the generation
+// through w; nil when maxBytes is 0 (no cache). Give every cache of an
+// instance the same Watch: an answer is stored under the generation this
+// cache read, and the parts and the site's identity it was built from must
+// not have been read under an older one.
+func New(w *cachegen.Watch, site *models.Site, maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{site: site, maxBytes: maxBytes, watch: cachegen.New(db, check), lru: list.New(), byKey: map[string]*list.Element{}}
+	return &Cache{site: site, maxBytes: maxBytes, watch: w, lru: list.New(), byKey: map[string]*list.Element{}}
 }
 
 // Bytes is the size of what the cache holds (with what was charged to

@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/internal/partcache"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
@@ -33,7 +34,7 @@ func TestFilterBarFollowsEveryWrite(t *testing.T) {
 		}
 		site := models.DefaultSite()
 		db.UseSite(site)
-		parts := partcache.New(db, 8<<20, time.Nanosecond)
+		parts := partcache.New(cachegen.New(db, time.Nanosecond), 8<<20)
 		app := fiber.New(fiber.Config{Immutable: true})
 		Register(app, &ui.Deps{DB: db, I18n: b, Logger: slog.New(slog.DiscardHandler), Site: site, Parts: parts})
 		admin, err := db.CreateUser(ctx, models.Console, models.NewUser{Login: "chef", Password: "password-chef", Role: models.RoleAdministrator})

@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/kalends/kalends/i18n"
+	"github.com/kalends/kalends/internal/cachegen"
 	"github.com/kalends/kalends/internal/respcache"
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
@@ -40,7 +41,7 @@ func newSitemapApp(t *testing.T, db *models.DB) *fiber.App {
 	site.BaseURL, site.DefaultLanguage = sitemapBase, "ja"
 	db.UseSite(site)
 	d := &ui.Deps{DB: db, I18n: b, Logger: slog.New(slog.DiscardHandler), Site: site,
-		Cache: respcache.New(db, site, 32<<20, 0)} // the tests write through the store, not this instance: read the generation on every request
+		Cache: respcache.New(cachegen.New(db, 0), site, 32<<20)} // the tests write through the store, not this instance: read the generation on every request
 	app := fiber.New(fiber.Config{Immutable: true})
 	Register(app, d)
 	return app

@@ -63,9 +63,11 @@ type Identity struct {
 }
 
 // NewIdentity returns the identity read from db, checked against the cache
-// generation at most every check.
-func NewIdentity(db *models.DB, check time.Duration) *Identity {
-	return &Identity{db: db, watch: cachegen.New(db, check)}
+// generation through w (the instance's one Watch, which its response cache
+// reads too: a page stored under a generation shows the identity of that
+// generation or a newer one).
+func NewIdentity(db *models.DB, w *cachegen.Watch) *Identity {
+	return &Identity{db: db, watch: w}
 }
 
 // Get returns the current identity; on a read error the last one read (or
