@@ -60,6 +60,28 @@ stop_mariadb() {
 trap stop_mariadb EXIT
 trap 'exit 130' INT TERM
 
+# mariadb_base prints where the throwaway server keeps its data: in memory
+# (/dev/shm, a tmpfs) when that has 2 GB free, else $TMPDIR or /tmp.
+# Measured on a 2-core machine: the store's tests took 184 s with the data
+# on ext4 (the server spent 61 s in the kernel creating, truncating and
+# deleting the files of the ~1,300 test databases, durability off or not)
+# and 100 s on tmpfs (13 s in the kernel). Each test drops its database,
+# so the server holds a few hundred MB at most. KALENDS_MARIADB_TMP names
+# another place.
+mariadb_base() {
+	if [[ -n "${KALENDS_MARIADB_TMP:-}" ]]; then
+		echo "$KALENDS_MARIADB_TMP"
+		return
+	fi
+	local avail
+	if [[ -d /dev/shm && -w /dev/shm ]] && avail="$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" &&
+		[[ "$avail" =~ ^[0-9]+$ ]] && ((avail >= 2 * 1024 * 1024)); then
+		echo /dev/shm
+		return
+	fi
+	echo "${TMPDIR:-/tmp}"
+}
+
 start_mariadb() {
 	local mariadbd install_db
 	mariadbd="$(command -v mariadbd || true)"
@@ -70,7 +92,7 @@ start_mariadb() {
 		mariadbd="$(command -v mariadbd || echo /usr/sbin/mariadbd)"
 		install_db="$(command -v mariadb-install-db)"
 	fi
-	mariadb_dir="$(mktemp -d "${TMPDIR:-/tmp}/kalends-mariadb.XXXXXX")"
+	mariadb_dir="$(mktemp -d "$(mariadb_base)/kalends-mariadb.XXXXXX")"
 	local port user
 	port="$(free_port)"
 	user="$(id -un)"
