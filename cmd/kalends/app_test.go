@@ -42,16 +42,22 @@ func testApp(t *testing.T, db *models.DB, log io.Writer) *fiber.App {
 // do sends a request through app and reads the answer whole.
 func do(t *testing.T, app *fiber.App, req *http.Request) (*http.Response, string) {
 	t.Helper()
-	res, err := app.Test(req, -1)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer func() { _ = res.Body.Close() }()
-	b, err := io.ReadAll(res.Body)
+	res, body, err := send(app, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, string(b)
+	return res, body
+}
+
+// send is do for a goroutine other than the test's: it returns the error.
+func send(app *fiber.App, req *http.Request) (*http.Response, string, error) {
+	res, err := app.Test(req, -1)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s %s: %w", req.Method, req.URL, err)
+	}
+	defer func() { _ = res.Body.Close() }()
+	b, err := io.ReadAll(res.Body)
+	return res, string(b), err
 }
 
 func TestHealthzFollowsTheDatabase(t *testing.T) {

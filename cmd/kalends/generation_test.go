@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,17 +47,15 @@ func TestAnInstanceNeverCachesAnAnswerOlderThanItsGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(path string) (string, error) {
-		res, err := app.Test(httptest.NewRequest(http.MethodGet, path, nil), -1)
-		if err != nil {
-			return "", err
-		}
-		defer func() { _ = res.Body.Close() }()
-		b, err := io.ReadAll(res.Body)
+		res, body, err := send(app, httptest.NewRequest(http.MethodGet, path, nil))
 		if err == nil && res.StatusCode != http.StatusOK {
 			err = fmt.Errorf("GET %s: %d", path, res.StatusCode)
 		}
-		return string(b), err
+		return body, err
 	}
+	// The paths to the name and the title: a public page, the API's list
+	// (from parts) and the feed, each cached whole.
+	paths := []string{"/ja/events/", "/cal/events/v1/events?ml_language=ja", "/ja/events.ics"}
 	langs := []string{"en", "ja", "ko", "zh-Hans"}
 	const rounds = 60
 	for i := 1; i <= rounds; i++ {
@@ -73,7 +70,7 @@ func TestAnInstanceNeverCachesAnAnswerOlderThanItsGeneration(t *testing.T) {
 					return
 				default:
 				}
-				for _, p := range []string{"/ja/events/", "/cal/events/v1/events?ml_language=ja"} {
+				for _, p := range paths {
 					if _, err := get(p); err != nil {
 						done <- err
 						return
@@ -116,6 +113,12 @@ func TestAnInstanceNeverCachesAnAnswerOlderThanItsGeneration(t *testing.T) {
 			}
 			if !strings.Contains(b, `"title":"`+title+`"`) {
 				return fmt.Errorf("round %d: the API's list still shows an older title: %.300s", i, b)
+			}
+			if b, err = get("/ja/events.ics"); err != nil {
+				return err
+			}
+			if !strings.Contains(b, "X-WR-CALNAME:"+name+"\r\n") || !strings.Contains(b, "SUMMARY:"+title+"\r\n") {
+				return fmt.Errorf("round %d: the feed still shows an older name or title: %.600s", i, b)
 			}
 			return nil
 		})
