@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,8 +21,9 @@ import (
 // exactly when it is a substring of one of its fields: what the LIKE search
 // (SearchCondition) asks, field by field. On SQLite the rows are keyed and
 // their text indexed by runs (event_search_keys.go, event_search_runs.go,
-// migration 20261221000100_event_search_keys); on MySQL a FULLTEXT index
-// of gram tokens gives candidates that LOCATE checks.
+// migration 20261221000100_event_search_keys); on MySQL by posting lists
+// of the same pieces and of the trigrams of Chinese and Japanese
+// (event_search_mysql.go, migration 20261223000100_event_search_postings).
 //
 // Triggers on events and event_translations mark the events whose text
 // changed in event_search_dirty, in the writing statement; RunInTx refolds
@@ -84,13 +84,6 @@ func searchBody(fields ...*string) (string, bool) {
 		any = true
 	}
 	return b.String(), any
-}
-
-// searchGrams is the FULLTEXT document of a body on MySQL: one token per
-// distinct trigram (gramToken) and per distinct character and pair of
-// characters (shortToken), space separated and sorted.
-func searchGrams(body string) string {
-	return joinTokens(ngramTokens(body, 3, gramToken)) + " " + shortGrams(body)
 }
 
 // shortGrams is the document of a body in event_search_short (SQLite):
@@ -156,17 +149,6 @@ func ngramTokens(body string, n int, token func(string) string) map[string]struc
 	return seen
 }
 
-func joinTokens(sets ...map[string]struct{}) string {
-	var toks []string
-	for _, set := range sets {
-		for t := range set {
-			toks = append(toks, t)
-		}
-	}
-	sort.Strings(toks)
-	return strings.Join(toks, " ")
-}
-
 // shortToken is the token of a text of one or two characters: "u" or "b"
 // and the code point of each character in four base-36 digits, so that a
 // token stands for exactly one text.
@@ -193,17 +175,6 @@ func appendShortToken(b []byte, r1, r2 rune) []byte {
 	put(r1)
 	put(r2)
 	return b
-}
-
-// wordGrams is the boolean FULLTEXT query (MySQL) of a folded word of at
-// least three characters: every one of its trigrams' tokens.
-func wordGrams(w string) string {
-	var toks []string
-	for t := range ngramTokens(w, 3, gramToken) {
-		toks = append(toks, "+"+t)
-	}
-	sort.Strings(toks)
-	return strings.Join(toks, " ")
 }
 
 // eventSearchCondition is the WHERE fragment of a search of events
@@ -241,71 +212,6 @@ func eventSearchCondition(d Dialect, lang string, words []string, dirty []int64,
 	all := append([]any{in}, args...)
 	all = append(all, in)
 	return cond, append(all, likeArgs...)
-}
-
-// wordMatch is the query of the events whose source row or lang row holds
-// a word (MySQL); ok is false for a word that folds to nothing (every
-// event's title holds it).
-func wordMatch(lang, w string) (query string, args []any, ok bool) {
-	langs := []string{searchSourceLang}
-	if lang != "" {
-		langs = append(langs, lang)
-	}
-	fw := FoldSearch(w)
-	if fw == "" {
-		return "", nil, false
-	}
-	// Trigrams give the candidates that LOCATE checks; one or two
-	// characters are one token, exact (ASCII ones are read in the text:
-	// they are in nearly every event).
-	switch n := utf8.RuneCountInString(fw); {
-	case n < 3 && shortASCII(fw):
-		return "SELECT es.event_id FROM event_search es WHERE es.lang IN (?) AND LOCATE(?, es.body) > 0",
-			[]any{bun.List(langs), fw}, true
-	case n >= 3:
-		return "SELECT es.event_id FROM event_search es WHERE MATCH(es.grams) AGAINST(? IN BOOLEAN MODE) " +
-			"AND es.lang IN (?) AND LOCATE(?, es.body) > 0", []any{wordGrams(fw), bun.List(langs), fw}, true
-	default:
-		return "SELECT es.event_id FROM event_search es WHERE MATCH(es.grams) AGAINST(? IN BOOLEAN MODE) AND es.lang IN (?)",
-			[]any{"+" + shortToken(fw), bun.List(langs)}, true
-	}
-}
-
-// matchSearchMySQL reads the events that hold every word, in a reader's
-// languages, through the index (any status, any time): one query per
-// word, intersected. all says no word folds to anything. Read apart from
-// the list, so that MariaDB's planner never runs the index's search once
-// per event of the window (a semi-join it did not flatten: 4 req/s at
-// 100,000 events).
-func (s *Store) matchSearchMySQL(ctx context.Context, lang string, words []string) (ids []int64, all bool, err error) {
-	all = true
-	for _, w := range words {
-		query, args, ok := wordMatch(lang, w)
-		if !ok {
-			continue
-		}
-		var got []int64
-		if err := s.db.NewRaw(query, args...).Scan(ctx, &got); err != nil {
-			return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
-		}
-		slices.Sort(got)
-		got = slices.Compact(got)
-		if all {
-			ids, all = got, false
-		} else {
-			ids = intersectSorted(ids, got)
-		}
-		if len(ids) == 0 {
-			break
-		}
-	}
-	if all {
-		return nil, true, nil
-	}
-	if ids == nil {
-		ids = []int64{}
-	}
-	return ids, false, nil
 }
 
 // shortASCII tells whether a folded word of one or two characters is
@@ -372,7 +278,7 @@ func (s *Store) indexMarked(ctx context.Context) error {
 			return nil
 		}
 		if mode == searchOn {
-			if err := s.indexEvents(ctx, ids); err != nil {
+			if err := s.indexEvents(ctx, ids, false); err != nil {
 				return err
 			}
 		}
@@ -390,6 +296,12 @@ func (s *Store) indexMarked(ctx context.Context) error {
 // events it refolded. A mark of a transaction still running elsewhere is
 // not visible and stays to its owner.
 func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
+	return s.indexBacklog(ctx, false)
+}
+
+// indexBacklog is IndexBacklog; with force, every row of the refolded
+// events is written again, changed or not (Reindex on MySQL).
+func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err error) {
 	bulk := false
 	defer func() {
 		if bulk && err != nil { // merging as usual again
@@ -429,7 +341,7 @@ func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
 					ids = append(ids, m.EventID)
 				}
 			}
-			if err := tx.indexEvents(ctx, ids); err != nil {
+			if err := tx.indexEvents(ctx, ids, force); err != nil {
 				return err
 			}
 			// The marks read, one statement per owner.
@@ -577,13 +489,13 @@ func (s *Store) wantedSearchRows(ctx context.Context, ids []int64) (map[searchKe
 // indexEvents brings the index rows of the events ids in step with their
 // stored text (and on SQLite their keys), writing only the rows that
 // changed.
-func (s *Store) indexEvents(ctx context.Context, ids []int64) error {
+func (s *Store) indexEvents(ctx context.Context, ids []int64, force bool) error {
 	want, evs, err := s.wantedSearchRows(ctx, ids)
 	if err != nil {
 		return err
 	}
 	if s.dialect == MySQL {
-		return s.indexEventsMySQL(ctx, ids, want)
+		return s.indexEventsMySQL(ctx, ids, want, force)
 	}
 	langs := map[string]bool{}
 	for k := range want {
@@ -648,65 +560,12 @@ func sortedSearchKeys(want map[searchKey]string) []searchKey {
 	return keys
 }
 
-// indexEventsMySQL writes the rows of indexEvents on MySQL: text and its
-// FULLTEXT document (grams); ids are the table's own.
-func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[searchKey]string) error {
-	have, err := s.searchRowsOf(ctx, ids)
-	if err != nil {
-		return err
-	}
-	var gone []int64
-	for _, h := range have {
-		k := searchKey{h.EventID, h.Lang}
-		body, ok := want[k]
-		switch {
-		case !ok:
-			gone = append(gone, h.ID)
-		case body != h.Body:
-			if err := s.writeSearchRow(ctx, h.ID, k, body); err != nil {
-				return err
-			}
-		}
-		delete(want, k)
-	}
-	if len(gone) > 0 {
-		if _, err := s.db.NewDelete().TableExpr("event_search").Where("id IN (?)", bun.List(gone)).Exec(ctx); err != nil {
-			return fmt.Errorf("models: delete search rows: %w", mapErr(err))
-		}
-	}
-	keys := sortedSearchKeys(want)
-	for len(keys) > 0 {
-		n := min(len(keys), 200)
-		var b strings.Builder
-		var args []any
-		b.WriteString("INSERT INTO event_search (event_id, lang, body, grams) VALUES ")
-		for i, k := range keys[:n] {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?, ?)")
-			args = append(args, k.event, k.lang, want[k], searchGrams(want[k]))
-		}
-		if _, err := s.db.ExecContext(ctx, b.String(), args...); err != nil {
-			return fmt.Errorf("models: write search rows: %w", mapErr(err))
-		}
-		keys = keys[n:]
-	}
-	return nil
-}
-
-// writeSearchRow rewrites one row's text (MySQL).
-func (s *Store) writeSearchRow(ctx context.Context, id int64, k searchKey, body string) error {
-	if _, err := s.db.ExecContext(ctx, "UPDATE event_search SET body = ?, grams = ? WHERE id = ?", body, searchGrams(body), id); err != nil {
-		return fmt.Errorf("models: write search row of event %d %q: %w", k.event, k.lang, mapErr(err))
-	}
-	return nil
-}
-
 // SearchIndexState says how the search index of events stands against
-// the events' stored text: rows missing, rows whose text is stale, rows
-// of no event or language, and events still marked to refold. On SQLite,
-// FTSBroken says the trigram index disagrees with its rows.
+// the events' stored text: rows missing, rows whose text (or on MySQL
+// postings) is stale, rows of no event or language, and events still
+// marked to refold. FTSBroken says, on SQLite, that the trigram index
+// disagrees with its rows; on MySQL, that the vocabulary's suffixes
+// disagree with its entries.
 type SearchIndexState struct {
 	Missing, Stale, Extra, Marked int
 	FTSBroken                     bool
@@ -747,10 +606,9 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 		if err != nil {
 			return st, err
 		}
-		var have []searchRow
-		if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
-			Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
-			return st, fmt.Errorf("models: check search index: %w", mapErr(err))
+		have, err := s.searchRowsOf(ctx, ids)
+		if err != nil {
+			return st, err
 		}
 		for _, h := range have {
 			k := searchKey{h.EventID, h.Lang}
@@ -769,6 +627,13 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 			delete(want, k)
 		}
 		st.Missing += len(want)
+		if s.dialect == MySQL {
+			stale, err := s.checkPostingsMySQL(ctx, ids, rowsOf(have))
+			if err != nil {
+				return st, err
+			}
+			st.Stale += stale
+		}
 	}
 	orphans, err := s.db.NewSelect().TableExpr("event_search AS es").
 		Where("NOT EXISTS (SELECT 1 FROM events e WHERE e.id = es.event_id)").Count(ctx)
@@ -776,6 +641,18 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 		return st, fmt.Errorf("models: check search index: %w", mapErr(err))
 	}
 	st.Extra += int(orphans)
+	if s.dialect == MySQL {
+		orphans, err := s.orphanPostings(ctx)
+		if err != nil {
+			return st, fmt.Errorf("models: check search index: %w", err)
+		}
+		st.Extra += len(orphans)
+		ok, err := s.vocabSuffixesInStep(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.FTSBroken = !ok
+	}
 	if s.dialect == SQLite {
 		// FTS5 checks its indexes (the vocabulary's against its rows).
 		for _, q := range []string{
@@ -796,14 +673,20 @@ func (s *Store) CheckSearchIndex(ctx context.Context) (SearchIndexState, error) 
 // rows of events that no longer exist are dropped, and on SQLite the
 // trigram index is rebuilt from its rows. It returns the events refolded.
 func (db *DB) Reindex(ctx context.Context) (int, error) {
-	// Emptied and marked in one transaction: until each batch is folded,
-	// searches read the marked events with LIKE.
-	qs := []string{"DELETE FROM event_search"}
+	// Emptied (on MySQL, the vocabulary) and marked in one transaction:
+	// until each batch is folded, searches read the marked events with
+	// LIKE. MySQL's rows and postings are written again batch by batch
+	// (force): at 100,000 events, deleting 15 million postings in one
+	// statement outlasted the connection's read timeout.
+	var qs []string
 	if db.dialect == SQLite {
+		qs = append(qs, "DELETE FROM event_search")
 		for _, t := range searchDocTables {
 			qs = append(qs, "INSERT INTO "+t+" ("+t+") VALUES ('delete-all')")
 		}
 		qs = append(qs, "DELETE FROM event_search_vocab", "INSERT INTO event_search_vocab_fts (event_search_vocab_fts) VALUES ('delete-all')")
+	} else {
+		qs = append(qs, "DELETE FROM event_search_vocab_sfx", "DELETE FROM event_search_vocab")
 	}
 	qs = append(qs, "INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
 		"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
@@ -818,18 +701,9 @@ func (db *DB) Reindex(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("models: reindex: %w", mapErr(err))
 	}
-	return db.IndexBacklog(ctx)
-}
-
-// gramToken is the FULLTEXT token (MySQL) of one trigram: a digit and four
-// base-36 characters of its hash (16.8 million tokens; a collision only
-// adds a candidate that LOCATE then rejects). The digit keeps it off the
-// stopword list and five characters keep it above
-// innodb_ft_min_token_size.
-func gramToken(g string) string {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(g))
-	v := h.Sum64()
-	s := strconv.FormatUint((v/10)%(36*36*36*36), 36)
-	return strconv.Itoa(int(v%10)) + strings.Repeat("0", 4-len(s)) + s
+	n, err := db.indexBacklog(ctx, db.dialect == MySQL)
+	if err != nil || db.dialect != MySQL {
+		return n, err
+	}
+	return n, db.dropOrphanSearchRows(ctx)
 }

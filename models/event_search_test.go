@@ -548,3 +548,47 @@ func TestSearchIndexKeepsAnyText(t *testing.T) {
 		t.Errorf("jazz: %d events, want 1", n)
 	}
 }
+
+// TestRecountSeesBrokenPostings: on MySQL the search reads posting lists
+// and the vocabulary's suffixes, so CheckSearchIndex (kalends recount)
+// compares them with the rows' text too: a posting lost, a posting of no
+// row and a suffix lost are each reported, and Reindex mends them.
+func TestRecountSeesBrokenPostings(t *testing.T) {
+	t.Parallel()
+	db := modelstest.Open(t, models.MySQL)
+	ctx := context.Background()
+	editor := newUser(t, db, "editor", models.RoleEditor)
+	if _, err := db.CreateEvent(ctx, editor, baseInput("<p>Café de Séoul</p> 音楽祭 재즈의 밤", "2027-05-01 10:00", "2027-05-01 11:00")); err != nil {
+		t.Fatal(err)
+	}
+	indexInStep(t, db, "created")
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.IDB().NewRaw(q).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name, q string
+		broken  func(models.SearchIndexState) bool
+	}{
+		{"a vocabulary posting lost", "DELETE FROM event_search_post WHERE tok > 0 ORDER BY tok LIMIT 1",
+			func(st models.SearchIndexState) bool { return st.Stale == 1 }},
+		{"a character posting lost", "DELETE FROM event_search_post WHERE tok < 0 ORDER BY tok LIMIT 1",
+			func(st models.SearchIndexState) bool { return st.Stale == 1 }},
+		{"a posting of no row", "INSERT INTO event_search_post (tok, event_id, lang) VALUES (1, 999999, 'ja')",
+			func(st models.SearchIndexState) bool { return st.Extra == 1 }},
+		{"a suffix lost", "DELETE FROM event_search_vocab_sfx ORDER BY sfx LIMIT 1",
+			func(st models.SearchIndexState) bool { return st.FTSBroken }},
+	} {
+		exec(c.q)
+		st, err := db.CheckSearchIndex(ctx)
+		if err != nil || st.InStep() || !c.broken(st) {
+			t.Errorf("%s: %+v (%v), want it reported", c.name, st, err)
+		}
+		if _, err := db.Reindex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		indexInStep(t, db, c.name+", reindexed")
+	}
+}

@@ -207,7 +207,7 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "search index not in step: %d rows missing, %d stale, %d extra, %d events marked to refold%s; run 'kalends reindex'\n",
-		st.Missing, st.Stale, st.Extra, st.Marked, map[bool]string{true: ", trigram index broken"}[st.FTSBroken])
+		st.Missing, st.Stale, st.Extra, st.Marked, map[bool]string{true: ", its lookup tables broken (trigrams or vocabulary)"}[st.FTSBroken])
 	return err
 }
 
