@@ -7,8 +7,9 @@
 -- suffixes of its entries (event_search_vocab_sfx, a prefix range), and
 -- the rows that hold one of them in event_search_post; a word of Chinese
 -- or Japanese, or inside a piece too long for the vocabulary, by the
--- pairs of characters of those runs and the last character of each, exact
--- (two code points in one number), whose rows LOCATE then checks. Every
+-- trigrams of those runs and the last two characters and last character
+-- of each, exact (the code points in one number); LOCATE checks the rows
+-- of a word of four characters or more. Every
 -- row is written again: the index is emptied and every event marked,
 -- folded when the migration is done (searches read marked events by LIKE
 -- until then). Each statement can run again.
