@@ -131,13 +131,17 @@ func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[sear
 	if err != nil {
 		return err
 	}
+	posted, err := s.postedKeys(ctx, ids)
+	if err != nil {
+		return err
+	}
 	var gone []int64
 	drop := map[string][]int64{} // lang → events whose postings of it go
 	write := map[searchKey]string{}
 	for _, h := range have {
 		k := searchKey{h.EventID, h.Lang}
 		body, ok := want[k]
-		if ok && body == h.Body && !force {
+		if ok && body == h.Body && !force && (posted[k] || !postLang(k.lang)) {
 			delete(want, k)
 			continue
 		}
@@ -175,12 +179,14 @@ func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[sear
 	for chunk := range slices.Chunk(keys, 200) {
 		var b strings.Builder
 		args := make([]any, 0, 3*len(chunk))
-		b.WriteString("INSERT INTO event_search (event_id, lang, body) VALUES ")
+		// grams: no longer read (migration 20261223000100); kept for the
+		// older release's instances during a rolling upgrade.
+		b.WriteString("INSERT INTO event_search (event_id, lang, body, grams) VALUES ")
 		for i, k := range chunk {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString("(?, ?, ?)")
+			b.WriteString("(?, ?, ?, '')")
 			args = append(args, k.event, k.lang, want[k])
 			write[k] = want[k]
 		}
@@ -189,6 +195,27 @@ func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[sear
 		}
 	}
 	return s.writePostings(ctx, write)
+}
+
+// postedKeys is the rows of events ids that have postings (a row whose
+// text gives none, as "a b", is not among them and is written again each
+// time, with nothing to write): rows written before the postings existed
+// (the migration marks every event) or by an older release's instance
+// during a rolling upgrade get theirs when their event is folded.
+func (s *Store) postedKeys(ctx context.Context, ids []int64) (map[searchKey]bool, error) {
+	var got []struct {
+		EventID int64  `bun:"event_id"`
+		Lang    string `bun:"lang"`
+	}
+	if err := s.db.NewRaw("SELECT event_id, lang FROM event_search_post WHERE event_id IN (?) GROUP BY event_id, lang",
+		bun.List(ids)).Scan(ctx, &got); err != nil {
+		return nil, fmt.Errorf("models: read search postings: %w", mapErr(err))
+	}
+	m := make(map[searchKey]bool, len(got))
+	for _, g := range got {
+		m[searchKey{g.EventID, g.Lang}] = true
+	}
+	return m, nil
 }
 
 // posting is one entry of event_search_post.
