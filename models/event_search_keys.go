@@ -169,13 +169,20 @@ func (s *Store) readerSlots(ctx context.Context, lang string) (slots []int64, ok
 // intersects them. all says no word folds to anything (every event
 // matches).
 func (s *Store) wordEvents(ctx context.Context, words []string, sc keyScope) (evs []int64, all bool, err error) {
+	return intersectWords(words, func(fw string) ([]int64, error) { return s.oneWordEvents(ctx, fw, sc) })
+}
+
+// intersectWords folds each word, reads what holds it (one: sorted, once
+// each) and intersects the lists, stopping at the first empty one. all
+// says no word folds to anything (every event matches).
+func intersectWords(words []string, one func(fw string) ([]int64, error)) (evs []int64, all bool, err error) {
 	all = true
 	for _, w := range words {
 		fw := FoldSearch(w)
 		if fw == "" {
 			continue
 		}
-		got, err := s.oneWordEvents(ctx, fw, sc)
+		got, err := one(fw)
 		if err != nil {
 			return nil, false, err
 		}

@@ -150,13 +150,10 @@ func (s *Store) indexEventsMySQL(ctx context.Context, ids []int64, want map[sear
 			gone = append(gone, h.ID)
 			continue
 		}
-		if body == h.Body {
-			write[k] = body
-			delete(want, k)
-			continue
-		}
-		if _, err := s.db.ExecContext(ctx, "UPDATE event_search SET body = ? WHERE id = ?", body, h.ID); err != nil {
-			return fmt.Errorf("models: write search row of event %d %q: %w", k.event, k.lang, mapErr(err))
+		if body != h.Body {
+			if _, err := s.db.ExecContext(ctx, "UPDATE event_search SET body = ? WHERE id = ?", body, h.ID); err != nil {
+				return fmt.Errorf("models: write search row of event %d %q: %w", k.event, k.lang, mapErr(err))
+			}
 		}
 		write[k] = body
 		delete(want, k)
@@ -346,7 +343,8 @@ func (s *Store) vocabIDsMySQL(ctx context.Context, entries map[string]int64, add
 			continue
 		}
 		q := "INSERT IGNORE INTO event_search_vocab (run) VALUES " + strings.TrimSuffix(strings.Repeat("(?), ", len(lack)), ", ")
-		if _, err := s.db.NewRaw(q, strArgs(lack)...).Exec(ctx); err != nil {
+		_, args := inStrings(lack)
+		if _, err := s.db.NewRaw(q, args...).Exec(ctx); err != nil {
 			return fmt.Errorf("models: add to search vocabulary: %w", mapErr(err))
 		}
 		if err := read(lack); err != nil {
@@ -371,14 +369,6 @@ func (s *Store) vocabIDsMySQL(ctx context.Context, entries map[string]int64, add
 	return nil
 }
 
-func strArgs(list []string) []any {
-	args := make([]any, len(list))
-	for i, v := range list {
-		args[i] = v
-	}
-	return args
-}
-
 // matchSearchMySQL reads the events that hold every word, in a reader's
 // languages, through the index (any status, any time): one word after the
 // other, intersected. all says no word folds to anything. Read apart from
@@ -386,32 +376,14 @@ func strArgs(list []string) []any {
 // per event of the window.
 func (s *Store) matchSearchMySQL(ctx context.Context, lang string, words []string) (ids []int64, all bool, err error) {
 	langs := []string{searchSourceLang}
-	if lang != "" && lang != searchSourceLang {
+	if lang != searchSourceLang {
 		langs = append(langs, lang)
 	}
-	all = true
-	for _, w := range words {
-		fw := FoldSearch(w)
-		if fw == "" {
-			continue
-		}
-		got, err := s.wordEventsMySQL(ctx, fw, langs)
-		if err != nil {
-			return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
-		}
-		if all {
-			ids, all = got, false
-		} else {
-			ids = intersectSorted(ids, got)
-		}
-		if len(ids) == 0 {
-			return []int64{}, false, nil
-		}
+	ids, all, err = intersectWords(words, func(fw string) ([]int64, error) { return s.wordEventsMySQL(ctx, fw, langs) })
+	if err != nil {
+		return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
 	}
-	if all {
-		return nil, true, nil
-	}
-	return ids, false, nil
+	return ids, all, nil
 }
 
 // wordEventsMySQL is the events (sorted, once each) whose row in one of
