@@ -2,8 +2,10 @@ package models_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
@@ -192,6 +194,68 @@ func TestSeedFilesEventsUnderTheirCategories(t *testing.T) {
 		}
 		if n, err := db.RepairEventCategories(ctx); err != nil || n != 0 {
 			t.Errorf("%d events filed under the wrong categories after seeding (%v)", n, err)
+		}
+	})
+}
+
+// TestTermFilterReadsBesideAWrite: a list filtered by a category's and a
+// tag's names is answered while another transaction is writing, on both
+// dialects. Resolving the names reads without a transaction of its own:
+// on SQLite a transaction takes the write lock at BEGIN, and every list
+// filtered by a term's name used to queue behind each write (up to the
+// busy timeout) and behind the other filtered lists.
+func TestTermFilterReadsBesideAWrite(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		ed := newUser(t, db, "editor", models.RoleEditor)
+		in := baseInput("Concert à l’auditorium 音楽堂", "2027-05-01 10:00", "2027-05-01 11:00")
+		in.Categories, in.Tags = termRefs([]string{"Musique ancienne"}), termRefs([]string{"夜の部"})
+		e, err := db.CreateEvent(ctx, ed, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags, err := db.ListTerms(ctx, nil, models.TermFilter{Taxonomy: models.TaxTag, Search: "夜の部", PerPage: 10, Lang: "en"})
+		if err != nil || len(tags.Items) != 1 {
+			t.Fatalf("the tag: %v", err)
+		}
+		holding, release, wrote := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			wrote <- db.RunInTx(ctx, func(tx *models.Store) error {
+				if _, err := tx.UpdateTerm(ctx, ed, models.TaxTag, tags.Items[0].ID, models.TermInput{Description: ptr("公演の夜")}, "en"); err != nil {
+					return err
+				}
+				close(holding)
+				<-release
+				return nil
+			})
+		}()
+		select {
+		case <-holding:
+		case err := <-wrote:
+			t.Fatalf("the writer: %v", err)
+		}
+		listed := make(chan error, 1)
+		go func() {
+			p, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 10, Lang: "en",
+				Categories: []models.TermRef{{Name: "Musique ancienne"}}, Tags: []models.TermRef{{Name: "夜の部"}}})
+			if err == nil && (p.Total != 1 || len(p.Items) != 1 || p.Items[0].ID != e.ID) {
+				err = fmt.Errorf("total %d, %d items, want event %d", p.Total, len(p.Items), e.ID)
+			}
+			listed <- err
+		}()
+		// A deadline on the answer, far under SQLite's busy timeout (5 s).
+		select {
+		case err := <-listed:
+			if err != nil {
+				t.Errorf("the filtered list: %v", err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Error("the list filtered by term names waited for the writer's transaction")
+		}
+		close(release)
+		if err := <-wrote; err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -211,8 +211,8 @@ func (s *Store) missingTerms(ctx context.Context, taxonomy string, ids []int64) 
 	return missing, nil
 }
 
-// ResolveTerms turns an event's category or tag items into term ids, in one
-// transaction: an id must name a term of the taxonomy; a name matches a
+// resolveTerms turns an event's category or tag items into term ids (in one
+// transaction when create is true): an id must name a term of the taxonomy; a name matches a
 // slug first (the name lower-cased, then Slugify of the name), then a name
 // (case-insensitive, any level, the lowest id first). Unknown names are
 // created at the top level when create is true (the caller checks the
@@ -226,7 +226,7 @@ func (s *Store) resolveTerms(ctx context.Context, taxonomy string, refs []TermRe
 		return []int64{}, nil
 	}
 	var out []int64
-	err := s.RunInTx(ctx, func(tx *Store) error {
+	resolve := func(tx *Store) error {
 		out = out[:0]
 		seen := map[int64]bool{}
 		var ids []int64
@@ -266,7 +266,17 @@ func (s *Store) resolveTerms(ctx context.Context, taxonomy string, refs []TermRe
 			}
 		}
 		return nil
-	})
+	}
+	// A list's filter only reads: no transaction. On SQLite a transaction
+	// takes the write lock at BEGIN (_txlock=immediate), so every list
+	// filtered by a category or tag name queued behind the writes and
+	// behind each other (and committed, checking the search marks).
+	var err error
+	if create {
+		err = s.RunInTx(ctx, resolve)
+	} else {
+		err = resolve(s)
+	}
 	if err != nil {
 		return nil, err
 	}
