@@ -594,7 +594,11 @@ func endpoints(base, auth, cookie, tmp string, n int, size *Size, wants func(str
 	list := []endpoint{
 		{name: "list of 50 in a window", url: list50},
 		{name: "default list", url: api + "/events"},
-		{name: "list, category + venue", url: fmt.Sprintf("%s/events?categories=music&venue=%d&%s", api, venues.Venues[0].ID, window)},
+		// per_page 50, as issue 31's budget reads this row (only the
+		// default list asks 120). Until 2026-11-28 the row was "list,
+		// category + venue" at the API's default of 120 records a page;
+		// renamed so that no baseline compares the two.
+		{name: "list of 50, category + venue", url: fmt.Sprintf("%s/events?categories=music&venue=%d&per_page=50&%s", api, venues.Venues[0].ID, window)},
 		// One word found in 40% of the events, in a three-month window: the
 		// row of every earlier run, kept so that they compare.
 		{name: "list, search", url: api + "/events?search=jazz&" + window},
