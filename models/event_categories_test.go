@@ -219,22 +219,10 @@ func TestTermFilterReadsBesideAWrite(t *testing.T) {
 		if err != nil || len(tags.Items) != 1 {
 			t.Fatalf("the tag: %v", err)
 		}
-		holding, release, wrote := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-		go func() {
-			wrote <- db.RunInTx(ctx, func(tx *models.Store) error {
-				if _, err := tx.UpdateTerm(ctx, ed, models.TaxTag, tags.Items[0].ID, models.TermInput{Description: ptr("公演の夜")}, "en"); err != nil {
-					return err
-				}
-				close(holding)
-				<-release
-				return nil
-			})
-		}()
-		select {
-		case <-holding:
-		case err := <-wrote:
-			t.Fatalf("the writer: %v", err)
-		}
+		release := modelstest.HoldWrite(t, db, func(ctx context.Context, tx *models.Store) error {
+			_, err := tx.UpdateTerm(ctx, ed, models.TaxTag, tags.Items[0].ID, models.TermInput{Description: ptr("公演の夜")}, "en")
+			return err
+		})
 		listed := make(chan error, 1)
 		go func() {
 			p, err := db.ListEvents(ctx, nil, models.EventFilter{PerPage: 10, Lang: "en",
@@ -253,9 +241,6 @@ func TestTermFilterReadsBesideAWrite(t *testing.T) {
 		case <-time.After(2 * time.Second):
 			t.Error("the list filtered by term names waited for the writer's transaction")
 		}
-		close(release)
-		if err := <-wrote; err != nil {
-			t.Fatal(err)
-		}
+		release()
 	})
 }

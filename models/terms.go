@@ -212,8 +212,9 @@ func (s *Store) missingTerms(ctx context.Context, taxonomy string, ids []int64) 
 }
 
 // resolveTerms turns an event's category or tag items into term ids (in one
-// transaction when create is true): an id must name a term of the taxonomy; a name matches a
-// slug first (the name lower-cased, then Slugify of the name), then a name
+// transaction when create is true): an id must name a term of the
+// taxonomy; a name matches a slug first (the name lower-cased, then
+// Slugify of the name), then a name
 // (case-insensitive, any level, the lowest id first). Unknown names are
 // created at the top level when create is true (the caller checks the
 // permission), with source language lang; two callers creating the same new

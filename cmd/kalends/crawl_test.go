@@ -345,7 +345,7 @@ func TestCrawlFindsNoBrokenAddress(t *testing.T) {
 		// the write lock at BEGIN, so a read that opened one (a list
 		// filtered by a term's name did) would wait out the busy timeout
 		// and fail: a broken address below.
-		release := holdWrite(t, db)
+		release := modelstest.HoldWrite(t, db, nil)
 		c.run()
 		release()
 		t.Logf("crawled %d addresses: %d pages, %d calendars, %d sitemaps; %d broken", c.visited, len(c.pages), len(c.feeds), len(c.maps), len(c.broken))
@@ -382,34 +382,6 @@ func TestCrawlFindsNoBrokenAddress(t *testing.T) {
 			}
 		}
 	})
-}
-
-// holdWrite opens a transaction that writes (no row, but SQLite takes its
-// write lock for it) and keeps it open until release is called.
-func holdWrite(t *testing.T, db *models.DB) (release func()) {
-	t.Helper()
-	holding, done, wrote := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	go func() {
-		wrote <- db.RunInTx(context.Background(), func(tx *models.Store) error {
-			if _, err := tx.IDB().NewRaw("UPDATE events SET updated_at = updated_at WHERE id < 0").Exec(context.Background()); err != nil {
-				return err
-			}
-			close(holding)
-			<-done
-			return nil
-		})
-	}()
-	select {
-	case <-holding:
-	case err := <-wrote:
-		t.Fatalf("the writer: %v", err)
-	}
-	return func() {
-		close(done)
-		if err := <-wrote; err != nil {
-			t.Errorf("the writer: %v", err)
-		}
-	}
 }
 
 func mergeMaps(ms ...map[string]string) map[string]string {

@@ -77,8 +77,8 @@ func TestNoGETWrites(t *testing.T) {
 				if who == "" {
 					// Anonymous reads must not wait for a writer either:
 					// a transaction of their own would queue behind it
-					// on SQLite (holdWrite).
-					release = holdWrite(t, db)
+					// on SQLite (modelstest.HoldWrite).
+					release = modelstest.HoldWrite(t, db, nil)
 				}
 				res, _ := do(t, app, req)
 				release()

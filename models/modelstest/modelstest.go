@@ -254,3 +254,41 @@ func AtOnce(n int, fn func(i int)) {
 	close(start)
 	wg.Wait()
 }
+
+// HoldWrite runs write in a transaction of db and keeps that transaction
+// open until release is called, so that a test can check what other
+// requests do beside a writer (on SQLite a transaction holds the write
+// lock from its BEGIN). A nil write writes no row, which still takes
+// SQLite's write lock. release fails the test if the transaction failed.
+func HoldWrite(t testing.TB, db *models.DB, write func(ctx context.Context, tx *models.Store) error) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	if write == nil {
+		write = func(ctx context.Context, tx *models.Store) error {
+			_, err := tx.IDB().NewRaw("UPDATE events SET updated_at = updated_at WHERE id < 0").Exec(ctx)
+			return err
+		}
+	}
+	holding, done, wrote := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- db.RunInTx(ctx, func(tx *models.Store) error {
+			if err := write(ctx, tx); err != nil {
+				return err
+			}
+			close(holding)
+			<-done
+			return nil
+		})
+	}()
+	select {
+	case <-holding:
+	case err := <-wrote:
+		t.Fatalf("the writer: %v", err)
+	}
+	return func() {
+		close(done)
+		if err := <-wrote; err != nil {
+			t.Errorf("the writer: %v", err)
+		}
+	}
+}
