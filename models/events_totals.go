@@ -24,6 +24,11 @@ import (
 //	- those starting on the days between that end after b: they start after
 //	  b minus the longest event kept (event_span), so one more short range.
 //
+// An edge day whose every start is in the window (a is its first second,
+// b its last: date-only start_date and end_date in a site on UTC) is
+// counted by its bucket instead, b's with the days between; a list of a
+// whole-day window reads one short range of rows, not three.
+//
 // The buckets count events per start day, status and hidden flag, for all
 // events and per category filed under (with its ancestors), per term
 // linked, per venue, per organizer and per pair of a category and a venue,
@@ -369,27 +374,41 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 	}
 	var interiorFrom time.Time // the first instant of the days between
 	if f.StartMin != nil {
-		interiorFrom = utcDay(a).AddDate(0, 0, 1)
-		q.Where("day >= ?", interiorFrom.Format(time.DateOnly))
-		// a's day, exactly: from a to the end of its day.
-		g := f
-		g.StartsBefore = &interiorFrom
-		if err := exact(g); err != nil {
-			return 0, 0, true, err
+		interiorFrom = utcDay(a)
+		if !a.Equal(interiorFrom) {
+			// a's day, exactly: from a to the end of its day. When a is
+			// the day's first second (a date-only start_date in a site
+			// on UTC), the day is whole: its bucket counts it.
+			interiorFrom = interiorFrom.AddDate(0, 0, 1)
+			g := f
+			g.StartsBefore = &interiorFrom
+			if err := exact(g); err != nil {
+				return 0, 0, true, err
+			}
 		}
+		q.Where("day >= ?", interiorFrom.Format(time.DateOnly))
 	}
 	if f.EndMax != nil {
+		// dayB is the first day whose starts the buckets leave out.
 		dayB := utcDay(b)
+		if next := dayB.AddDate(0, 0, 1); b.Equal(next.Add(-time.Second)) {
+			// b is its day's last second (stored times are whole
+			// seconds): every start of its day is by b, so its bucket
+			// counts them, and those that end after b are subtracted
+			// with the days before.
+			dayB = next
+		} else {
+			// b's day, exactly: from its start (or a) to b.
+			g := f
+			if f.StartMin == nil || a.Before(dayB) {
+				g.StartMin = &dayB
+			}
+			if err := exact(g); err != nil {
+				return 0, 0, true, err
+			}
+		}
 		q.Where("day < ?", dayB.Format(time.DateOnly))
-		// b's day, exactly: from its start (or a) to b.
-		g := f
-		if f.StartMin == nil || a.Before(dayB) {
-			g.StartMin = &dayB
-		}
-		if err := exact(g); err != nil {
-			return 0, 0, true, err
-		}
-		// The days between: less those that end after b. They started
+		// The days counted: less those that end after b. They started
 		// at most the longest event before b.
 		span, known, err := s.longestEventKept(ctx)
 		if err == nil && !known {
