@@ -2,6 +2,7 @@ package models
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,3 +47,30 @@ func TestRunPiecesCutAtMarkup(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsOfListReadsWhatSQLiteWrites: the prefixes group_concat writes
+// come back sorted, once each, in key order or not, the largest a key
+// holds included; anything else is an error, not a wrong list.
+func TestEventsOfListReadsWhatSQLiteWrites(t *testing.T) {
+	largest := int64(searchDayMax)<<searchEventBits | searchEventMask
+	for list, want := range map[string][]int64{
+		"":                   {},
+		"7":                  {7},
+		"3,3,5,9,9,9":        {3, 5, 9},
+		"9,3,5,3":            {3, 5, 9},
+		"0,1,1":              {0, 1},
+		itoa(largest) + ",2": {2, largest},
+	} {
+		got, err := eventsOfList(list)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("eventsOfList(%q) = %v, %v; want %v", list, got, err, want)
+		}
+	}
+	for _, bad := range []string{",", "1,", ",1", "1,,2", "-1", "1.5", "a", "1234567890123456789", "1 ,2"} {
+		if got, err := eventsOfList(bad); err == nil {
+			t.Errorf("eventsOfList(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
