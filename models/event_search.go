@@ -242,8 +242,8 @@ func jsonIDs(ids []int64) string {
 // searchDirty returns the events marked and not yet refolded (all
 // owners), or tooMany when they are more than searchMaxDirty.
 func (s *Store) searchDirty(ctx context.Context) (ids []int64, tooMany bool, err error) {
-	err = s.db.NewSelect().TableExpr("event_search_dirty").ColumnExpr("DISTINCT event_id").
-		OrderExpr("event_id").Limit(searchMaxDirty+1).Scan(ctx, &ids)
+	// Prepared (s.scan): every search reads it.
+	err = s.scan(ctx, &ids, "SELECT DISTINCT event_id FROM event_search_dirty ORDER BY event_id LIMIT "+strconv.Itoa(searchMaxDirty+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("models: read search marks: %w", mapErr(err))
 	}

@@ -82,7 +82,7 @@ func (s *Store) searchLangSlots(ctx context.Context) (map[string]int64, error) {
 		Lang string `bun:"lang"`
 		Slot int64  `bun:"slot"`
 	}
-	if err := s.db.NewSelect().TableExpr("event_search_langs").Column("lang", "slot").Scan(ctx, &rows); err != nil {
+	if err := s.scan(ctx, &rows, "SELECT lang, slot FROM event_search_langs"); err != nil { // prepared: every search reads it
 		return nil, fmt.Errorf("models: read search languages: %w", mapErr(err))
 	}
 	m := make(map[string]int64, len(rows))

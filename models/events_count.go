@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -194,31 +195,48 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 	}
 	best := 0
 	if len(links) > 1 {
-		// One range of the buckets' key per link filter, summed apart.
-		sums := make([]any, len(links))
+		// One range of the buckets' key per link filter, summed apart:
+		// written with placeholders and prepared (s.scan), as every list
+		// filtered by two kinds of link reads it.
+		statuses := []string{StatusPublish} // as linkStatuses keeps them
+		switch {
+		case len(f.Statuses) > 0: // and AllButTrash: linkStatuses said so
+			statuses = f.Statuses
+		case f.visibility.AllButTrash:
+			statuses = notTrashed
+		}
 		cols := make([]string, len(links))
+		var args []any
 		for i, l := range links {
-			q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
-				Where("dim = ?", l.dim).Where("ref IN (?)", bun.List(l.ids))
-			linkStatuses(q, "event_day_counts", f)
+			ids, idArgs := inList(l.ids)
+			where := []string{"dim = ?", "ref IN (" + ids + ")"}
+			args = append(append(args, l.dim), idArgs...)
+			cond, condArgs := statusSQL("status", statuses)
+			where, args = append(where, cond), append(args, condArgs...)
 			if !f.IncludeHidden {
-				q.Where("hidden = ?", false)
+				where, args = append(where, "hidden = ?"), append(args, 0)
 			}
 			if f.StartMin != nil {
-				q.Where("day >= ?", utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
+				where, args = append(where, "day >= ?"), append(args, utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
 			}
 			if f.EndMax != nil {
-				q.Where("day <= ?", utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
+				where, args = append(where, "day <= ?"), append(args, utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
 			}
-			sums[i], cols[i] = q, "(?)"
+			cols[i] = "SELECT " + strconv.Itoa(i) + " AS i, COALESCE(SUM(n), 0) AS n FROM event_day_counts WHERE " + strings.Join(where, " AND ")
+		}
+		var sums []struct {
+			I int   `bun:"i"`
+			N int64 `bun:"n"`
+		}
+		if err := s.scan(ctx, &sums, strings.Join(cols, " UNION ALL "), args...); err != nil {
+			return d, nil, true, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
 		}
 		n := make([]int64, len(links))
-		dst := make([]any, len(links))
-		for i := range n {
-			dst[i] = &n[i]
-		}
-		if err := s.db.NewRaw("SELECT "+strings.Join(cols, ", "), sums...).Scan(ctx, dst...); err != nil {
-			return d, nil, true, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
+		for _, sum := range sums {
+			if sum.I < 0 || sum.I >= len(n) {
+				return d, nil, true, fmt.Errorf("models: estimate link filters: sum %d of %d", sum.I, len(n))
+			}
+			n[sum.I] = sum.N
 		}
 		for i := range links {
 			if n[i] < n[best] {

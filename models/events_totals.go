@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
-
-	"github.com/uptrace/bun"
 )
 
 // Totals without counting every row. The total of a list (X-WP-Total) once
@@ -355,22 +354,18 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		n, ns = n-c, ns-cs
 		return err
 	}
-	// The buckets: the days after a's and before b's.
-	q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("COALESCE(SUM(n), 0)").
-		Where("dim = ?", dim).Where("ref = ?", ref)
+	// The buckets: the days after a's and before b's. Written with
+	// placeholders and prepared (s.scan): a statement of its shape is
+	// planned once, not on every list.
+	cols, where, args := "COALESCE(SUM(n), 0) AS d", []string{"dim = ?", "ref = ?"}, []any{dim, ref}
 	if inSeries {
-		q = s.db.NewSelect().TableExpr("event_day_counts").
-			ColumnExpr("COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0)", dayDimAll).
-			ColumnExpr("COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0)", dayDimSeries).
-			Where("dim IN (?, ?)", dayDimAll, dayDimSeries).Where("ref = 0")
+		cols = "COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0) AS d, COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0) AS s"
+		where, args = []string{"dim IN (?, ?)", "ref = 0"}, []any{dayDimAll, dayDimSeries, dayDimAll, dayDimSeries}
 	}
-	if statuses == nil {
-		q.Where("status <> ?", StatusTrash)
-	} else {
-		q.Where("status IN (?)", bun.List(statuses))
-	}
+	cond, condArgs := statusSQL("status", statuses)
+	where, args = append(where, cond), append(args, condArgs...)
 	if !f.IncludeHidden {
-		q.Where("hidden = ?", false)
+		where, args = append(where, "hidden = ?"), append(args, 0)
 	}
 	var interiorFrom time.Time // the first instant of the days between
 	if f.StartMin != nil {
@@ -386,7 +381,7 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 				return 0, 0, true, err
 			}
 		}
-		q.Where("day >= ?", interiorFrom.Format(time.DateOnly))
+		where, args = append(where, "day >= ?"), append(args, interiorFrom.Format(time.DateOnly))
 	}
 	if f.EndMax != nil {
 		// dayB is the first day whose starts the buckets leave out.
@@ -407,7 +402,7 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 				return 0, 0, true, err
 			}
 		}
-		q.Where("day < ?", dayB.Format(time.DateOnly))
+		where, args = append(where, "day < ?"), append(args, dayB.Format(time.DateOnly))
 		// The days counted: less those that end after b. They started
 		// at most the longest event before b.
 		span, known, err := s.longestEventKept(ctx)
@@ -429,15 +424,30 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 			}
 		}
 	}
-	var days, seriesDays int64
-	dst := []any{&days}
-	if inSeries {
-		dst = append(dst, &seriesDays)
+	var sums struct {
+		Days   int64 `bun:"d"`
+		Series int64 `bun:"s"`
 	}
-	if err := q.Scan(ctx, dst...); err != nil {
+	if err := s.scan(ctx, &sums, "SELECT "+cols+" FROM event_day_counts WHERE "+strings.Join(where, " AND "), args...); err != nil {
 		return 0, 0, true, fmt.Errorf("models: count events by day: %w", mapErr(err))
 	}
-	return n + int(days), ns + int(seriesDays), true, nil
+	return n + int(sums.Days), ns + int(sums.Series), true, nil
+}
+
+// statusSQL is the condition on the status column col that keeps the
+// statuses given (nil: every status but trash), and its arguments.
+func statusSQL(col string, statuses []string) (string, []any) {
+	switch {
+	case statuses == nil:
+		return col + " <> ?", []any{StatusTrash}
+	case len(statuses) == 0:
+		return "1 = 0", nil
+	}
+	args := make([]any, len(statuses))
+	for i, st := range statuses {
+		args[i] = st
+	}
+	return col + " IN (?" + strings.Repeat(", ?", len(statuses)-1) + ")", args
 }
 
 // countRowsAndSeries counts the events f selects (no term filter, no
@@ -599,7 +609,7 @@ func (s *Store) repairSeriesSpans(ctx context.Context) (wrong int, err error) {
 // when the row is missing or holds no length.
 func (s *Store) longestEventKept(ctx context.Context) (secs int64, known bool, err error) {
 	var rows []int64
-	if err := s.db.NewSelect().TableExpr("event_span").Column("secs").Where("id = 1").Scan(ctx, &rows); err != nil {
+	if err := s.scan(ctx, &rows, "SELECT secs FROM event_span WHERE id = 1"); err != nil {
 		return 0, false, fmt.Errorf("models: longest event: %w", mapErr(err))
 	}
 	if len(rows) == 1 && rows[0] >= 0 {
