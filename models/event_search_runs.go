@@ -176,14 +176,6 @@ func (s *Store) vocabIDs(ctx context.Context, runs map[string]int64) error {
 	return nil
 }
 
-func inStrings(list []string) (string, []any) {
-	args := make([]any, len(list))
-	for i, v := range list {
-		args[i] = v
-	}
-	return strings.TrimSuffix(strings.Repeat("?, ", len(list)), ", "), args
-}
-
 // runToken is the token of a vocabulary run in event_search_runs.
 func runToken(id int64) string { return "r" + strconv.FormatInt(id, 36) }
 

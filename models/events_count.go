@@ -160,21 +160,34 @@ func (f EventFilter) without(table string) EventFilter {
 	return f
 }
 
-// linkStatuses is the status condition of f's visibility on the copies of
-// a link table (alias l): ok is false when it needs the author (per-owner
-// visibility).
-func linkStatuses(q *bun.SelectQuery, alias string, f EventFilter) bool {
+// linkStatusList is the statuses f's visibility reads on the copies of a
+// link table: ok is false when it needs the author (per-owner visibility,
+// or a status filter of a caller who sees others' records only when
+// published).
+func linkStatusList(f EventFilter) (statuses []string, ok bool) {
 	switch v := f.visibility; {
 	case len(f.Statuses) > 0 && v.AllButTrash:
-		q.Where(alias+".status IN (?)", bun.List(f.Statuses))
-	case len(f.Statuses) > 0:
-		return false // others' records only when published: needs the author
+		return f.Statuses, true
+	case len(f.Statuses) > 0, v.OwnerID != 0 && !v.AllButTrash:
+		return nil, false
 	case v.AllButTrash:
-		q.Where(alias+".status IN (?)", bun.List(notTrashed))
-	case v.OwnerID != 0:
+		return notTrashed, true
+	}
+	return []string{StatusPublish}, true
+}
+
+// linkStatuses is the status condition of f's visibility on the copies of
+// a link table (alias l): ok is false when it needs the author
+// (linkStatusList).
+func linkStatuses(q *bun.SelectQuery, alias string, f EventFilter) bool {
+	statuses, ok := linkStatusList(f)
+	switch {
+	case !ok:
 		return false
-	default:
+	case len(f.Statuses) == 0 && !f.visibility.AllButTrash:
 		q.Where(alias+".status = ?", StatusPublish)
+	default:
+		q.Where(alias+".status IN (?)", bun.List(statuses))
 	}
 	return true
 }
@@ -190,7 +203,8 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 		return f.drive.d, f.drive.others, true, nil
 	}
 	links := f.linkFilters()
-	if len(links) == 0 || !linkStatuses(s.db.NewSelect(), "l", f) {
+	statuses, ok := linkStatusList(f)
+	if len(links) == 0 || !ok {
 		return d, nil, false, nil
 	}
 	best := 0
@@ -198,24 +212,13 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 		// One range of the buckets' key per link filter, summed apart:
 		// written with placeholders and prepared (s.scan), as every list
 		// filtered by two kinds of link reads it.
-		statuses := []string{StatusPublish} // as linkStatuses keeps them
-		switch {
-		case len(f.Statuses) > 0: // and AllButTrash: linkStatuses said so
-			statuses = f.Statuses
-		case f.visibility.AllButTrash:
-			statuses = notTrashed
-		}
 		cols := make([]string, len(links))
 		var args []any
 		for i, l := range links {
 			ids, idArgs := inList(l.ids)
-			where := []string{"dim = ?", "ref IN (" + ids + ")"}
-			args = append(append(args, l.dim), idArgs...)
-			cond, condArgs := statusSQL("status", statuses)
-			where, args = append(where, cond), append(args, condArgs...)
-			if !f.IncludeHidden {
-				where, args = append(where, "hidden = ?"), append(args, 0)
-			}
+			where, scopeArgs := bucketScope(statuses, f.IncludeHidden)
+			where = append([]string{"dim = ?", "ref IN (" + ids + ")"}, where...)
+			args = append(append(append(args, l.dim), idArgs...), scopeArgs...)
 			if f.StartMin != nil {
 				where, args = append(where, "day >= ?"), append(args, utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
 			}

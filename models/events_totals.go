@@ -362,11 +362,8 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		cols = "COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0) AS d, COALESCE(SUM(CASE WHEN dim = ? THEN n ELSE 0 END), 0) AS s"
 		where, args = []string{"dim IN (?, ?)", "ref = 0"}, []any{dayDimAll, dayDimSeries, dayDimAll, dayDimSeries}
 	}
-	cond, condArgs := statusSQL("status", statuses)
-	where, args = append(where, cond), append(args, condArgs...)
-	if !f.IncludeHidden {
-		where, args = append(where, "hidden = ?"), append(args, 0)
-	}
+	scope, scopeArgs := bucketScope(statuses, f.IncludeHidden)
+	where, args = append(where, scope...), append(args, scopeArgs...)
 	var interiorFrom time.Time // the first instant of the days between
 	if f.StartMin != nil {
 		interiorFrom = utcDay(a)
@@ -434,20 +431,25 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 	return n + int(sums.Days), ns + int(sums.Series), true, nil
 }
 
-// statusSQL is the condition on the status column col that keeps the
-// statuses given (nil: every status but trash), and its arguments.
-func statusSQL(col string, statuses []string) (string, []any) {
+// bucketScope is the conditions of the day buckets (event_day_counts) of
+// the statuses given (nil: every status but trash), and of hidden events
+// when included, with their arguments, written with placeholders.
+func bucketScope(statuses []string, includeHidden bool) ([]string, []any) {
+	var where []string
+	var args []any
 	switch {
 	case statuses == nil:
-		return col + " <> ?", []any{StatusTrash}
+		where, args = []string{"status <> ?"}, []any{StatusTrash}
 	case len(statuses) == 0:
-		return "1 = 0", nil
+		where = []string{"1 = 0"}
+	default:
+		in, inArgs := inStrings(statuses)
+		where, args = []string{"status IN (" + in + ")"}, inArgs
 	}
-	args := make([]any, len(statuses))
-	for i, st := range statuses {
-		args[i] = st
+	if !includeHidden {
+		where, args = append(where, "hidden = ?"), append(args, 0)
 	}
-	return col + " IN (?" + strings.Repeat(", ?", len(statuses)-1) + ")", args
+	return where, args
 }
 
 // countRowsAndSeries counts the events f selects (no term filter, no

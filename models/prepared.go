@@ -253,6 +253,16 @@ func inList(ids []int64) (string, []any) {
 	return strings.TrimSuffix(strings.Repeat("?, ", size), ", "), args
 }
 
+// inStrings is the placeholders and arguments of an IN list of strings,
+// one each.
+func inStrings(list []string) (string, []any) {
+	args := make([]any, len(list))
+	for i, v := range list {
+		args[i] = v
+	}
+	return strings.TrimSuffix(strings.Repeat("?, ", len(list)), ", "), args
+}
+
 // repeatArgs is args n times over (a query with the same IN list in n
 // places).
 func repeatArgs(args []any, n int) []any {

@@ -297,15 +297,12 @@ func (s *Store) findTermByName(ctx context.Context, taxonomy, name string, locki
 	if sl := Slugify(name); sl != "" && sl != key {
 		slugs = append(slugs, sl)
 	}
-	slugArgs := make([]any, len(slugs))
-	for i, sl := range slugs {
-		slugArgs[i] = sl
-	}
+	in, slugArgs := inStrings(slugs)
 	var ids []int64
 	for _, q := range []struct {
 		cond string
 		args []any
-	}{{"slug IN (?" + strings.Repeat(", ?", len(slugs)-1) + ")", slugArgs}, {"name_key = ?", []any{key}}} {
+	}{{"slug IN (" + in + ")", slugArgs}, {"name_key = ?", []any{key}}} {
 		// Prepared (s.scan): every list filtered by a term's name reads it.
 		err := s.scan(ctx, &ids, "SELECT id FROM terms WHERE taxonomy = ? AND "+q.cond+" ORDER BY id LIMIT 1"+lock, append([]any{taxonomy}, q.args...)...)
 		if err != nil {
