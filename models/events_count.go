@@ -324,6 +324,11 @@ func windowConds(q *bun.SelectQuery, alias string, sqlite bool, f EventFilter) {
 	if f.noImpliedBounds {
 		return
 	}
+	if f.overnight && sqlite && alias == "event" {
+		// Implied by the window (countDays): it lets SQLite read the
+		// partial index of such events, a fraction of the window's.
+		q.Where("substr(event.end_at, 1, 10) > substr(event.start_at, 1, 10)")
+	}
 	bound(start+" <= ?", f.EndMax)
 	bound(start+" < ?", f.EndsBefore)
 	// Likewise an event that ends after t started at most the longest

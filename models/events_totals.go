@@ -416,6 +416,9 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		if from.Before(dayB) {
 			g := f
 			g.StartMin, g.EndMax, g.StartsBefore, g.EndsAfter = &from, nil, &dayB, &b
+			// Each starts before dayB and ends after b, at dayB or
+			// later: it crosses dayB's midnight.
+			g.overnight = true
 			if err := exactLess(g); err != nil {
 				return 0, 0, true, err
 			}

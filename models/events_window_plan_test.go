@@ -1,0 +1,109 @@
+package models_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kalends/kalends/models"
+	"github.com/kalends/kalends/models/modelstest"
+)
+
+// TestWholeDayListsReadTheirIndexes (SQLite): the two indexes of
+// migrations 20261224000100 and 20261224000200 are what the lists of a
+// whole-day window read.
+//   - The total subtracts the events of its days that end after the
+//     window from the partial index of the events that cross a UTC
+//     midnight (events_overnight_idx), not from the window index of every
+//     event.
+//   - A page with one row per series walks the list index, which carries
+//     series_id (events_list_series_idx), without reading the events'
+//     rows, and seeks each series' earlier occurrences from the window's
+//     start only.
+//
+// The pages with one row per series equal the first occurrence of each
+// series among the window's events, counted from the plain list.
+func TestWholeDayListsReadTheirIndexes(t *testing.T) {
+	t.Parallel()
+	db := modelstest.Open(t, models.SQLite)
+	ctx := context.Background()
+	admin := newUser(t, db, "admin", models.RoleAdministrator)
+	o := seedOptions(400, admin.ID)
+	o.Series, o.SeriesCount, o.MultiDay = 12, 20, 0.3
+	if _, err := db.Seed(ctx, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	log := &queryLog{}
+	db.AddQueryHook(log)
+	from, to := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 5, 31, 23, 59, 59, 0, time.UTC)
+
+	// The truth: the window's events in list order, the first of each
+	// series kept.
+	all, err := db.ListEvents(ctx, nil, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 1000, Lang: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[int64]*models.Event{}
+	for _, e := range all.Items {
+		if e.SeriesID == nil {
+			continue
+		}
+		if f, ok := first[*e.SeriesID]; !ok || e.StartAt.Before(f.StartAt) || (e.StartAt.Equal(f.StartAt) && e.ID < f.ID) {
+			first[*e.SeriesID] = e
+		}
+	}
+	var want []int64
+	for _, e := range all.Items {
+		if e.SeriesID == nil || first[*e.SeriesID].ID == e.ID {
+			want = append(want, e.ID)
+		}
+	}
+	if len(first) < 4 || len(want) < 30 {
+		t.Fatalf("the seed gave %d series and %d rows in the window: too few to test", len(first), len(want))
+	}
+
+	log.reset()
+	var got []int64
+	for page := 1; ; page++ {
+		p, err := db.ListEvents(ctx, nil, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 9, Page: page,
+			Recurrence: models.RecurrenceSeries, Lang: "fr"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total != len(want) {
+			t.Errorf("page %d: total %d, want %d", page, p.Total, len(want))
+		}
+		got = append(got, pageIDs(p)...)
+		if len(p.Items) < 9 {
+			break
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("one row per series: %v, want %v", got, want)
+	}
+
+	var pages, subtractions int
+	for _, q := range log.reset() {
+		plan := explain(t, db, q)
+		switch {
+		case strings.Contains(q, "NOT EXISTS (SELECT 1 FROM events o"):
+			pages++
+			if !strings.Contains(plan, "SEARCH event USING COVERING INDEX events_list_series_idx (status=? AND start_at>? AND start_at<?)") {
+				t.Errorf("the page does not walk the list index alone:\n%s\n%s", q, plan)
+			}
+			if !strings.Contains(plan, "SEARCH o USING COVERING INDEX events_series_start_idx (series_id=? AND start_at>? AND start_at<?)") {
+				t.Errorf("the earlier occurrences are not sought from the window's start:\n%s\n%s", q, plan)
+			}
+		case strings.Contains(q, "+event.end_at > "):
+			subtractions++
+			if !strings.Contains(plan, "USING COVERING INDEX events_overnight_idx (status=? AND hide_from_listings=? AND start_at>? AND start_at<?)") {
+				t.Errorf("the events that end after the window are not read from the overnight index:\n%s\n%s", q, plan)
+			}
+		}
+	}
+	if pages == 0 || subtractions == 0 {
+		t.Errorf("found %d page queries and %d subtractions in the lists' SQL, want both", pages, subtractions)
+	}
+}
