@@ -169,7 +169,7 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 		return 0, true, err
 	}
 	var series int
-	if _, _, statuses, _ := dayBuckets(g); s.rowsOfWindow(dayDimAll, g) {
+	if _, _, statuses, _ := dayBuckets(g); s.rowsOfWindow(g) {
 		series, err = s.countSeriesInWindow(ctx, g, statuses)
 	} else {
 		series, err = s.countSeriesIn(ctx, g)
@@ -183,7 +183,7 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 // placeholders and prepared (s.scan), as every list with one row per
 // series runs it.
 func (s *Store) countSeriesInWindow(ctx context.Context, g EventFilter, statuses []string) (int, error) {
-	probe, probeArgs := statusScope(statuses, g.IncludeHidden, "hide_from_listings")
+	probe, probeArgs := statusScope(statuses, g.IncludeHidden, "status", "hide_from_listings")
 	var spans []string
 	var args []any
 	bound := func(cond string, t *time.Time, span bool) {
@@ -360,9 +360,10 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		return 0, 0, false, nil
 	}
 	count := func(g EventFilter) (int, int, error) {
-		if s.rowsOfWindow(dim, g) {
-			c, cs, err := s.countWindowRows(ctx, g, statuses)
-			return c, cs, err
+		if s.rowsOfWindow(g) {
+			if c, cs, ok, err := s.countWindowRows(ctx, g, statuses); ok || err != nil {
+				return c, cs, err
+			}
 		}
 		if !inSeries {
 			c, err := s.countRows(ctx, g)
@@ -481,22 +482,22 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 // the statuses given (nil: every status but trash), and of hidden events
 // when included, with their arguments, written with placeholders.
 func bucketScope(statuses []string, includeHidden bool) ([]string, []any) {
-	return statusScope(statuses, includeHidden, "hidden")
+	return statusScope(statuses, includeHidden, "status", "hidden")
 }
 
-// statusScope is bucketScope's conditions on a table whose column of
-// hidden events is hidden.
-func statusScope(statuses []string, includeHidden bool, hidden string) ([]string, []any) {
+// statusScope is bucketScope's conditions on the columns status and
+// hidden of another table.
+func statusScope(statuses []string, includeHidden bool, status, hidden string) ([]string, []any) {
 	var where []string
 	var args []any
 	switch {
 	case statuses == nil:
-		where, args = []string{"status <> ?"}, []any{StatusTrash}
+		where, args = []string{status + " <> ?"}, []any{StatusTrash}
 	case len(statuses) == 0:
 		where = []string{"1 = 0"}
 	default:
 		in, inArgs := inStrings(statuses)
-		where, args = []string{"status IN (" + in + ")"}, inArgs
+		where, args = []string{status + " IN (" + in + ")"}, inArgs
 	}
 	if !includeHidden {
 		where, args = append(where, hidden+" = ?"), append(args, 0)
@@ -506,43 +507,68 @@ func statusScope(statuses []string, includeHidden bool, hidden string) ([]string
 
 // countWindowRows counts, on SQLite, the events of the statuses given
 // (statusScope) in g's window, and how many belong to a series: the short
-// ranges of rows of countDays when no link filter applies (g is such a
-// range, with no filter but its visibility and window). Written with
-// placeholders and prepared (s.scan): countDays runs one to three of them
-// on every windowed list, and parsing and planning each was a tenth of the
-// CPU of the list of 50. The conditions are applyEventFilter's for such a
-// g; the window's implied bounds are left out, as each range is bounded.
-func (s *Store) countWindowRows(ctx context.Context, g EventFilter, statuses []string) (n, ns int, err error) {
-	where, args := statusScope(statuses, g.IncludeHidden, "hide_from_listings")
+// ranges of rows of countDays (g is such a range, with no filter but its
+// visibility, its window and one record per link filter: dayBuckets). An
+// unfiltered range reads the events; a filtered one the link table of the
+// filter that linkDriver picks, probing the other's links by event, as
+// countByTerms does (ns is then 0: one row per series has no link
+// filter). Written with placeholders and prepared (s.scan): countDays
+// runs one to three of them on every windowed list, and parsing and
+// planning each was a tenth of the CPU of the list of 50. The window's
+// implied bounds are left out, as each range is bounded. ok is false when
+// the links cannot count g (linkDriver: the visibility needs the author).
+func (s *Store) countWindowRows(ctx context.Context, g EventFilter, statuses []string) (n, ns int, ok bool, err error) {
+	table, cols, prefix, hidden := "events", "COUNT(*) AS n, COUNT(series_id) AS ns", "", "hide_from_listings"
+	var where []string
+	var args []any
+	if len(g.linkFilters()) > 0 {
+		d, others, ok, err := s.linkDriver(ctx, g)
+		if !ok || err != nil {
+			return 0, 0, ok, err
+		}
+		table, cols, prefix, hidden = d.table+" AS l", "COUNT(*) AS n, 0 AS ns", "l.", "l.hidden"
+		in, inArgs := inList(d.ids)
+		where, args = []string{"l." + d.col + " IN (" + in + ")"}, inArgs
+		if len(d.ids) > 1 {
+			cols = "COUNT(DISTINCT l.event_id) AS n, 0 AS ns"
+		}
+		for _, o := range others {
+			in, inArgs := inList(o.ids)
+			where = append(where, "EXISTS (SELECT 1 FROM "+o.table+" p WHERE p.event_id = l.event_id AND p."+o.col+" IN ("+in+"))")
+			args = append(args, inArgs...)
+		}
+	}
+	scope, scopeArgs := statusScope(statuses, g.IncludeHidden, prefix+"status", hidden)
+	where, args = append(where, scope...), append(args, scopeArgs...)
 	bound := func(cond string, t *time.Time) {
 		if t != nil {
 			where, args = append(where, cond), append(args, timeText(Sec(*t)))
 		}
 	}
-	bound("start_at >= ?", g.StartMin)
-	bound("start_at < ?", g.StartsBefore)
-	bound("start_at <= ?", g.EndMax) // an event ends after it starts: the range's end
-	bound("+end_at <= ?", g.EndMax)
-	bound("+end_at > ?", g.EndsAfter)
-	if g.overnight {
+	bound(prefix+"start_at >= ?", g.StartMin)
+	bound(prefix+"start_at < ?", g.StartsBefore)
+	bound(prefix+"start_at <= ?", g.EndMax) // an event ends after it starts: the range's end
+	bound("+"+prefix+"end_at <= ?", g.EndMax)
+	bound("+"+prefix+"end_at > ?", g.EndsAfter)
+	if g.overnight && prefix == "" {
 		where = append(where, "substr(end_at, 1, 10) > substr(start_at, 1, 10)") // events_overnight_idx
 	}
 	var c struct {
 		N  int64 `bun:"n"`
 		NS int64 `bun:"ns"`
 	}
-	if err := s.scan(ctx, &c, "SELECT COUNT(*) AS n, COUNT(series_id) AS ns FROM events WHERE "+strings.Join(where, " AND "), args...); err != nil {
-		return 0, 0, fmt.Errorf("models: count events: %w", mapErr(err))
+	if err := s.scan(ctx, &c, "SELECT "+cols+" FROM "+table+" WHERE "+strings.Join(where, " AND "), args...); err != nil {
+		return 0, 0, true, fmt.Errorf("models: count events: %w", mapErr(err))
 	}
-	return int(c.N), int(c.NS), nil
+	return int(c.N), int(c.NS), true, nil
 }
 
-// rowsOfWindow tells whether countWindowRows counts g as applyEventFilter
-// would: SQLite, no link filter (dim), and no filter of g but its
-// visibility, hidden events and window (what dayBuckets leaves, with the
-// window's bounds that countDays sets).
-func (s *Store) rowsOfWindow(dim string, g EventFilter) bool {
-	return s.dialect == SQLite && dim == dayDimAll && g.ModifiedAfter == nil && g.ModifiedBefore == nil &&
+// rowsOfWindow tells whether countWindowRows may count g, a range of
+// countDays: SQLite, and no filter of g but its visibility, hidden events,
+// links and window (what dayBuckets leaves, with the window's bounds that
+// countDays sets).
+func (s *Store) rowsOfWindow(g EventFilter) bool {
+	return s.dialect == SQLite && g.ModifiedAfter == nil && g.ModifiedBefore == nil && !g.plainLinks &&
 		g.StartsAfter == nil && g.EndsBefore == nil && !g.noImpliedBounds && len(g.Search) == 0
 }
 

@@ -1,7 +1,8 @@
 -- The SQLite list index gains series_id
--- (sqlite/20261224000200_events_list_series) because SQLite reads a row's
--- columns in order, and series_id comes after the events' long text.
--- InnoDB keeps a long TEXT off the row and series_id on it, so its list
--- index stays as it is. This version keeps the two dialects' schemas at
--- the same version, which exports and rolling upgrades compare.
+-- (sqlite/20261224000200_events_list_series), so that a page with one row
+-- per series reads no table row. MySQL's list index is left as it is:
+-- this release measures and budgets SQLite's pages, and a wider index on
+-- the events table is built on every site that upgrades. This
+-- version keeps the two dialects' schemas at the same version, which
+-- exports and rolling upgrades compare.
 SELECT 0;
