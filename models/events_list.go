@@ -112,6 +112,9 @@ type EventFilter struct {
 	// plainLinks reads pages and counts from the events, probing every
 	// link filter (the tests' truth for the link-driven forms).
 	plainLinks bool
+	// builtPage reads a bare page through the query bun builds, not the
+	// prepared one of windowPageIDs (the tests' truth for it).
+	builtPage bool
 }
 
 // Sort keys of EventFilter.Order.
@@ -161,32 +164,39 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 	// instead of their whole rows, and a far page skips ids instead of
 	// rows. Drafts and pending events of a million-event calendar: 0.5 s
 	// before, under a millisecond after (SQLite).
-	page, err := s.eventPageQuery(ctx, &f)
-	if err != nil {
-		return nil, err
-	}
 	offset := (f.Page - 1) * f.PerPage
 	if offset/f.PerPage != f.Page-1 || offset < 0 { // overflow: no such page
 		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
 	}
-	page.Limit(int64(f.PerPage)).Offset(int64(offset))
 	var events []*Event
-	if f.Bare {
-		// The ids alone: the page query itself.
-		var ids []int64
-		if err := page.Scan(ctx, &ids); err != nil {
-			return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+	ids, prepared, err := s.windowPageIDs(ctx, f, offset)
+	if err != nil {
+		return nil, err
+	}
+	if !prepared {
+		page, err := s.eventPageQuery(ctx, &f)
+		if err != nil {
+			return nil, err
 		}
+		page.Limit(int64(f.PerPage)).Offset(int64(offset))
+		if f.Bare {
+			// The ids alone: the page query itself.
+			if err := page.Scan(ctx, &ids); err != nil {
+				return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+			}
+		} else {
+			q := s.db.NewSelect().Model(&events).ModelTableExpr("(?) AS page JOIN events AS event ON event.id = page.id", page)
+			orderEvents(q, f)
+			if err := q.Scan(ctx); err != nil {
+				return nil, fmt.Errorf("models: list events: %w", mapErr(err))
+			}
+		}
+	}
+	if f.Bare {
 		events = make([]*Event, len(ids))
 		for i, id := range ids {
 			events[i] = &Event{}
 			events[i].ID = id
-		}
-	} else {
-		q := s.db.NewSelect().Model(&events).ModelTableExpr("(?) AS page JOIN events AS event ON event.id = page.id", page)
-		orderEvents(q, f)
-		if err := q.Scan(ctx); err != nil {
-			return nil, fmt.Errorf("models: list events: %w", mapErr(err))
 		}
 	}
 	// A page that is not full tells the total without counting (the count
@@ -208,6 +218,57 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		events = []*Event{}
 	}
 	return &Page[Event]{Items: events, Total: int(total), Statuses: statuses}, nil
+}
+
+// windowPageIDs reads, on SQLite, the ids of the page at offset of a bare
+// list (f.Bare: the API's, whose records come from ready parts) that only
+// a visibility, hidden events and a window filter, in start order, with
+// one row per series or every event: the lists whose totals the buckets
+// of all events serve (dayBuckets). Written with placeholders and
+// prepared (s.scan), as the page query built by bun was parsed and
+// planned on every request; the conditions are applyEventFilter's for
+// such an f. ok is false for any other list.
+func (s *Store) windowPageIDs(ctx context.Context, f EventFilter, offset int) (ids []int64, ok bool, err error) {
+	g := f
+	if g.Recurrence == RecurrenceSeries {
+		g.Recurrence = ""
+	}
+	dim, _, statuses, served := dayBuckets(g)
+	if !f.Bare || f.builtPage || s.dialect != SQLite || !served || dim != dayDimAll || f.Near != nil ||
+		(f.Order != "" && f.Order != OrderStart) || f.ModifiedAfter != nil || f.ModifiedBefore != nil ||
+		f.searchMatched != nil || f.searchMatchAll || f.searchCounted || f.drive != nil || f.noImpliedBounds {
+		return nil, false, nil
+	}
+	where, args := statusScope(statuses, f.IncludeHidden, "event.status", "event.hide_from_listings")
+	bound := func(cond string, t *time.Time) {
+		if t != nil {
+			where, args = append(where, cond), append(args, timeText(Sec(*t)))
+		}
+	}
+	bound("event.start_at >= ?", f.StartMin)
+	bound("+event.end_at <= ?", f.EndMax)
+	bound("event.start_at <= ?", f.EndMax) // an event ends after it starts
+	if f.Recurrence == RecurrenceSeries {
+		// The next occurrence, as applyEventFilter writes it: no earlier
+		// one of the same series, as visible and in the window.
+		earlier := ""
+		if f.StartMin != nil {
+			earlier, args = " AND o.start_at >= ?", append(args, timeText(Sec(*f.StartMin)))
+		}
+		where = append(where, "(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM events o INDEXED BY events_series_start_idx "+
+			"WHERE o.series_id = event.series_id AND +o.status = event.status AND +o.hide_from_listings = event.hide_from_listings"+earlier+
+			" AND o.start_at <= event.start_at AND (+o.start_at < event.start_at OR (+o.start_at = event.start_at AND o.id < event.id))))")
+	}
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	q := "SELECT event.id FROM events AS event WHERE " + strings.Join(where, " AND ") +
+		" ORDER BY event.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
+	if err := s.scan(ctx, &ids, q, append(args, f.PerPage, offset)...); err != nil {
+		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
+	}
+	return ids, true, nil
 }
 
 // prepareEventFilter checks f's status filter against u, resolves its

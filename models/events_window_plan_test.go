@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -18,10 +19,10 @@ import (
 //     window from the partial index of the events that cross a UTC
 //     midnight (events_overnight_idx), not from the window index of every
 //     event.
-//   - A page with one row per series walks the list index, which carries
-//     series_id (events_list_series_idx), without reading the events'
-//     rows, and seeks each series' earlier occurrences from the window's
-//     start only.
+//   - A page with one row per series, bun's and windowPageIDs's prepared
+//     one alike, walks the list index, which carries series_id
+//     (events_list_series_idx), without reading the events' rows, and
+//     seeks each series' earlier occurrences from the window's start only.
 //
 // The pages with one row per series equal the first occurrence of each
 // series among the window's events, counted from the plain list.
@@ -53,12 +54,15 @@ func TestWholeDayListsReadTheirIndexes(t *testing.T) {
 			"and ended after it: too few to test", rows, cut)
 	}
 
-	var pages, subtractions int
+	var pages, prepared, subtractions int
 	for _, q := range log.reset() {
 		plan := explain(t, db, q)
 		switch {
 		case strings.Contains(q, "NOT EXISTS (SELECT 1 FROM events o"):
 			pages++
+			if strings.HasPrefix(q, "SELECT event.id FROM") { // windowPageIDs's
+				prepared++
+			}
 			if !strings.Contains(plan, "SEARCH event USING COVERING INDEX events_list_series_idx (status=? AND start_at>? AND start_at<?)") {
 				t.Errorf("the page does not walk the list index alone:\n%s\n%s", q, plan)
 			}
@@ -72,8 +76,9 @@ func TestWholeDayListsReadTheirIndexes(t *testing.T) {
 			}
 		}
 	}
-	if pages == 0 || subtractions == 0 {
-		t.Errorf("found %d page queries and %d subtractions in the lists' SQL, want both", pages, subtractions)
+	if prepared == 0 || prepared == pages || subtractions == 0 {
+		t.Errorf("found %d page queries (%d prepared) and %d subtractions in the lists' SQL, want pages of both forms and subtractions",
+			pages, prepared, subtractions)
 	}
 }
 
@@ -116,8 +121,10 @@ func compareSeriesPages(t *testing.T, db *models.DB, from, to time.Time) (rows, 
 	}
 	var got []int64
 	for page := 1; ; page++ {
+		// Bare pages (the API's) are read by windowPageIDs, the others
+		// through bun: both forms.
 		p, err := db.ListEvents(ctx, nil, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 9, Page: page,
-			Recurrence: models.RecurrenceSeries, Lang: "fr"})
+			Recurrence: models.RecurrenceSeries, Lang: "fr", Bare: page%2 == 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,4 +140,74 @@ func compareSeriesPages(t *testing.T, db *models.DB, from, to time.Time) (rows, 
 		t.Errorf("%v – %v, one row per series: %v, want %v", from, to, got, want)
 	}
 	return len(want), cut
+}
+
+// TestPreparedWindowPagesEqualBuiltOnes (SQLite): the bare pages that
+// windowPageIDs reads with a prepared statement (a visibility, hidden
+// events and a window, in start order, every event or one row per series)
+// equal those of the query bun builds, over random windows, readers,
+// statuses, orders and pages.
+func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
+	t.Parallel()
+	db := modelstest.Open(t, models.SQLite)
+	ctx := context.Background()
+	admin := newUser(t, db, "admin", models.RoleAdministrator)
+	author := newUser(t, db, "autrice", models.RoleAuthor)
+	o := seedOptions(400, admin.ID)
+	o.Series, o.SeriesCount, o.MultiDay, o.Drafts, o.Hidden = 12, 20, 0.3, 0.1, 0.05
+	if _, err := db.Seed(ctx, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(31, 4))
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func() *time.Time {
+		t := base.Add(time.Duration(rng.IntN(2*365*24)) * time.Hour)
+		if rng.IntN(2) == 0 {
+			t = t.Truncate(24 * time.Hour)
+		}
+		return &t
+	}
+	var compared int
+	for q := range 300 {
+		f := models.EventFilter{Bare: true, PerPage: 1 + rng.IntN(12), Page: 1 + rng.IntN(3), Desc: rng.IntN(3) == 0, Lang: "ko"}
+		if rng.IntN(4) != 0 {
+			f.StartMin = at()
+		}
+		if rng.IntN(4) != 0 {
+			f.EndMax = at()
+			if f.StartMin != nil && f.EndMax.Before(*f.StartMin) {
+				f.StartMin, f.EndMax = f.EndMax, f.StartMin
+			}
+		}
+		if rng.IntN(2) == 0 {
+			f.Recurrence = models.RecurrenceSeries
+		}
+		var u *models.User
+		switch rng.IntN(4) {
+		case 1:
+			u, f.IncludeHidden = admin, rng.IntN(2) == 0
+		case 2:
+			u = admin
+			f.Statuses = [][]string{{models.StatusDraft}, {models.StatusPublish, models.StatusDraft}}[rng.IntN(2)]
+		case 3:
+			u = author // the owner's drafts: not a prepared page (the buckets cannot count it)
+		}
+		got, err := db.ListEvents(ctx, u, f)
+		if err != nil {
+			t.Fatalf("query %d (%+v): %v", q, f, err)
+		}
+		want, err := db.ListEvents(ctx, u, models.BuiltPage(f))
+		if err != nil {
+			t.Fatalf("query %d, built: %v", q, err)
+		}
+		if g, w := pageIDs(got), pageIDs(want); !slices.Equal(g, w) || got.Total != want.Total {
+			t.Errorf("query %d (%+v, reader %v): prepared %v of %d, built %v of %d", q, f, u != nil, g, got.Total, w, want.Total)
+		}
+		if len(want.Items) > 0 {
+			compared++
+		}
+	}
+	if compared < 150 {
+		t.Errorf("only %d of 300 pages held events: the windows miss the seed", compared)
+	}
 }

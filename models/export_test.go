@@ -81,6 +81,13 @@ func PlainLinks(f EventFilter) EventFilter {
 	return f
 }
 
+// BuiltPage reads f's bare pages through the query bun builds (the truth
+// for windowPageIDs).
+func BuiltPage(f EventFilter) EventFilter {
+	f.builtPage = true
+	return f
+}
+
 // DropSearchIndexWrites makes the transactions of db clear the marks of
 // the events they change without refolding them (a forgotten index
 // write), to show the tests notice.
