@@ -169,7 +169,7 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 		return &Page[Event]{Items: []*Event{}, Statuses: statuses}, nil
 	}
 	var events []*Event
-	ids, prepared, err := s.windowPageIDs(ctx, f, offset)
+	ids, prepared, err := s.windowPageIDs(ctx, &f, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -228,15 +228,21 @@ func (s *Store) ListEvents(ctx context.Context, u *User, f EventFilter) (*Page[E
 // prepared (s.scan), as the page query built by bun was parsed and
 // planned on every request; the conditions are applyEventFilter's for
 // such an f. ok is false for any other list.
-func (s *Store) windowPageIDs(ctx context.Context, f EventFilter, offset int) (ids []int64, ok bool, err error) {
-	g := f
+func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (ids []int64, ok bool, err error) {
+	g := *f
 	if g.Recurrence == RecurrenceSeries {
 		g.Recurrence = ""
 	}
 	dim, _, statuses, served := dayBuckets(g)
-	if !f.Bare || f.builtPage || s.dialect != SQLite || !served || dim != dayDimAll || f.Near != nil ||
+	if !f.Bare || f.builtPage || s.dialect != SQLite || !served || f.Near != nil ||
 		(f.Order != "" && f.Order != OrderStart) || f.ModifiedAfter != nil || f.ModifiedBefore != nil ||
 		f.searchMatched != nil || f.searchMatchAll || f.searchCounted || f.drive != nil || f.noImpliedBounds {
+		return nil, false, nil
+	}
+	switch {
+	case dim == dayDimPair && f.Recurrence != RecurrenceSeries && !f.plainLinks:
+		return s.pairPageIDs(ctx, f, offset)
+	case dim != dayDimAll:
 		return nil, false, nil
 	}
 	where, args := statusScope(statuses, f.IncludeHidden, "event.status", "event.hide_from_listings")
@@ -265,6 +271,47 @@ func (s *Store) windowPageIDs(ctx context.Context, f EventFilter, offset int) (i
 	}
 	q := "SELECT event.id FROM events AS event WHERE " + strings.Join(where, " AND ") +
 		" ORDER BY event.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
+	if err := s.scan(ctx, &ids, q, append(args, f.PerPage, offset)...); err != nil {
+		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
+	}
+	return ids, true, nil
+}
+
+// pairPageIDs is windowPageIDs for a list filtered by one category and one
+// venue (the pair of buckets): the link-driven page of eventPageQuery,
+// which walks the window index of the link that linkDriver picks (kept in
+// f for the count) and probes the other. The event's own status, hidden
+// flag and window are those of the link's copies, so they are read from
+// the copies alone. ok is false when the links cannot serve f.
+func (s *Store) pairPageIDs(ctx context.Context, f *EventFilter, offset int) (ids []int64, ok bool, err error) {
+	d, others, ok, err := s.linkDriver(ctx, *f)
+	statuses, listed := linkStatusList(*f)
+	if !ok || err != nil || !listed || len(d.ids) != 1 {
+		return nil, false, err
+	}
+	f.drive = &linkDrive{d: d, others: others}
+	where, args := statusScope(statuses, f.IncludeHidden, "d.status", "d.hidden")
+	where, args = append([]string{"d." + d.col + " = ?"}, where...), append([]any{d.ids[0]}, args...)
+	bound := func(cond string, t *time.Time) {
+		if t != nil {
+			where, args = append(where, cond), append(args, timeText(Sec(*t)))
+		}
+	}
+	bound("d.start_at >= ?", f.StartMin)
+	bound("+d.end_at <= ?", f.EndMax)
+	bound("d.start_at <= ?", f.EndMax) // an event ends after it starts
+	for _, o := range others {
+		in, inArgs := inList(o.ids)
+		where = append(where, "EXISTS (SELECT 1 FROM "+o.table+" l WHERE l.event_id = event.id AND l."+o.col+" IN ("+in+"))")
+		args = append(args, inArgs...)
+	}
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	// The copy's start is the event's: the index's order.
+	q := "SELECT event.id FROM " + d.table + " AS d CROSS JOIN events AS event ON event.id = d.event_id WHERE " + strings.Join(where, " AND ") +
+		" ORDER BY d.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
 	if err := s.scan(ctx, &ids, q, append(args, f.PerPage, offset)...); err != nil {
 		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
 	}

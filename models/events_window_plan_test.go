@@ -144,9 +144,9 @@ func compareSeriesPages(t *testing.T, db *models.DB, from, to time.Time) (rows, 
 
 // TestPreparedWindowPagesEqualBuiltOnes (SQLite): the bare pages that
 // windowPageIDs reads with a prepared statement (a visibility, hidden
-// events and a window, in start order, every event or one row per series)
-// equal those of the query bun builds, over random windows, readers,
-// statuses, orders and pages.
+// events and a window, in start order, every event or one row per series,
+// or one category and one venue) equal those of the query bun builds, over
+// random windows, readers, statuses, orders and pages.
 func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 	t.Parallel()
 	db := modelstest.Open(t, models.SQLite)
@@ -155,7 +155,16 @@ func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 	author := newUser(t, db, "autrice", models.RoleAuthor)
 	o := seedOptions(400, admin.ID)
 	o.Series, o.SeriesCount, o.MultiDay, o.Drafts, o.Hidden = 12, 20, 0.3, 0.1, 0.05
+	o.Venues, o.Categories = 3, 4 // dense pairs of a category and a venue
 	if _, err := db.Seed(ctx, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	var cats []string
+	var venues []int64
+	if err := db.IDB().NewRaw("SELECT slug FROM terms WHERE taxonomy = 'category' ORDER BY id").Scan(ctx, &cats); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.IDB().NewRaw("SELECT id FROM venues ORDER BY id").Scan(ctx, &venues); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(31, 4))
@@ -168,7 +177,7 @@ func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 		return &t
 	}
 	var compared int
-	for q := range 300 {
+	for q := range 400 {
 		f := models.EventFilter{Bare: true, PerPage: 1 + rng.IntN(12), Page: 1 + rng.IntN(3), Desc: rng.IntN(3) == 0, Lang: "ko"}
 		if rng.IntN(4) != 0 {
 			f.StartMin = at()
@@ -179,7 +188,11 @@ func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 				f.StartMin, f.EndMax = f.EndMax, f.StartMin
 			}
 		}
-		if rng.IntN(2) == 0 {
+		if rng.IntN(3) == 0 {
+			// A category and a venue: the link-driven page (pairPageIDs).
+			f.Categories = []models.TermRef{{Name: cats[rng.IntN(len(cats))]}}
+			f.VenueIDs = []int64{venues[rng.IntN(len(venues))]}
+		} else if rng.IntN(2) == 0 {
 			f.Recurrence = models.RecurrenceSeries
 		}
 		var u *models.User
@@ -208,6 +221,6 @@ func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 		}
 	}
 	if compared < 150 {
-		t.Errorf("only %d of 300 pages held events: the windows miss the seed", compared)
+		t.Errorf("only %d of 400 pages held events: the windows miss the seed", compared)
 	}
 }
