@@ -245,33 +245,23 @@ func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (
 	case dim != dayDimAll:
 		return nil, false, nil
 	}
-	where, args := statusScope(statuses, f.IncludeHidden, "event.status", "event.hide_from_listings")
-	bound := func(cond string, t *time.Time) {
-		if t != nil {
-			where, args = append(where, cond), append(args, timeText(Sec(*t)))
-		}
-	}
-	bound("event.start_at >= ?", f.StartMin)
-	bound("+event.end_at <= ?", f.EndMax)
-	bound("event.start_at <= ?", f.EndMax) // an event ends after it starts
+	var c conds
+	c.addAll(statusScope(statuses, f.IncludeHidden, "event.status", "event.hide_from_listings"))
+	c.window("event.", *f)
 	if f.Recurrence == RecurrenceSeries {
-		// The next occurrence, as applyEventFilter writes it: no earlier
-		// one of the same series, as visible and in the window.
-		earlier := ""
+		// The next occurrence, as applyEventFilter writes it (only
+		// StartMin of the window's lower bounds is left here).
+		var bounds string
+		var bargs []any
 		if f.StartMin != nil {
-			earlier, args = " AND o.start_at >= ?", append(args, timeText(Sec(*f.StartMin)))
+			bounds, bargs = " AND o.start_at >= ?", []any{timeText(Sec(*f.StartMin))}
 		}
-		where = append(where, "(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM events o INDEXED BY events_series_start_idx "+
-			"WHERE o.series_id = event.series_id AND +o.status = event.status AND +o.hide_from_listings = event.hide_from_listings"+earlier+
-			" AND o.start_at <= event.start_at AND (+o.start_at < event.start_at OR (+o.start_at = event.start_at AND o.id < event.id))))")
+		c.add(nextOccurrence(true, bounds), bargs...)
 	}
-	dir := "ASC"
-	if f.Desc {
-		dir = "DESC"
-	}
-	q := "SELECT event.id FROM events AS event WHERE " + strings.Join(where, " AND ") +
+	dir := sortDir(f.Desc)
+	q := "SELECT event.id FROM events AS event WHERE " + c.sql() +
 		" ORDER BY event.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
-	if err := s.scan(ctx, &ids, q, append(args, f.PerPage, offset)...); err != nil {
+	if err := s.scan(ctx, &ids, q, append(c.args, f.PerPage, offset)...); err != nil {
 		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
 	}
 	return ids, true, nil
@@ -290,29 +280,16 @@ func (s *Store) pairPageIDs(ctx context.Context, f *EventFilter, offset int) (id
 		return nil, false, err
 	}
 	f.drive = &linkDrive{d: d, others: others}
-	where, args := statusScope(statuses, f.IncludeHidden, "d.status", "d.hidden")
-	where, args = append([]string{"d." + d.col + " = ?"}, where...), append([]any{d.ids[0]}, args...)
-	bound := func(cond string, t *time.Time) {
-		if t != nil {
-			where, args = append(where, cond), append(args, timeText(Sec(*t)))
-		}
-	}
-	bound("d.start_at >= ?", f.StartMin)
-	bound("+d.end_at <= ?", f.EndMax)
-	bound("d.start_at <= ?", f.EndMax) // an event ends after it starts
-	for _, o := range others {
-		in, inArgs := inList(o.ids)
-		where = append(where, "EXISTS (SELECT 1 FROM "+o.table+" l WHERE l.event_id = event.id AND l."+o.col+" IN ("+in+"))")
-		args = append(args, inArgs...)
-	}
-	dir := "ASC"
-	if f.Desc {
-		dir = "DESC"
-	}
+	var c conds
+	c.add("d."+d.col+" = ?", d.ids[0])
+	c.addAll(statusScope(statuses, f.IncludeHidden, "d.status", "d.hidden"))
+	c.window("d.", *f)
+	c.linkProbes(others, "event.id")
+	dir := sortDir(f.Desc)
 	// The copy's start is the event's: the index's order.
-	q := "SELECT event.id FROM " + d.table + " AS d CROSS JOIN events AS event ON event.id = d.event_id WHERE " + strings.Join(where, " AND ") +
+	q := "SELECT event.id FROM " + d.table + " AS d CROSS JOIN events AS event ON event.id = d.event_id WHERE " + c.sql() +
 		" ORDER BY d.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
-	if err := s.scan(ctx, &ids, q, append(args, f.PerPage, offset)...); err != nil {
+	if err := s.scan(ctx, &ids, q, append(c.args, f.PerPage, offset)...); err != nil {
 		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
 	}
 	return ids, true, nil
@@ -367,10 +344,7 @@ func (s *Store) eventPageQuery(ctx context.Context, f *EventFilter) (*bun.Select
 			}
 			windowConds(page, "d", true, *f)
 			s.applyEventFilter(page, f.without(d.table), false)
-			dir := "ASC"
-			if f.Desc {
-				dir = "DESC"
-			}
+			dir := sortDir(f.Desc)
 			// The copy's start is the event's: the index's order.
 			page.OrderExpr("d.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir)
 			return page, nil
@@ -397,10 +371,7 @@ func orderEvents(q *bun.SelectQuery, f EventFilter) {
 		q.OrderExpr("(SELECT MIN("+expr+") FROM event_venues gv JOIN venues g ON g.id = gv.venue_id "+
 			"WHERE gv.event_id = event.id AND g.geo_lat IS NOT NULL AND g.geo_lng IS NOT NULL AND "+cond+") ASC", append(args, cargs...)...)
 	}
-	dir := "ASC"
-	if f.Desc {
-		dir = "DESC"
-	}
+	dir := sortDir(f.Desc)
 	switch f.Order {
 	case OrderTitle:
 		// Case-insensitive and the same on both dialects (MySQL's
@@ -591,33 +562,26 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 			break
 		}
 		// The next occurrence: no earlier one of the same series, as
-		// visible and in the window.
-		// On SQLite the probe is pinned to the series index, on which
-		// it seeks the series' rows from the window's start to the
-		// event's (without it the planner took a range of every event
-		// from the window start, 30 times slower at 100,000 events); a
-		// unary + keeps the other columns out of the seek.
-		from, p := "events o", ""
-		if s.db.Dialect().Name() == dialect.SQLite {
-			from, p = "events o INDEXED BY events_series_start_idx", "+"
+		// visible and in the window. An earlier occurrence counts when it
+		// is in the window too: the window's lower bounds apply to it
+		// (its upper bounds hold for any earlier one).
+		sqlite := s.db.Dialect().Name() == dialect.SQLite
+		end := "o.end_at > ?"
+		if sqlite {
+			end = "+" + end
 		}
-		// An earlier occurrence counts when it is in the window too: the
-		// window's lower bounds apply to it (its upper bounds hold for
-		// any earlier one).
 		var bounds string
 		var args []any
 		for _, b := range []struct {
 			cond string
 			t    *time.Time
-		}{{"o.start_at >= ?", f.StartMin}, {"o.start_at > ?", f.StartsAfter}, {p + "o.end_at > ?", f.EndsAfter}} {
+		}{{"o.start_at >= ?", f.StartMin}, {"o.start_at > ?", f.StartsAfter}, {end, f.EndsAfter}} {
 			if b.t != nil {
 				bounds += " AND " + b.cond
 				args = append(args, Sec(*b.t))
 			}
 		}
-		q.Where("(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM "+from+" WHERE o.series_id = event.series_id "+
-			"AND "+p+"o.status = event.status AND "+p+"o.hide_from_listings = event.hide_from_listings"+bounds+
-			" AND o.start_at <= event.start_at AND ("+p+"o.start_at < event.start_at OR ("+p+"o.start_at = event.start_at AND o.id < event.id))))", args...)
+		q.Where(nextOccurrence(sqlite, bounds), args...)
 	}
 }
 
@@ -643,4 +607,29 @@ func distanceExpr(p GeoPoint) (string, []any) {
 	}, " + ")
 	args := []any{p.Lat, p.Lat, p.Lng, p.Lng, p.Lng, k, p.Lng, p.Lng, p.Lng, k}
 	return expr, args
+}
+
+// nextOccurrence is the condition that an event (alias event) is the first
+// of its series, as visible as it, that bounds (conditions on alias o,
+// each " AND …") admit: no earlier one exists. On SQLite the probe is
+// pinned to the series index, on which it seeks the series' rows from the
+// window's start to the event's (without it the planner took a range of
+// every event from the window start, 30 times slower at 100,000 events); a
+// unary + keeps the other columns out of the seek.
+func nextOccurrence(sqlite bool, bounds string) string {
+	from, p := "events o", ""
+	if sqlite {
+		from, p = "events o INDEXED BY events_series_start_idx", "+"
+	}
+	return "(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM " + from + " WHERE o.series_id = event.series_id " +
+		"AND " + p + "o.status = event.status AND " + p + "o.hide_from_listings = event.hide_from_listings" + bounds +
+		" AND o.start_at <= event.start_at AND (" + p + "o.start_at < event.start_at OR (" + p + "o.start_at = event.start_at AND o.id < event.id))))"
+}
+
+// sortDir is the SQL direction of an order, descending when desc.
+func sortDir(desc bool) string {
+	if desc {
+		return "DESC"
+	}
+	return "ASC"
 }

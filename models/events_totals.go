@@ -183,29 +183,16 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 // placeholders and prepared (s.scan), as every list with one row per
 // series runs it.
 func (s *Store) countSeriesInWindow(ctx context.Context, g EventFilter, statuses []string) (int, error) {
-	probe, probeArgs := statusScope(statuses, g.IncludeHidden, "status", "hide_from_listings")
-	var spans []string
-	var args []any
-	bound := func(cond string, t *time.Time, span bool) {
-		if t == nil {
-			return
-		}
-		if span {
-			spans, args = append(spans, cond), append(args, timeText(Sec(*t)))
-		} else {
-			probe, probeArgs = append(probe, cond), append(probeArgs, timeText(Sec(*t)))
-		}
-	}
 	// On SQLite a unary + compares the stored text as text (windowConds).
-	bound("+sp.last_at >= ?", g.StartMin, true)
-	bound("+sp.first_at <= ?", g.EndMax, true) // an event ends after it starts
-	bound("e.start_at >= ?", g.StartMin, false)
-	bound("e.start_at <= ?", g.EndMax, false)
-	bound("+e.end_at <= ?", g.EndMax, false)
-	q := "SELECT COUNT(*) FROM series_spans AS sp WHERE " + strings.Join(append(spans,
-		"EXISTS (SELECT 1 FROM events AS e INDEXED BY events_series_start_idx WHERE e.series_id = sp.series_id AND "+strings.Join(probe, " AND ")+")"), " AND ")
+	var spans, probe conds
+	spans.at("+sp.last_at >= ?", g.StartMin)
+	spans.at("+sp.first_at <= ?", g.EndMax) // an event ends after it starts
+	probe.add("e.series_id = sp.series_id")
+	probe.addAll(statusScope(statuses, g.IncludeHidden, "status", "hide_from_listings"))
+	probe.window("e.", g)
+	spans.add("EXISTS (SELECT 1 FROM events AS e INDEXED BY events_series_start_idx WHERE "+probe.sql()+")", probe.args...)
 	var n int64
-	if err := s.scan(ctx, &n, q, append(args, probeArgs...)...); err != nil {
+	if err := s.scan(ctx, &n, "SELECT COUNT(*) FROM series_spans AS sp WHERE "+spans.sql(), spans.args...); err != nil {
 		return 0, fmt.Errorf("models: count series: %w", mapErr(err))
 	}
 	return int(n), nil
@@ -519,8 +506,7 @@ func statusScope(statuses []string, includeHidden bool, status, hidden string) (
 // the links cannot count g (linkDriver: the visibility needs the author).
 func (s *Store) countWindowRows(ctx context.Context, g EventFilter, statuses []string) (n, ns int, ok bool, err error) {
 	table, cols, prefix, hidden := "events", "COUNT(*) AS n, COUNT(series_id) AS ns", "", "hide_from_listings"
-	var where []string
-	var args []any
+	var c conds
 	if len(g.linkFilters()) > 0 {
 		d, others, ok, err := s.linkDriver(ctx, g)
 		if !ok || err != nil {
@@ -528,39 +514,27 @@ func (s *Store) countWindowRows(ctx context.Context, g EventFilter, statuses []s
 		}
 		table, cols, prefix, hidden = d.table+" AS l", "COUNT(*) AS n, 0 AS ns", "l.", "l.hidden"
 		in, inArgs := inList(d.ids)
-		where, args = []string{"l." + d.col + " IN (" + in + ")"}, inArgs
+		c.add("l."+d.col+" IN ("+in+")", inArgs...)
 		if len(d.ids) > 1 {
 			cols = "COUNT(DISTINCT l.event_id) AS n, 0 AS ns"
 		}
-		for _, o := range others {
-			in, inArgs := inList(o.ids)
-			where = append(where, "EXISTS (SELECT 1 FROM "+o.table+" p WHERE p.event_id = l.event_id AND p."+o.col+" IN ("+in+"))")
-			args = append(args, inArgs...)
-		}
+		c.linkProbes(others, "l.event_id")
 	}
-	scope, scopeArgs := statusScope(statuses, g.IncludeHidden, prefix+"status", hidden)
-	where, args = append(where, scope...), append(args, scopeArgs...)
-	bound := func(cond string, t *time.Time) {
-		if t != nil {
-			where, args = append(where, cond), append(args, timeText(Sec(*t)))
-		}
-	}
-	bound(prefix+"start_at >= ?", g.StartMin)
-	bound(prefix+"start_at < ?", g.StartsBefore)
-	bound(prefix+"start_at <= ?", g.EndMax) // an event ends after it starts: the range's end
-	bound("+"+prefix+"end_at <= ?", g.EndMax)
-	bound("+"+prefix+"end_at > ?", g.EndsAfter)
+	c.addAll(statusScope(statuses, g.IncludeHidden, prefix+"status", hidden))
+	c.window(prefix, g)
+	c.at(prefix+"start_at < ?", g.StartsBefore)
+	c.at("+"+prefix+"end_at > ?", g.EndsAfter)
 	if g.overnight && prefix == "" {
-		where = append(where, "substr(end_at, 1, 10) > substr(start_at, 1, 10)") // events_overnight_idx
+		c.add("substr(end_at, 1, 10) > substr(start_at, 1, 10)") // events_overnight_idx
 	}
-	var c struct {
+	var got struct {
 		N  int64 `bun:"n"`
 		NS int64 `bun:"ns"`
 	}
-	if err := s.scan(ctx, &c, "SELECT "+cols+" FROM "+table+" WHERE "+strings.Join(where, " AND "), args...); err != nil {
+	if err := s.scan(ctx, &got, "SELECT "+cols+" FROM "+table+" WHERE "+c.sql(), c.args...); err != nil {
 		return 0, 0, true, fmt.Errorf("models: count events: %w", mapErr(err))
 	}
-	return int(c.N), int(c.NS), true, nil
+	return int(got.N), int(got.NS), true, nil
 }
 
 // rowsOfWindow tells whether countWindowRows may count g, a range of

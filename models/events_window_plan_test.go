@@ -2,11 +2,14 @@ package models_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/kalends/kalends/models"
 	"github.com/kalends/kalends/models/modelstest"
@@ -159,10 +162,21 @@ func TestPreparedWindowPagesEqualBuiltOnes(t *testing.T) {
 	if _, err := db.Seed(ctx, o, nil); err != nil {
 		t.Fatal(err)
 	}
-	var cats []string
+	var catIDs []int64
 	var venues []int64
-	if err := db.IDB().NewRaw("SELECT slug FROM terms WHERE taxonomy = 'category' ORDER BY id").Scan(ctx, &cats); err != nil {
+	if err := db.IDB().NewRaw("SELECT id FROM terms WHERE taxonomy = 'category' ORDER BY id").Scan(ctx, &catIDs); err != nil {
 		t.Fatal(err)
+	}
+	// Our users' names: each category renamed, then filtered by its name
+	// in NFD (what a Mac keyboard sends), which the store folds to NFC.
+	names := []string{"Musique d’été", "夏祭り", "재즈 공연", "Café-théâtre"}
+	var cats []string
+	for i, id := range catIDs {
+		name := names[i%len(names)] + fmt.Sprint(" ", i)
+		if _, err := db.UpdateTerm(ctx, admin, models.TaxCategory, id, models.TermInput{Name: ptr(name)}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		cats = append(cats, norm.NFD.String(name))
 	}
 	if err := db.IDB().NewRaw("SELECT id FROM venues ORDER BY id").Scan(ctx, &venues); err != nil {
 		t.Fatal(err)

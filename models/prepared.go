@@ -304,3 +304,49 @@ func (s *Store) modelQuery(key string, build func() string) string {
 	queryTexts.Store(k, q)
 	return q
 }
+
+// conds is the conditions of a statement written with placeholders (for
+// s.scan), with their arguments in order.
+type conds struct {
+	where []string
+	args  []any
+}
+
+// add adds cond and its arguments.
+func (c *conds) add(cond string, args ...any) {
+	c.where, c.args = append(c.where, cond), append(c.args, args...)
+}
+
+// addAll adds conditions with their arguments (statusScope's).
+func (c *conds) addAll(where []string, args []any) {
+	c.where, c.args = append(c.where, where...), append(c.args, args...)
+}
+
+// at adds cond with t as its argument, written as stored (timeText), when
+// t is set.
+func (c *conds) at(cond string, t *time.Time) {
+	if t != nil {
+		c.add(cond, timeText(Sec(*t)))
+	}
+}
+
+// window adds f's window (start at StartMin or later, end at EndMax or
+// earlier) on the columns of prefix, as windowConds writes it on SQLite:
+// a unary + on end_at, and EndMax bounding the start too.
+func (c *conds) window(prefix string, f EventFilter) {
+	c.at(prefix+"start_at >= ?", f.StartMin)
+	c.at("+"+prefix+"end_at <= ?", f.EndMax)
+	c.at(prefix+"start_at <= ?", f.EndMax) // an event ends after it starts
+}
+
+// linkProbes adds, for each link filter, that the event ev (an SQL
+// expression of its id) has a link to one of its records.
+func (c *conds) linkProbes(links []linkFilter, ev string) {
+	for _, o := range links {
+		in, inArgs := inList(o.ids)
+		c.add("EXISTS (SELECT 1 FROM "+o.table+" p WHERE p.event_id = "+ev+" AND p."+o.col+" IN ("+in+"))", inArgs...)
+	}
+}
+
+// sql is the conditions joined by AND.
+func (c *conds) sql() string { return strings.Join(c.where, " AND ") }
