@@ -121,7 +121,9 @@ func eventItems(r *Request, events []*models.Event, gen int64, parts bool) (item
 // byte as sendJSON writes it, and its ETag: a hash of the answer in which
 // each part stands as its SHA-256 (sums), so the parts, most of a page,
 // are not hashed again on every answer. A change of any part changes its
-// sum, so the tag stays a strong one.
+// sum, so the tag stays a strong one. The parts are written straight into
+// the response's body, not assembled apart and copied into it: a default
+// page of 120 events is about 800 KB, and that copy was 8% of its CPU.
 func sendParts(c *fiber.Ctx, key string, parts []any, sums [][sha256.Size]byte, rest Obj) error {
 	b := jsonBuffers.Get().(*bytes.Buffer)
 	defer func() {
@@ -130,20 +132,12 @@ func sendParts(c *fiber.Ctx, key string, parts []any, sums [][sha256.Size]byte, 
 			jsonBuffers.Put(b)
 		}
 	}()
-	h := sha256.New()
+	// What comes before and after the parts, first: nothing is written
+	// to the response when a value of rest cannot be.
 	b.WriteByte('{')
 	appendString(b, key)
 	b.WriteString(":[")
-	h.Write(b.Bytes())
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte(',')
-			h.Write([]byte{','})
-		}
-		b.Write(p.(rawJSON))
-		h.Write(sums[i][:])
-	}
-	tail := b.Len()
+	head := b.Len()
 	b.WriteByte(']')
 	for _, kv := range rest {
 		b.WriteByte(',')
@@ -154,11 +148,26 @@ func sendParts(c *fiber.Ctx, key string, parts []any, sums [][sha256.Size]byte, 
 		}
 	}
 	b.WriteByte('}')
-	h.Write(b.Bytes()[tail:])
+	h := sha256.New()
+	h.Write(b.Bytes()[:head])
+	resp := c.Status(http.StatusOK).Response()
+	resp.ResetBody()
+	w := resp.BodyWriter()
+	_, _ = w.Write(b.Bytes()[:head]) // appends to the body: cannot fail
+	comma := []byte{','}
+	for i, p := range parts {
+		if i > 0 {
+			_, _ = w.Write(comma)
+			h.Write(comma)
+		}
+		_, _ = w.Write(p.(rawJSON))
+		h.Write(sums[i][:])
+	}
+	_, _ = w.Write(b.Bytes()[head:])
+	h.Write(b.Bytes()[head:])
 	sum := h.Sum(nil)
 	c.Set(fiber.HeaderETag, `"`+hex.EncodeToString(sum[:12])+`"`)
 	c.Set(fiber.HeaderContentType, contentTypeJSON)
-	c.Status(http.StatusOK).Response().SetBody(b.Bytes())
 	return nil
 }
 
