@@ -88,8 +88,8 @@ func (s *Store) CountPosts(ctx context.Context, u *User) (PostCounts, error) {
 }
 
 // countEventsByStatus counts the events vis sees by default, by status,
-// from the all-events day buckets (event_day_counts, kept by triggers in
-// every write's transaction): a sum over the site's days, whatever the
+// from the all-events month buckets (event_month_counts, kept by triggers
+// in every write's transaction): a sum over the site's months, whatever the
 // number of events. Contributors and authors also see their own events in
 // any status but trash: those are counted from their rows (the author
 // index), the published ones from the buckets.
@@ -98,7 +98,7 @@ func (s *Store) countEventsByStatus(ctx context.Context, vis Visibility) (map[st
 		Status string `bun:"status"`
 		N      int    `bun:"n"`
 	}
-	q := s.db.NewSelect().TableExpr("event_day_counts").ColumnExpr("status, SUM(n) AS n").
+	q := s.db.NewSelect().TableExpr("event_month_counts").ColumnExpr("status, SUM(n) AS n").
 		Where("dim = ?", dayDimAll).Where("ref = 0")
 	switch {
 	case vis.AllButTrash:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -396,6 +397,7 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 	scope, scopeArgs := bucketScope(statuses, f.IncludeHidden)
 	where, args = append(where, scope...), append(args, scopeArgs...)
 	var interiorFrom time.Time // the first instant of the days between
+	var lo, hi *time.Time      // the days the buckets count: [lo, hi), nil unbounded
 	if f.StartMin != nil {
 		interiorFrom = utcDay(a)
 		if !a.Equal(interiorFrom) {
@@ -409,7 +411,7 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 				return 0, 0, true, err
 			}
 		}
-		where, args = append(where, "day >= ?"), append(args, interiorFrom.Format(time.DateOnly))
+		lo = &interiorFrom
 	}
 	if f.EndMax != nil {
 		// dayB is the first day whose starts the buckets leave out.
@@ -430,7 +432,7 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 				return 0, 0, true, err
 			}
 		}
-		where, args = append(where, "day < ?"), append(args, dayB.Format(time.DateOnly))
+		hi = &dayB
 		// The days counted: less those that end after b. They started
 		// at most the longest event before b.
 		span, known, err := s.longestEventKept(ctx)
@@ -459,10 +461,70 @@ func (s *Store) countDays(ctx context.Context, f EventFilter, inSeries bool) (n,
 		Days   int64 `bun:"d"`
 		Series int64 `bun:"s"`
 	}
-	if err := s.scan(ctx, &sums, "SELECT "+cols+" FROM event_day_counts WHERE "+strings.Join(where, " AND "), args...); err != nil {
+	q, args := bucketSums(cols, inSeries, where, args, lo, hi)
+	if err := s.scan(ctx, &sums, q, args...); err != nil {
 		return 0, 0, true, fmt.Errorf("models: count events by day: %w", mapErr(err))
 	}
 	return n + int(sums.Days), ns + int(sums.Series), true, nil
+}
+
+// bucketSums is the statement that sums cols (d, and s with inSeries)
+// over the buckets of where whose day is in [lo, hi) (nil: unbounded), and
+// its arguments: the whole months between from the month buckets
+// (event_month_counts, kept from the day buckets by their triggers), the
+// days of the partial months at either end from the day buckets. A window
+// of two years reads about 24 month rows and at most 60 day rows, not 730.
+func bucketSums(cols string, inSeries bool, where []string, args []any, lo, hi *time.Time) (string, []any) {
+	type part struct {
+		table, col string
+		from, to   *time.Time
+	}
+	monthOf := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC) }
+	var m1, m2 *time.Time // the whole months: [m1, m2)
+	if lo != nil {
+		m := monthOf(*lo)
+		if m.Before(*lo) {
+			m = m.AddDate(0, 1, 0)
+		}
+		m1 = &m
+	}
+	if hi != nil {
+		m := monthOf(*hi)
+		m2 = &m
+	}
+	var parts []part
+	if m1 != nil && m2 != nil && !m1.Before(*m2) {
+		parts = []part{{"event_day_counts", "day", lo, hi}} // no whole month
+	} else {
+		if lo != nil && lo.Before(*m1) {
+			parts = append(parts, part{"event_day_counts", "day", lo, m1})
+		}
+		parts = append(parts, part{"event_month_counts", "month", m1, m2})
+		if hi != nil && m2.Before(*hi) {
+			parts = append(parts, part{"event_day_counts", "day", m2, hi})
+		}
+	}
+	subs := make([]string, len(parts))
+	var all []any
+	for i, p := range parts {
+		w, a := slices.Clone(where), slices.Clone(args)
+		if p.from != nil {
+			w, a = append(w, p.col+" >= ?"), append(a, p.from.Format(time.DateOnly))
+		}
+		if p.to != nil {
+			w, a = append(w, p.col+" < ?"), append(a, p.to.Format(time.DateOnly))
+		}
+		subs[i] = "SELECT " + cols + " FROM " + p.table + " WHERE " + strings.Join(w, " AND ")
+		all = append(all, a...)
+	}
+	if len(subs) == 1 {
+		return subs[0], all
+	}
+	outer := "COALESCE(SUM(d), 0) AS d"
+	if inSeries {
+		outer += ", COALESCE(SUM(s), 0) AS s"
+	}
+	return "SELECT " + outer + " FROM (" + strings.Join(subs, " UNION ALL ") + ") t", all
 }
 
 // bucketScope is the conditions of the day buckets (event_day_counts) of
@@ -622,18 +684,7 @@ func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 		if err := tx.db.NewRaw("SELECT dim, ref, status, hidden, "+day+" AS day, n FROM event_day_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
 			return fmt.Errorf("models: read day buckets: %w", mapErr(err))
 		}
-		key := func(b dayBucket) dayBucket { b.N = 0; return b }
-		want := make(map[dayBucket]int64, len(truth))
-		for _, b := range truth {
-			want[key(b)] = b.N
-		}
-		for _, b := range stored {
-			if w, ok := want[key(b)]; !ok || w != b.N {
-				wrong++
-			}
-			delete(want, key(b))
-		}
-		wrong += len(want) // missing
+		wrong += bucketsDiffer(truth, stored)
 		var span, kept int64
 		if err := tx.db.NewRaw(tx.spanSQL()).Scan(ctx, &span); err != nil {
 			return fmt.Errorf("models: longest event: %w", mapErr(err))
@@ -653,20 +704,68 @@ func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 		if err != nil {
 			return err
 		}
-		wrong += spansWrong
-		if wrong == spansWrong {
-			return nil // the buckets are right
+		if wrong > 0 {
+			// The month buckets follow, through their triggers.
+			if _, err := tx.db.ExecContext(ctx, "DELETE FROM event_day_counts"); err != nil {
+				return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
+			}
+			_, err = tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
+			if err != nil {
+				return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
+			}
 		}
-		if _, err := tx.db.ExecContext(ctx, "DELETE FROM event_day_counts"); err != nil {
-			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
-		}
-		_, err = tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
-		if err != nil {
-			return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
-		}
-		return nil
+		monthsWrong, err := tx.repairMonthCounts(ctx)
+		wrong += spansWrong + monthsWrong
+		return err
 	})
 	return wrong, err
+}
+
+// repairMonthCounts compares the month buckets (event_month_counts) with
+// the sums of the day buckets of each month, rewrites them when they
+// differ, and returns how many were wrong.
+func (s *Store) repairMonthCounts(ctx context.Context) (int, error) {
+	month, read := "substr(day, 1, 8) || '01'", "month"
+	if s.dialect == MySQL {
+		month, read = "DATE_FORMAT(day, '%Y-%m-01')", "DATE_FORMAT(month, '%Y-%m-%d')"
+	}
+	truthSQL := "SELECT dim, ref, status, hidden, " + month + " AS month, SUM(n) AS n FROM event_day_counts GROUP BY dim, ref, status, hidden, " + month
+	var truth, stored []dayBucket
+	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, month AS day, n FROM (" + truthSQL + ") t WHERE n <> 0").Scan(ctx, &truth); err != nil {
+		return 0, fmt.Errorf("models: count month buckets: %w", mapErr(err))
+	}
+	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, " + read + " AS day, n FROM event_month_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
+		return 0, fmt.Errorf("models: read month buckets: %w", mapErr(err))
+	}
+	wrong := bucketsDiffer(truth, stored)
+	if wrong == 0 {
+		return 0, nil
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM event_month_counts"); err != nil {
+		return 0, fmt.Errorf("models: repair month buckets: %w", mapErr(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO event_month_counts (dim, ref, status, hidden, month, n) "+truthSQL); err != nil {
+		return 0, fmt.Errorf("models: repair month buckets: %w", mapErr(err))
+	}
+	return wrong, nil
+}
+
+// bucketsDiffer counts the buckets of stored that are not as in truth, and
+// those of truth missing from stored (zero buckets are left out of both).
+func bucketsDiffer(truth, stored []dayBucket) int {
+	key := func(b dayBucket) dayBucket { b.N = 0; return b }
+	want := make(map[dayBucket]int64, len(truth))
+	for _, b := range truth {
+		want[key(b)] = b.N
+	}
+	wrong := 0
+	for _, b := range stored {
+		if w, ok := want[key(b)]; !ok || w != b.N {
+			wrong++
+		}
+		delete(want, key(b))
+	}
+	return wrong + len(want) // and the missing
 }
 
 // seriesSpansTruthSQL is each series' first and last start, from its

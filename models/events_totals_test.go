@@ -431,7 +431,8 @@ func TestListTotalsEqualCountsOverRandomWindows(t *testing.T) {
 }
 
 // TestListTotalReadsTheDayBuckets: the total of a default list (a window
-// of two years, full pages) reads the day buckets, and its counts of rows
+// of two years, full pages) reads the month buckets of its whole months and
+// the day buckets of the rest, and its counts of rows
 // are bounded by the edge days and the longest event, not the window.
 func TestListTotalReadsTheDayBuckets(t *testing.T) {
 	t.Parallel()
@@ -451,15 +452,16 @@ func TestListTotalReadsTheDayBuckets(t *testing.T) {
 		if err != nil || p.Total != 6 {
 			t.Fatalf("total %v, %v; want 6", p, err)
 		}
-		buckets := false
+		buckets, months := false, false
 		for _, q := range log.reset() {
 			buckets = buckets || strings.Contains(q, "FROM event_day_counts")
+			months = months || strings.Contains(q, "FROM event_month_counts")
 			if strings.Contains(q, "COUNT(") && strings.Contains(q, "'2026-12-31 00:00:00") && !strings.Contains(q, "'2027-01-01 00:00:00") {
 				t.Errorf("a count reads the window from its start to past its first day:\n%s", q)
 			}
 		}
-		if !buckets {
-			t.Error("the total does not read the day buckets")
+		if !buckets || !months {
+			t.Errorf("the total reads the day buckets: %v, the month buckets of the 24 whole months between: %v", buckets, months)
 		}
 		// The past events (the public list's ?past=1: ends before now,
 		// newest first).
