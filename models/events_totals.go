@@ -731,10 +731,10 @@ func (s *Store) repairMonthCounts(ctx context.Context) (int, error) {
 	}
 	truthSQL := "SELECT dim, ref, status, hidden, " + month + " AS month, SUM(n) AS n FROM event_day_counts GROUP BY dim, ref, status, hidden, " + month
 	var truth, stored []dayBucket
-	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, month AS day, n FROM (" + truthSQL + ") t WHERE n <> 0").Scan(ctx, &truth); err != nil {
+	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, month AS day, n FROM ("+truthSQL+") t WHERE n <> 0").Scan(ctx, &truth); err != nil {
 		return 0, fmt.Errorf("models: count month buckets: %w", mapErr(err))
 	}
-	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, " + read + " AS day, n FROM event_month_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
+	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, "+read+" AS day, n FROM event_month_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
 		return 0, fmt.Errorf("models: read month buckets: %w", mapErr(err))
 	}
 	wrong := bucketsDiffer(truth, stored)
