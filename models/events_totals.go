@@ -36,7 +36,12 @@ import (
 // add their own buckets. Triggers keep them (and event_span, which
 // only grows until kalends recount shrinks it) in the transaction of every
 // write, including cascades, bulk loads and writes of other processes
-// (migrations/*/20261130000200_event_day_counts*).
+// (migrations/*/20261130000200_event_day_counts*). The month buckets
+// (event_month_counts) are the day buckets summed per calendar month, kept
+// by triggers on the day buckets themselves (migrations/*/
+// 20261228000100_event_month_counts*): the whole months between a's and
+// b's days are summed from them, the days of the partial months at either
+// end from the day buckets (bucketSums).
 //
 // These lists still count rows as before (countRows): per-owner visibility
 // (contributors and authors see their own records in any status), several

@@ -502,8 +502,8 @@ func TestRecountRepairsTermCounts(t *testing.T) {
 	}
 	stale := "search index not in step: 0 rows missing, 1 stale, 0 extra, 0 events marked to refold; run 'kalends reindex'\n"
 	for _, want := range []string{
-		"1 term counts repaired\n0 category, tag, venue and organizer links repaired\n1 events refiled under their categories\n1 day buckets of the list totals repaired\n" + stale,
-		"0 term counts repaired\n0 category, tag, venue and organizer links repaired\n0 events refiled under their categories\n0 day buckets of the list totals repaired\n" + stale,
+		"1 term counts repaired\n0 category, tag, venue and organizer links repaired\n1 events refiled under their categories\n1 day and month buckets of the list totals repaired\n" + stale,
+		"0 term counts repaired\n0 category, tag, venue and organizer links repaired\n0 events refiled under their categories\n0 day and month buckets of the list totals repaired\n" + stale,
 	} {
 		if r := kalends(t, "recount", "--db", "sqlite:"+path); r.code != 0 || r.stdout != want {
 			t.Fatalf("recount: exit %d, stdout %q (want %q)\n%s", r.code, r.stdout, want, r.stderr)

@@ -166,7 +166,7 @@ func runMigrate(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 }
 
 // runRecount recomputes every term count from the links, and the links'
-// copies of their events' fields, and the day buckets of list totals, and
+// copies of their events' fields, and the day and month buckets of list totals, and
 // says how many were wrong.
 func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog.Logger) error {
 	db, err := openMigrated(ctx, cfg, logger)
@@ -194,7 +194,7 @@ func runRecount(ctx context.Context, cfg *Config, stdout io.Writer, logger *slog
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%d day buckets of the list totals repaired\n", days)
+	_, err = fmt.Fprintf(stdout, "%d day and month buckets of the list totals repaired\n", days)
 	if err != nil {
 		return err
 	}
