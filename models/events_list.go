@@ -258,13 +258,22 @@ func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (
 		}
 		c.add(nextOccurrence(true, bounds), bargs...)
 	}
+	ids, err = s.scanPageIDs(ctx, "events AS event", "event.start_at", c, f, offset)
+	return ids, true, err
+}
+
+// scanPageIDs reads the event ids of the page at offset of a prepared page
+// query: from (which names the events event), under c, in start order (by
+// startCol, then publication date and id).
+func (s *Store) scanPageIDs(ctx context.Context, from, startCol string, c conds, f *EventFilter, offset int) ([]int64, error) {
 	dir := sortDir(f.Desc)
-	q := "SELECT event.id FROM events AS event WHERE " + c.sql() +
-		" ORDER BY event.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
+	q := "SELECT event.id FROM " + from + " WHERE " + c.sql() +
+		" ORDER BY " + startCol + " " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
+	var ids []int64
 	if err := s.scan(ctx, &ids, q, append(c.args, f.PerPage, offset)...); err != nil {
-		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
+		return nil, fmt.Errorf("models: list events: %w", mapErr(err))
 	}
-	return ids, true, nil
+	return ids, nil
 }
 
 // pairPageIDs is windowPageIDs for a list filtered by one category and one
@@ -285,14 +294,9 @@ func (s *Store) pairPageIDs(ctx context.Context, f *EventFilter, offset int) (id
 	c.addAll(statusScope(statuses, f.IncludeHidden, "d.status", "d.hidden"))
 	c.window("d.", *f)
 	c.linkProbes(others, "event.id")
-	dir := sortDir(f.Desc)
 	// The copy's start is the event's: the index's order.
-	q := "SELECT event.id FROM " + d.table + " AS d CROSS JOIN events AS event ON event.id = d.event_id WHERE " + c.sql() +
-		" ORDER BY d.start_at " + dir + ", event.published_at " + dir + ", event.id " + dir + " LIMIT ? OFFSET ?"
-	if err := s.scan(ctx, &ids, q, append(c.args, f.PerPage, offset)...); err != nil {
-		return nil, true, fmt.Errorf("models: list events: %w", mapErr(err))
-	}
-	return ids, true, nil
+	ids, err = s.scanPageIDs(ctx, d.table+" AS d CROSS JOIN events AS event ON event.id = d.event_id", "d.start_at", c, f, offset)
+	return ids, true, err
 }
 
 // prepareEventFilter checks f's status filter against u, resolves its

@@ -678,18 +678,16 @@ func (s *Store) spanSQL() string {
 func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 	var wrong int
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		var truth, stored []dayBucket
-		if err := tx.db.NewRaw(tx.dayBucketsTruthSQL()).Scan(ctx, &truth); err != nil {
-			return fmt.Errorf("models: count day buckets: %w", mapErr(err))
-		}
 		day := "day"
 		if tx.dialect == MySQL {
 			day = "DATE_FORMAT(day, '%Y-%m-%d')"
 		}
-		if err := tx.db.NewRaw("SELECT dim, ref, status, hidden, "+day+" AS day, n FROM event_day_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
-			return fmt.Errorf("models: read day buckets: %w", mapErr(err))
+		daysWrong, err := tx.bucketsWrong(ctx, tx.dayBucketsTruthSQL(),
+			"SELECT dim, ref, status, hidden, "+day+" AS day, n FROM event_day_counts WHERE n <> 0", "day")
+		if err != nil {
+			return err
 		}
-		wrong += bucketsDiffer(truth, stored)
+		wrong += daysWrong
 		var span, kept int64
 		if err := tx.db.NewRaw(tx.spanSQL()).Scan(ctx, &span); err != nil {
 			return fmt.Errorf("models: longest event: %w", mapErr(err))
@@ -711,12 +709,9 @@ func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 		}
 		if wrong > 0 {
 			// The month buckets follow, through their triggers.
-			if _, err := tx.db.ExecContext(ctx, "DELETE FROM event_day_counts"); err != nil {
-				return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
-			}
-			_, err = tx.db.ExecContext(ctx, "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t")
-			if err != nil {
-				return fmt.Errorf("models: repair day buckets: %w", mapErr(err))
+			if err := tx.rewriteDerived(ctx, "event_day_counts", "dim, ref, status, hidden, day, n",
+				"SELECT * FROM ("+tx.dayBucketsTruthSQL()+") t", "day buckets"); err != nil {
+				return err
 			}
 		}
 		monthsWrong, err := tx.repairMonthCounts(ctx)
@@ -735,24 +730,39 @@ func (s *Store) repairMonthCounts(ctx context.Context) (int, error) {
 		month, read = "DATE_FORMAT(day, '%Y-%m-01')", "DATE_FORMAT(month, '%Y-%m-%d')"
 	}
 	truthSQL := "SELECT dim, ref, status, hidden, " + month + " AS month, SUM(n) AS n FROM event_day_counts GROUP BY dim, ref, status, hidden, " + month
+	wrong, err := s.bucketsWrong(ctx, "SELECT dim, ref, status, hidden, month AS day, n FROM ("+truthSQL+") t WHERE n <> 0",
+		"SELECT dim, ref, status, hidden, "+read+" AS day, n FROM event_month_counts WHERE n <> 0", "month")
+	if err != nil || wrong == 0 {
+		return 0, err
+	}
+	return wrong, s.rewriteDerived(ctx, "event_month_counts", "dim, ref, status, hidden, month, n", truthSQL, "month buckets")
+}
+
+// bucketsWrong reads the buckets a count gives (truthSQL) and those kept
+// (storedSQL), each as dayBucket rows, and counts those that differ
+// (bucketsDiffer); what names the buckets in errors ("day", "month").
+func (s *Store) bucketsWrong(ctx context.Context, truthSQL, storedSQL, what string) (int, error) {
 	var truth, stored []dayBucket
-	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, month AS day, n FROM ("+truthSQL+") t WHERE n <> 0").Scan(ctx, &truth); err != nil {
-		return 0, fmt.Errorf("models: count month buckets: %w", mapErr(err))
+	if err := s.db.NewRaw(truthSQL).Scan(ctx, &truth); err != nil {
+		return 0, fmt.Errorf("models: count %s buckets: %w", what, mapErr(err))
 	}
-	if err := s.db.NewRaw("SELECT dim, ref, status, hidden, "+read+" AS day, n FROM event_month_counts WHERE n <> 0").Scan(ctx, &stored); err != nil {
-		return 0, fmt.Errorf("models: read month buckets: %w", mapErr(err))
+	if err := s.db.NewRaw(storedSQL).Scan(ctx, &stored); err != nil {
+		return 0, fmt.Errorf("models: read %s buckets: %w", what, mapErr(err))
 	}
-	wrong := bucketsDiffer(truth, stored)
-	if wrong == 0 {
-		return 0, nil
+	return bucketsDiffer(truth, stored), nil
+}
+
+// rewriteDerived replaces every row of a derived table (buckets, spans)
+// with what sel counts from the data (the columns cols, in order); what
+// names it in errors.
+func (s *Store) rewriteDerived(ctx context.Context, table, cols, sel, what string) error {
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+		return fmt.Errorf("models: repair %s: %w", what, mapErr(err))
 	}
-	if _, err := s.db.ExecContext(ctx, "DELETE FROM event_month_counts"); err != nil {
-		return 0, fmt.Errorf("models: repair month buckets: %w", mapErr(err))
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO "+table+" ("+cols+") "+sel); err != nil {
+		return fmt.Errorf("models: repair %s: %w", what, mapErr(err))
 	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO event_month_counts (dim, ref, status, hidden, month, n) "+truthSQL); err != nil {
-		return 0, fmt.Errorf("models: repair month buckets: %w", mapErr(err))
-	}
-	return wrong, nil
+	return nil
 }
 
 // bucketsDiffer counts the buckets of stored that are not as in truth, and
@@ -795,13 +805,7 @@ func (s *Store) repairSeriesSpans(ctx context.Context) (wrong int, err error) {
 	if narrow+differ == 0 {
 		return 0, nil
 	}
-	if _, err := s.db.ExecContext(ctx, "DELETE FROM series_spans"); err != nil {
-		return 0, fmt.Errorf("models: repair series spans: %w", mapErr(err))
-	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO series_spans (series_id, first_at, last_at) "+seriesSpansTruthSQL); err != nil {
-		return 0, fmt.Errorf("models: repair series spans: %w", mapErr(err))
-	}
-	return narrow, nil
+	return narrow, s.rewriteDerived(ctx, "series_spans", "series_id, first_at, last_at", seriesSpansTruthSQL, "series spans")
 }
 
 // longestEventKept reads event_span: the longest event kept, in seconds,
