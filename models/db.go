@@ -54,6 +54,9 @@ type Store struct {
 	// searchMode is the mode of the search index's upkeep in transactions
 	// (searchOn, or paused while migrations run; event_search.go).
 	searchMode *atomic.Int32
+	// searchLists keeps the words' lists of events searches read (nil:
+	// none; never set in a transaction's Store; event_search_lists.go).
+	searchLists *searchLists
 }
 
 // Site returns the site settings the store works with.

@@ -344,6 +344,11 @@ func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err err
 			if err := tx.indexEvents(ctx, ids, force); err != nil {
 				return err
 			}
+			// No trigger of a record's table moved it: the words'
+			// lists kept under it are stale (event_search_lists.go).
+			if err := tx.bumpCacheGeneration(ctx); err != nil {
+				return err
+			}
 			// The marks read, one statement per owner.
 			byConn := map[int64][]int64{}
 			for _, m := range marks {
@@ -688,8 +693,9 @@ func (db *DB) Reindex(ctx context.Context) (int, error) {
 	} else {
 		qs = append(qs, "DELETE FROM event_search_vocab_sfx", "DELETE FROM event_search_vocab")
 	}
-	qs = append(qs, "INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
-		"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
+	qs = append(qs, "UPDATE cache_generation SET gen = gen + 1 WHERE id = 1",
+		"INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
+			"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
 	err := db.Bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, q := range qs {
 			if _, err := tx.ExecContext(ctx, q); err != nil {

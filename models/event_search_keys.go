@@ -168,14 +168,18 @@ func (s *Store) readerSlots(ctx context.Context, lang string) (slots []int64, ok
 // day and event, sorted, once each) that hold it in a row of scope, and
 // intersects them. all says no word folds to anything (every event
 // matches).
-func (s *Store) wordEvents(ctx context.Context, words []string, sc keyScope) (evs []int64, all bool, err error) {
-	return intersectWords(words, func(fw string) ([]int64, error) { return s.oneWordEvents(ctx, fw, sc) })
+func (s *Store) wordEvents(ctx context.Context, l *listsAt, words []string, sc keyScope) (evs []int64, all bool, err error) {
+	return intersectWords(l, words, func(fw string) ([]int64, error) {
+		return l.word(scopeKey(fw, sc), func() ([]int64, error) { return s.oneWordEvents(ctx, fw, sc) })
+	})
 }
 
 // intersectWords folds each word, reads what holds it (one: sorted, once
 // each) and intersects the lists, stopping at the first empty one. all
-// says no word folds to anything (every event matches).
-func intersectWords(words []string, one func(fw string) ([]int64, error)) (evs []int64, all bool, err error) {
+// says no word folds to anything (every event matches). The lists one
+// returns may be kept ones (l): the result is the caller's own.
+func intersectWords(l *listsAt, words []string, one func(fw string) ([]int64, error)) (evs []int64, all bool, err error) {
+	own := false // evs is a list of intersectSorted's
 	all = true
 	for _, w := range words {
 		fw := FoldSearch(w)
@@ -189,11 +193,14 @@ func intersectWords(words []string, one func(fw string) ([]int64, error)) (evs [
 		if all {
 			evs, all = got, false
 		} else {
-			evs = intersectSorted(evs, got)
+			evs, own = intersectSorted(evs, got), true
 		}
 		if len(evs) == 0 {
 			return []int64{}, false, nil
 		}
+	}
+	if !own {
+		evs = ownList(evs, l)
 	}
 	return evs, all, nil
 }
@@ -340,12 +347,12 @@ func eventIDsOf(evs []int64) []int64 {
 // languages, through the index (any status, any time). all says no word
 // folds to anything; like says the reader's language has no slot of its
 // own, so the search must read the text (LIKE).
-func (s *Store) matchSearchSQLite(ctx context.Context, lang string, words []string) (ids []int64, all, like bool, err error) {
+func (s *Store) matchSearchSQLite(ctx context.Context, l *listsAt, lang string, words []string) (ids []int64, all, like bool, err error) {
 	slots, ok, err := s.readerSlots(ctx, lang)
 	if err != nil || !ok {
 		return nil, false, !ok, err
 	}
-	evs, all, err := s.wordEvents(ctx, words, keyScope{lo: 0, hi: math.MaxInt64, slots: slots})
+	evs, all, err := s.wordEvents(ctx, l, words, keyScope{lo: 0, hi: math.MaxInt64, slots: slots})
 	if err != nil || all {
 		return nil, all, false, err
 	}
@@ -446,7 +453,7 @@ func (w searchWindow) sure(v int64) bool {
 // days that hold the page, so that the page query orders just those
 // exactly (start, publication date, id). ok is false when the reader's
 // language has no slot of its own.
-func (s *Store) searchPage(ctx context.Context, f *EventFilter) (ok bool, err error) {
+func (s *Store) searchPage(ctx context.Context, l *listsAt, f *EventFilter) (ok bool, err error) {
 	slots, ok, err := s.readerSlots(ctx, f.Lang)
 	if err != nil || !ok {
 		return false, err
@@ -456,7 +463,7 @@ func (s *Store) searchPage(ctx context.Context, f *EventFilter) (ok bool, err er
 		return false, err
 	}
 	anonymous := !f.visibility.AllButTrash
-	evs, all, err := s.wordEvents(ctx, f.Search, keyScope{lo: w.lo, hi: w.hi, slots: slots, listed: anonymous})
+	evs, all, err := s.wordEvents(ctx, l, f.Search, keyScope{lo: w.lo, hi: w.hi, slots: slots, listed: anonymous})
 	if err != nil {
 		return false, err
 	}

@@ -374,12 +374,14 @@ func (s *Store) vocabIDsMySQL(ctx context.Context, entries map[string]int64, add
 // other, intersected. all says no word folds to anything. Read apart from
 // the list, so that MariaDB's planner never runs the index's search once
 // per event of the window.
-func (s *Store) matchSearchMySQL(ctx context.Context, lang string, words []string) (ids []int64, all bool, err error) {
+func (s *Store) matchSearchMySQL(ctx context.Context, l *listsAt, lang string, words []string) (ids []int64, all bool, err error) {
 	langs := []string{searchSourceLang}
 	if lang != searchSourceLang {
 		langs = append(langs, lang)
 	}
-	ids, all, err = intersectWords(words, func(fw string) ([]int64, error) { return s.wordEventsMySQL(ctx, fw, langs) })
+	ids, all, err = intersectWords(l, words, func(fw string) ([]int64, error) {
+		return l.word(langsKey(fw, langs), func() ([]int64, error) { return s.wordEventsMySQL(ctx, fw, langs) })
+	})
 	if err != nil {
 		return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
 	}

@@ -36,11 +36,14 @@ var searchFixtures = []struct{ title, description, excerpt string }{
 // languages, for more than 500 queries drawn from its text (whole words,
 // fragments, 1- and 2-character Chinese and Japanese, Korean, mixed case,
 // full width, katakana for hiragana, accents, separators, several words),
-// read in every language, on both dialects.
+// read in every language, on both dialects. The words' lists are kept
+// (DB.KeepSearchLists), as a server keeps them: a query's second page, and
+// every word met again, is read from them.
 func TestIndexedSearchEqualsLikeSearch(t *testing.T) {
 	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
+		db.KeepSearchLists(8 << 20)
 		admin := newUser(t, db, "admin", models.RoleAdministrator)
 		o := seedOptions(400, admin.ID)
 		o.Translated, o.Series = 0.5, 3
@@ -84,6 +87,9 @@ func TestIndexedSearchEqualsLikeSearch(t *testing.T) {
 		if found < checked/3 {
 			t.Errorf("only %d of %d searches found events: the queries are not drawn from the data", found, checked)
 		}
+		if st := db.SearchListStats(); st.Hits < int64(checked)/2 {
+			t.Errorf("the kept lists served %d of the searches' words (%+v): they were not used", st.Hits, st)
+		}
 	})
 }
 
@@ -123,12 +129,15 @@ var searchWindows = [][2]string{
 // the total that LIKE gives (pages of seven, both orders), for q read in
 // lang in one of searchWindows: the public list (anonymous reader, read
 // from the keys alone), the admin's (every status but trash, hidden
-// events too) or an administrator's API list (hidden events left out).
+// events too) or an administrator's API list (hidden events left out),
+// whole or bare.
 func compareList(t *testing.T, db *models.DB, admin *models.User, q, lang string, i int) {
 	t.Helper()
 	ctx := context.Background()
 	w := searchWindows[i%len(searchWindows)]
-	f := models.EventFilter{Search: models.SearchWords(q), Lang: lang, PerPage: 7, Desc: i%3 == 2}
+	// Bare pages (the API's ids, read by a prepared query) on half the
+	// queries.
+	f := models.EventFilter{Search: models.SearchWords(q), Lang: lang, PerPage: 7, Desc: i%3 == 2, Bare: i%4 >= 2}
 	var u *models.User
 	switch (i / len(searchWindows)) % 3 {
 	case 1:
@@ -316,21 +325,29 @@ func indexInStep(t *testing.T, db *models.DB, step string) {
 // equals the events' folded text, in the write's own transaction, and a
 // search through it finds what LIKE finds; text changed by raw SQL is
 // found at once (its events are marked and searched with LIKE) and
-// refolded by the next transaction or Reindex.
+// refolded by the next transaction, IndexBacklog or Reindex. The words'
+// lists are kept, as a server keeps them, and every word is searched
+// before and after each write: a list kept across a write that changed
+// it fails the comparison with LIKE.
 func TestSearchIndexFollowsEveryWrite(t *testing.T) {
 	t.Parallel()
 	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
+		db.KeepSearchLists(1 << 20)
 		editor := newUser(t, db, "editor", models.RoleEditor)
+		words := []string{"jazz", "cafe", "müller", "ja", "音楽", "祭", "tokyo", "blues", "じゃず", "ジャズ", "夕べ",
+			"재즈", "seance", "피아노", "orgue", "오르간"}
 		step := func(name string, queries ...string) {
 			t.Helper()
 			indexInStep(t, db, name)
-			for _, q := range queries {
+			for _, q := range append(queries, words...) {
 				for _, lang := range []string{"", "en", "ja"} {
 					compareSearch(t, db, editor, q, lang)
 				}
+				comparePublicList(t, db, q)
 			}
 		}
+		step("empty")
 		mk := func(title, desc, start string) *models.Event {
 			t.Helper()
 			in := baseInput(title, start, start)
@@ -409,15 +426,55 @@ func TestSearchIndexFollowsEveryWrite(t *testing.T) {
 		found("orgue", "", 1)
 		found("오르간", "ja", 1)
 		found("피아노", "", 3)
+		comparePublicList(t, db, "orgue")
 		if st, err := db.CheckSearchIndex(ctx); err != nil || st.Marked == 0 || st.Stale == 0 {
 			t.Errorf("after raw SQL: %+v (%v), want the event marked and its row stale", st, err)
 		}
+		// Refolded by the backlog, which no record's trigger sees: the
+		// lists read while the event was marked are stale.
+		if n, err := db.IndexBacklog(ctx); err != nil || n == 0 {
+			t.Fatalf("backlog: %d events refolded, %v", n, err)
+		}
+		step("backlog refolded", "orgue", "피아노")
+		found("orgue", "", 1)
+		found("피아노", "", 3)
+		if _, err := db.IDB().NewRaw("UPDATE events SET title = ? WHERE id = ?", "Séance 피아노", series.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		found("피아노", "", 4)
 		if _, err := db.Reindex(ctx); err != nil {
 			t.Fatal(err)
 		}
 		step("reindexed", "orgue", "피아노")
-		found("orgue", "", 1)
+		found("orgue", "", 0)
+		found("피아노", "", 4)
+		if st := db.SearchListStats(); st.Hits == 0 {
+			t.Errorf("the kept lists never served a word (%+v): they were not used", st)
+		}
 	})
+}
+
+// comparePublicList fails unless the public list (an anonymous reader,
+// read from the index's keys alone on SQLite) gives through the index the
+// first page and the total LIKE gives, for q, in both orders and in the
+// first again (a kept list is shared: an order must not change it).
+func comparePublicList(t *testing.T, db *models.DB, q string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, desc := range []bool{false, true, false} {
+		f := models.EventFilter{Search: models.SearchWords(q), PerPage: 3, Desc: desc}
+		got, err := db.ListEvents(ctx, nil, f)
+		if err != nil {
+			t.Fatalf("public list %q: %v", q, err)
+		}
+		want, err := db.ListEvents(ctx, nil, models.LikeSearch(f))
+		if err != nil {
+			t.Fatalf("LIKE public list %q: %v", q, err)
+		}
+		if g, l := pageIDs(got), pageIDs(want); !slices.Equal(g, l) || got.Total != want.Total {
+			t.Errorf("public list %q, desc %v: index %v of %d, LIKE %v of %d", q, desc, g, got.Total, l, want.Total)
+		}
+	}
 }
 
 // TestIndexedSearchNoticesASkippedWrite: with the index writes dropped

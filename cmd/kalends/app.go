@@ -40,7 +40,7 @@ func newApp(db *models.DB, site *models.Site, cfg *Config, logger *slog.Logger) 
 	// pages and feeds; it, the parts cache and the site's identity read the
 	// cache generation through one Watch (caches).
 	watch := cachegen.New(db, cfg.CacheCheck)
-	cache, parts := caches(watch, site, cfg)
+	cache, parts := caches(watch, db, site, cfg)
 	// One gate for both surfaces: the cores are shared.
 	reads, writes := cfg.activeLimit(db.Dialect())
 	gate := admission.New(reads, writes, cmp.Or(cfg.MaxWait, 3*time.Second))

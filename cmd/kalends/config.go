@@ -155,7 +155,7 @@ var options = []option{
 		set: func(c *Config, v string) error { c.EmbedOrigins = splitList(v); return nil }},
 	{name: "log-format", def: "text", usage: "log format: text or json",
 		set: func(c *Config, v string) error { c.LogFormat = strings.ToLower(v); return nil }},
-	{name: "cache-size", def: "64", usage: "megabytes of anonymous API answers kept in memory (0 turns the cache off)",
+	{name: "cache-size", def: "64", usage: "megabytes of anonymous API answers, rendered records and searched words' lists kept in memory (0 turns them off)",
 		set: func(c *Config, v string) error {
 			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 			if err != nil {

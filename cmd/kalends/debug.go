@@ -84,6 +84,12 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	vars.Set("cache_bytes", expvar.Func(func() any { b, _ := respcache.Held(); return b }))
 	vars.Set("cache_entries", expvar.Func(func() any { _, n := respcache.Held(); return n }))
 	vars.Set("cache_max_bytes", expvar.Func(func() any { return cfg.CacheSize }))
+	// The words' lists searches keep (models/event_search_lists.go),
+	// within their share of cache_max_bytes.
+	vars.Set("search_lists_bytes", expvar.Func(func() any { return db.SearchListStats().Bytes }))
+	vars.Set("search_lists", expvar.Func(func() any { return db.SearchListStats().Lists }))
+	vars.Set("search_lists_hits", expvar.Func(func() any { return db.SearchListStats().Hits }))
+	vars.Set("search_lists_misses", expvar.Func(func() any { return db.SearchListStats().Misses }))
 	mux := http.NewServeMux()
 	mux.Handle("/debug/vars", expvar.Handler())
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
