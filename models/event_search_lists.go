@@ -44,17 +44,19 @@ type searchLists struct {
 }
 
 type keptList struct {
-	key string
-	evs []int64
+	key  string
+	val  any // []int64, or []searchHit (searchHitsPage)
+	cost int64
 }
 
 func newSearchLists(maxBytes int64) *searchLists {
 	return &searchLists{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-// cost is the bytes a list of key counts for.
-func listCost(key string, evs []int64) int64 {
-	return int64(len(key)) + 8*int64(cap(evs)) + searchListOverhead
+// listCost is the bytes a list of key counts for, with size the bytes of
+// its elements.
+func listCost(key string, size int64) int64 {
+	return int64(len(key)) + size + searchListOverhead
 }
 
 // at moves the lists to gen when it is newer (emptying them) and tells
@@ -70,7 +72,7 @@ func (c *searchLists) at(gen int64) bool {
 
 // get returns the list of key kept under gen. The list is shared: the
 // caller must not change it.
-func (c *searchLists) get(gen int64, key string) ([]int64, bool) {
+func (c *searchLists) get(gen int64, key string) (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.at(gen) {
@@ -83,13 +85,13 @@ func (c *searchLists) get(gen int64, key string) ([]int64, bool) {
 	}
 	c.hits++
 	c.order.MoveToFront(e)
-	return e.Value.(*keptList).evs, true
+	return e.Value.(*keptList).val, true
 }
 
-// put keeps the list of key read under gen, unless a newer generation was
-// seen meanwhile or the list alone is over a quarter of the bound.
-func (c *searchLists) put(gen int64, key string, evs []int64) {
-	cost := listCost(key, evs)
+// put keeps the list of key read under gen (cost: listCost), unless a
+// newer generation was seen meanwhile or the list alone is over a quarter
+// of the bound.
+func (c *searchLists) put(gen int64, key string, val any, cost int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.at(gen) || 4*cost > c.max {
@@ -99,13 +101,13 @@ func (c *searchLists) put(gen int64, key string, evs []int64) {
 		c.order.MoveToFront(e)
 		return
 	}
-	c.byKey[key] = c.order.PushFront(&keptList{key: key, evs: evs})
+	c.byKey[key] = c.order.PushFront(&keptList{key: key, val: val, cost: cost})
 	c.bytes += cost
 	for c.bytes > c.max {
 		last := c.order.Back()
 		k := c.order.Remove(last).(*keptList)
 		delete(c.byKey, k.key)
-		c.bytes -= listCost(k.key, k.evs)
+		c.bytes -= k.cost
 	}
 }
 
@@ -163,17 +165,26 @@ func (s *Store) searchListsNow(ctx context.Context) *listsAt {
 // word returns the list of key: kept, or read and kept. The list is
 // shared: the caller must not change it.
 func (l *listsAt) word(key string, read func() ([]int64, error)) ([]int64, error) {
+	return keptOr(l, key, 8, read)
+}
+
+// keptOr returns the list of key kept in l, or reads it and keeps it
+// (elem: the bytes of one element). The list is shared: the caller must
+// not change it.
+func keptOr[T any](l *listsAt, key string, elem int64, read func() ([]T, error)) ([]T, error) {
 	if l == nil {
 		return read()
 	}
-	if evs, ok := l.c.get(l.gen, key); ok {
-		return evs, nil
+	if v, ok := l.c.get(l.gen, key); ok {
+		if list, ok := v.([]T); ok {
+			return list, nil
+		}
 	}
-	evs, err := read()
+	list, err := read()
 	if err == nil {
-		l.c.put(l.gen, key, evs)
+		l.c.put(l.gen, key, list, listCost(key, elem*int64(cap(list))))
 	}
-	return evs, err
+	return list, err
 }
 
 // scopeKey is the key of a folded word's list in a scope (SQLite).

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -676,3 +677,101 @@ func (s *Store) orphanPostings(ctx context.Context) ([]searchKey, error) {
 		}
 	}
 }
+
+// searchHit is what a list needs of a matched event to tell whether it is
+// in the list and where (searchHitsPage): its order keys (start,
+// publication date, id), its end, status and hidden flag.
+type searchHit struct {
+	start, end int64 // Unix seconds
+	published  int64 // Unix seconds; math.MinInt64 when NULL (first, as SQL sorts it)
+	id         int64
+	status     string
+	hidden     bool
+}
+
+// searchHitSize is the bytes one searchHit counts for in the kept lists:
+// the struct and its status string's bytes (never more than 16).
+const searchHitSize = 64
+
+// searchHitsPage answers, on MySQL, a list's search that searchListsFast
+// accepts from its matched events (f.searchMatched) alone: their order
+// keys, window fields, status and hidden flag are read once per words and
+// generation and kept with the words' lists (searchLists), so the window,
+// the visibility, the total and which events come before the page's end
+// are told in memory. The page query then orders just those (at most a
+// page's worth past the offset) instead of every matched event, and the
+// total is not counted again: with 3,000 matches, MariaDB took 12–18 ms
+// for each of the two.
+func (s *Store) searchHitsPage(ctx context.Context, l *listsAt, f *EventFilter) error {
+	var key strings.Builder
+	key.WriteString("h\x00" + f.Lang)
+	for _, w := range f.Search {
+		key.WriteString("\x00" + FoldSearch(w))
+	}
+	matched := f.searchMatched
+	hits, err := keptOr(l, key.String(), searchHitSize, func() ([]searchHit, error) { return s.readSearchHits(ctx, matched) })
+	if err != nil {
+		return err
+	}
+	anonymous := !f.visibility.AllButTrash
+	after := func(t *time.Time) int64 { return Sec(*t).Unix() }
+	var in []int64 // the list's events, in order
+	for i := range hits {
+		h := &hits[i]
+		switch {
+		case anonymous && (h.status != StatusPublish || h.hidden),
+			!anonymous && (h.status == StatusTrash || (h.hidden && !f.IncludeHidden)),
+			f.StartMin != nil && h.start < after(f.StartMin),
+			f.EndMax != nil && h.end > after(f.EndMax),
+			f.StartsBefore != nil && h.start >= after(f.StartsBefore),
+			f.StartsAfter != nil && h.start <= after(f.StartsAfter),
+			f.EndsBefore != nil && h.end >= after(f.EndsBefore),
+			f.EndsAfter != nil && h.end <= after(f.EndsAfter):
+			continue
+		}
+		in = append(in, h.id)
+	}
+	if f.Desc {
+		slices.Reverse(in)
+	}
+	need := min(len(in), max(f.Page-1, 0)*f.PerPage+f.PerPage)
+	f.searchTotal, f.searchCounted = len(in), true
+	f.searchMatched = sortedOnce(slices.Clone(in[:need]))
+	return nil
+}
+
+// readSearchHits reads the searchHit of each of ids, in the list's order
+// (start, publication date, id).
+func (s *Store) readSearchHits(ctx context.Context, ids []int64) ([]searchHit, error) {
+	type row struct {
+		ID          int64      `bun:"id"`
+		StartAt     time.Time  `bun:"start_at"`
+		EndAt       time.Time  `bun:"end_at"`
+		PublishedAt *time.Time `bun:"published_at"`
+		Status      string     `bun:"status"`
+		Hidden      bool       `bun:"hide_from_listings"`
+	}
+	hits := make([]searchHit, 0, len(ids))
+	for chunk := range slices.Chunk(ids, searchHitsChunk) {
+		var rows []row
+		err := s.db.NewSelect().TableExpr("events").Column("id", "start_at", "end_at", "published_at", "status", "hide_from_listings").
+			Where("id IN (?)", bun.List(chunk)).Scan(ctx, &rows)
+		if err != nil {
+			return nil, fmt.Errorf("models: search events: %w", mapErr(err))
+		}
+		for _, r := range rows {
+			h := searchHit{start: r.StartAt.Unix(), end: r.EndAt.Unix(), published: math.MinInt64, id: r.ID, status: r.Status, hidden: r.Hidden}
+			if r.PublishedAt != nil {
+				h.published = r.PublishedAt.Unix()
+			}
+			hits = append(hits, h)
+		}
+	}
+	slices.SortFunc(hits, func(a, b searchHit) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.published, b.published), cmp.Compare(a.id, b.id))
+	})
+	return hits, nil
+}
+
+// searchHitsChunk is the most ids one statement of readSearchHits reads.
+const searchHitsChunk = 5000

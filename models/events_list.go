@@ -370,7 +370,7 @@ func (s *Store) eventPageQuery(ctx context.Context, f *EventFilter) (*bun.Select
 		}
 	}
 	table := "events AS event"
-	if f.searchCounted {
+	if f.searchCounted && s.dialect == SQLite {
 		// The events of the page's days (searchPage), a few, read by
 		// id and sorted: not the window in start order, probing each.
 		table += " NOT INDEXED"
@@ -467,7 +467,8 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 // readers from the keys alone (searchPage), any other the events that
 // hold every word (matchSearchSQLite); a reader whose language has no
 // slot of its own is searched with LIKE. On MySQL, the events that hold
-// every word (matchSearchMySQL).
+// every word (matchSearchMySQL), and for a list searchListsFast accepts
+// its page's events and total from them (searchHitsPage).
 func (s *Store) resolveSearch(ctx context.Context, f *EventFilter) error {
 	if len(f.Search) == 0 || f.likeSearch || f.searchAllDirty {
 		return nil
@@ -476,7 +477,10 @@ func (s *Store) resolveSearch(ctx context.Context, f *EventFilter) error {
 	if s.dialect == MySQL {
 		ids, all, err := s.matchSearchMySQL(ctx, l, f.Lang, f.Search)
 		f.searchMatched, f.searchMatchAll = ids, all
-		return err
+		if err != nil || all || !f.listing || len(f.searchDirty) > 0 || !searchListsFast(f) {
+			return err
+		}
+		return s.searchHitsPage(ctx, l, f)
 	}
 	if f.listing && len(f.searchDirty) == 0 && searchListsFast(f) {
 		ok, err := s.searchPage(ctx, l, f)
