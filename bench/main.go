@@ -590,6 +590,23 @@ func endpoints(base, auth, cookie, tmp string, n int, size *Size, wants func(str
 	if err != nil {
 		return nil, nil, err
 	}
+	// The same words, each in 500 windows (starting on each of the last
+	// 500 days): more distinct searches than a run sends, so none is
+	// answered from the words' lists a server keeps (an eighth of
+	// --cache-size, under the cache generation), which serve the row above
+	// once each word was read. It measures the index itself, as clients
+	// with their own arguments meet it.
+	var coldSearches []string
+	for k := range searchColdWindows {
+		day := now.AddDate(0, 0, -k).Format(time.DateOnly)
+		for _, p := range searches {
+			coldSearches = append(coldSearches, p+"&start_date="+day)
+		}
+	}
+	searchCold, err := writeScript(tmp, fmt.Sprintf("search-cold-%d.lua", n), rotateLua(coldSearches))
+	if err != nil {
+		return nil, nil, err
+	}
 	signedIn := []string{"Cookie: " + cookie}
 	list := []endpoint{
 		{name: "list of 50 in a window", url: list50},
@@ -603,6 +620,7 @@ func endpoints(base, auth, cookie, tmp string, n int, size *Size, wants func(str
 		// row of every earlier run, kept so that they compare.
 		{name: "list, search", url: api + "/events?search=jazz&" + window},
 		{name: searchRowName, url: base + searches[0], script: searchRotate},
+		{name: searchColdRowName, url: base + coldSearches[0], script: searchCold},
 		{name: "list, one row per series", url: api + "/events?recurrence=series&per_page=50&" + window},
 		{name: "list rotating 200 URLs", url: base + paths[0], script: rotate},
 		{name: "single event", url: fmt.Sprintf("%s/events/%d", api, id)},

@@ -31,6 +31,13 @@ var searchWords = []string{
 // searchRowName is the row of the rotating search words.
 const searchRowName = "list, search, 20 rotating words"
 
+// searchColdRowName is the row of the same words in searchColdWindows
+// windows each, never read twice in a run.
+const searchColdRowName = "list, search, 20 words × 500 windows"
+
+// searchColdWindows is the number of windows of searchColdRowName.
+const searchColdWindows = 500
+
 // checkSearchWords reads how many events each word finds in the list the
 // row loads (X-WP-Total, per_page 50, the default window), against the
 // events of that list, prints them, records them in size, and fails when
