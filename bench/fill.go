@@ -24,8 +24,10 @@ const fillName = "fill the response cache, distinct URLs"
 const fillWorkers = 4
 
 // cacheVars reads what the server's response cache holds and its bound
-// (the debug listener's cache_bytes, cache_entries and cache_max_bytes),
-// and the Go heap in use.
+// (the debug listener's cache_bytes, cache_entries, and
+// cache_answers_max_bytes: the whole answers' share of --cache-size;
+// cache_max_bytes from a binary that reports no share), and the Go heap
+// in use.
 func cacheVars(debug string) (held, entries, maxBytes, heapInuse int64, err error) {
 	b, err := get(debug + "/debug/vars")
 	if err != nil {
@@ -39,6 +41,7 @@ func cacheVars(debug string) (held, entries, maxBytes, heapInuse int64, err erro
 			Bytes   *int64 `json:"cache_bytes"`
 			Entries int64  `json:"cache_entries"`
 			Max     int64  `json:"cache_max_bytes"`
+			Answers *int64 `json:"cache_answers_max_bytes"`
 		} `json:"kalends"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -46,6 +49,9 @@ func cacheVars(debug string) (held, entries, maxBytes, heapInuse int64, err erro
 	}
 	if v.Kalends.Bytes == nil {
 		return 0, 0, 0, 0, errors.New("the server does not report cache_bytes in /debug/vars")
+	}
+	if v.Kalends.Answers != nil {
+		v.Kalends.Max = *v.Kalends.Answers
 	}
 	return *v.Kalends.Bytes, v.Kalends.Entries, v.Kalends.Max, v.Mem.HeapInuse, nil
 }

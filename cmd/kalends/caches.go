@@ -31,13 +31,23 @@ const searchListsShare = 8
 // the one before, and stay so until the next write
 // (TestAnInstanceNeverCachesAnAnswerOlderThanItsGeneration).
 func caches(w *cachegen.Watch, db *models.DB, site *models.Site, cfg *Config) (*respcache.Cache, *api.PartCache) {
-	lists := cfg.CacheSize / searchListsShare
+	answers, parts, lists := cacheShares(cfg)
 	db.KeepSearchLists(lists)
 	if cfg.CacheAnswersOff {
-		return nil, api.NewPartCache(w, cfg.CacheSize-lists)
+		return nil, api.NewPartCache(w, parts)
 	}
-	parts := cfg.CacheSize / partsShare
-	return respcache.New(w, site, cfg.CacheSize-parts-lists), api.NewPartCache(w, parts)
+	return respcache.New(w, site, answers), api.NewPartCache(w, parts)
+}
+
+// cacheShares is the bytes of --cache-size that whole answers (0 with
+// --cache-answers=false), parts and the searched words' lists take.
+func cacheShares(cfg *Config) (answers, parts, lists int64) {
+	lists = cfg.CacheSize / searchListsShare
+	if cfg.CacheAnswersOff {
+		return 0, cfg.CacheSize - lists, lists
+	}
+	parts = cfg.CacheSize / partsShare
+	return cfg.CacheSize - parts - lists, parts, lists
 }
 
 // partsWrote makes the parts cache read the generation before its next

@@ -84,6 +84,8 @@ func startDebug(cfg *Config, db *models.DB, logger *slog.Logger) (func(), error)
 	vars.Set("cache_bytes", expvar.Func(func() any { b, _ := respcache.Held(); return b }))
 	vars.Set("cache_entries", expvar.Func(func() any { _, n := respcache.Held(); return n }))
 	vars.Set("cache_max_bytes", expvar.Func(func() any { return cfg.CacheSize }))
+	// The whole answers' share of it (cacheShares), what cache_bytes fills.
+	vars.Set("cache_answers_max_bytes", expvar.Func(func() any { answers, _, _ := cacheShares(cfg); return answers }))
 	// The words' lists searches keep (models/event_search_lists.go),
 	// within their share of cache_max_bytes.
 	vars.Set("search_lists_bytes", expvar.Func(func() any { return db.SearchListStats().Bytes }))
