@@ -427,8 +427,22 @@ func (d driverLogger) Print(v ...any) { d.l.Warn("models: mysql driver", "msg", 
 // transaction): a response cache made under another number is stale.
 func (s *Store) CacheGeneration(ctx context.Context) (int64, error) {
 	var gen int64
-	if err := s.db.NewSelect().TableExpr("cache_generation").Column("gen").Where("id = 1").Scan(ctx, &gen); err != nil {
+	// Prepared (s.scan): every search reads it (searchListsNow).
+	if err := s.scan(ctx, &gen, "SELECT gen FROM cache_generation WHERE id = 1"); err != nil {
 		return 0, fmt.Errorf("models: cache generation: %w", mapErr(err))
 	}
 	return gen, nil
+}
+
+// bumpGenerationSQL moves the cache generation.
+const bumpGenerationSQL = "UPDATE cache_generation SET gen = gen + 1 WHERE id = 1"
+
+// bumpCacheGeneration moves the cache generation in s's transaction, for
+// writes that no trigger of a record's table moves it for (the site's
+// settings; the search index's refolds, event_search_lists.go).
+func (s *Store) bumpCacheGeneration(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, bumpGenerationSQL); err != nil {
+		return fmt.Errorf("models: cache generation: %w", mapErr(err))
+	}
+	return nil
 }

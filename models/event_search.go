@@ -693,7 +693,7 @@ func (db *DB) Reindex(ctx context.Context) (int, error) {
 	} else {
 		qs = append(qs, "DELETE FROM event_search_vocab_sfx", "DELETE FROM event_search_vocab")
 	}
-	qs = append(qs, "UPDATE cache_generation SET gen = gen + 1 WHERE id = 1",
+	qs = append(qs, bumpGenerationSQL,
 		"INSERT INTO event_search_dirty (conn, event_id) SELECT 0, e.id FROM events e "+
 			"WHERE NOT EXISTS (SELECT 1 FROM event_search_dirty d WHERE d.conn = 0 AND d.event_id = e.id)")
 	err := db.Bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {

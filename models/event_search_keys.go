@@ -171,7 +171,7 @@ func (s *Store) readerSlots(ctx context.Context, lang string) (slots []int64, ok
 // matches).
 func (s *Store) wordEvents(ctx context.Context, l *listsAt, words []string, sc keyScope) (evs []int64, all bool, err error) {
 	return intersectWords(l, words, func(fw string) ([]int64, error) {
-		return l.word(scopeKey(fw, sc), func() ([]int64, error) { return s.oneWordEvents(ctx, fw, sc) })
+		return keptOr(l, scopeKey(fw, sc), 8, func() ([]int64, error) { return s.oneWordEvents(ctx, fw, sc) })
 	})
 }
 
@@ -540,7 +540,7 @@ func (s *Store) searchPage(ctx context.Context, l *listsAt, f *EventFilter) (ok 
 func (s *Store) ongoingAtEdge(ctx context.Context, f *EventFilter, w searchWindow, unsure []int64) (in map[int64]bool, rest []int64, err error) {
 	in = map[int64]bool{}
 	forced := ongoingAtEdgeForced.Load()
-	if f.EndsAfter == nil || w.span < 0 || (len(unsure) < ongoingAtEdgeMin && !forced) {
+	if f.EndsAfter == nil || w.span < 0 {
 		return in, unsure, nil
 	}
 	edgeDay := searchDay(*f.EndsAfter)

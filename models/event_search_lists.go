@@ -3,7 +3,6 @@ package models
 import (
 	"container/list"
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,18 +153,11 @@ func (s *Store) searchListsNow(ctx context.Context) *listsAt {
 	if _, inTx := s.db.(bun.Tx); inTx {
 		return nil
 	}
-	var gen int64
-	// Prepared (s.scan): every search reads it.
-	if err := s.scan(ctx, &gen, "SELECT gen FROM cache_generation WHERE id = 1"); err != nil {
+	gen, err := s.CacheGeneration(ctx)
+	if err != nil {
 		return nil
 	}
 	return &listsAt{c: s.searchLists, gen: gen}
-}
-
-// word returns the list of key: kept, or read and kept. The list is
-// shared: the caller must not change it.
-func (l *listsAt) word(key string, read func() ([]int64, error)) ([]int64, error) {
-	return keptOr(l, key, 8, read)
 }
 
 // keptOr returns the list of key kept in l, or reads it and keeps it
@@ -208,16 +200,6 @@ func scopeKey(fw string, sc keyScope) string {
 // langsKey is the key of a folded word's list in languages (MySQL).
 func langsKey(fw string, langs []string) string {
 	return "m\x00" + fw + "\x00" + strings.Join(langs, " ")
-}
-
-// bumpCacheGeneration moves the cache generation in s's transaction: for
-// the index's writes that no trigger of a record's table moves it for
-// (indexBacklog, Reindex).
-func (s *Store) bumpCacheGeneration(ctx context.Context) error {
-	if _, err := s.db.NewUpdate().TableExpr("cache_generation").Set("gen = gen + 1").Where("id = 1").Exec(ctx); err != nil {
-		return fmt.Errorf("models: cache generation: %w", mapErr(err))
-	}
-	return nil
 }
 
 // ownList is evs, copied when it may be a kept list (a caller may change

@@ -381,7 +381,7 @@ func (s *Store) matchSearchMySQL(ctx context.Context, l *listsAt, lang string, w
 		langs = append(langs, lang)
 	}
 	ids, all, err = intersectWords(l, words, func(fw string) ([]int64, error) {
-		return l.word(langsKey(fw, langs), func() ([]int64, error) { return s.wordEventsMySQL(ctx, fw, langs) })
+		return keptOr(l, langsKey(fw, langs), 8, func() ([]int64, error) { return s.wordEventsMySQL(ctx, fw, langs) })
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("models: search events: %w", mapErr(err))
@@ -714,19 +714,26 @@ func (s *Store) searchHitsPage(ctx context.Context, l *listsAt, f *EventFilter) 
 		return err
 	}
 	anonymous := !f.visibility.AllButTrash
-	after := func(t *time.Time) int64 { return Sec(*t).Unix() }
+	// The window's bounds in Unix seconds, as windowConds compares them
+	// (an absent bound admits every event).
+	bound := func(t *time.Time, none int64) int64 {
+		if t == nil {
+			return none
+		}
+		return Sec(*t).Unix()
+	}
+	startMin, startsAfter := bound(f.StartMin, math.MinInt64), bound(f.StartsAfter, math.MinInt64)
+	startsBefore := bound(f.StartsBefore, math.MaxInt64)
+	endMax, endsBefore := bound(f.EndMax, math.MaxInt64), bound(f.EndsBefore, math.MaxInt64)
+	endsAfter := bound(f.EndsAfter, math.MinInt64)
 	var in []int64 // the list's events, in order
 	for i := range hits {
 		h := &hits[i]
 		switch {
 		case anonymous && (h.status != StatusPublish || h.hidden),
 			!anonymous && (h.status == StatusTrash || (h.hidden && !f.IncludeHidden)),
-			f.StartMin != nil && h.start < after(f.StartMin),
-			f.EndMax != nil && h.end > after(f.EndMax),
-			f.StartsBefore != nil && h.start >= after(f.StartsBefore),
-			f.StartsAfter != nil && h.start <= after(f.StartsAfter),
-			f.EndsBefore != nil && h.end >= after(f.EndsBefore),
-			f.EndsAfter != nil && h.end <= after(f.EndsAfter):
+			h.start < startMin, h.start >= startsBefore, f.StartsAfter != nil && h.start <= startsAfter,
+			h.end > endMax, h.end >= endsBefore, f.EndsAfter != nil && h.end <= endsAfter:
 			continue
 		}
 		in = append(in, h.id)

@@ -217,8 +217,8 @@ func (s *Store) SaveSettings(ctx context.Context, actor *User, in SettingsInput,
 		if _, err := tx.db.NewUpdate().Model(st).WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("models: save settings: %w", mapErr(err))
 		}
-		if _, err := tx.db.NewUpdate().TableExpr("cache_generation").Set("gen = gen + 1").Where("id = 1").Exec(ctx); err != nil {
-			return fmt.Errorf("models: save settings: cache generation: %w", mapErr(err))
+		if err := tx.bumpCacheGeneration(ctx); err != nil {
+			return fmt.Errorf("models: save settings: %w", err)
 		}
 		return nil
 	})
