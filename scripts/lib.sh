@@ -105,26 +105,39 @@ start_mariadb() {
 	}
 	# A throwaway server: no grant checks, no durability (nothing here
 	# outlives the run), small buffers, nothing shared with a system server.
-	"$mariadbd" --no-defaults --user="$user" --datadir="$mariadb_dir/data" \
-		--socket="$mariadb_dir/mysqld.sock" --pid-file="$mariadb_dir/mysqld.pid" \
-		--port="$port" --bind-address=127.0.0.1 --skip-grant-tables --skip-name-resolve \
-		--tmpdir="$mariadb_dir" --log-error="$mariadb_dir/error.log" --skip-log-bin \
-		--innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
-		--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-flush-method=nosync \
-		--character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
-		--max-connections=500 >"$mariadb_dir/stderr.log" 2>&1 &
-	mariadb_pid=$!
-	for _ in $(seq 1 600); do # up to 60 s
-		if ! kill -0 "$mariadb_pid" 2>/dev/null; then
-			cat "$mariadb_dir/stderr.log" "$mariadb_dir/error.log" >&2 || true
-			die "the throwaway MariaDB exited during start-up (log above)"
-		fi
-		if [[ -S "$mariadb_dir/mysqld.sock" ]] && timeout 1 bash -c ">/dev/tcp/127.0.0.1/$port" 2>/dev/null; then
-			export KALENDS_TEST_MYSQL_DSN="mysql://root@127.0.0.1:$port/kalends_test"
-			echo "MariaDB is up: $KALENDS_TEST_MYSQL_DSN"
-			return 0
-		fi
-		sleep 0.1
+	# The port was free when picked, but the install takes seconds and
+	# another process may bind it meanwhile (a CI run lost one so): a
+	# start that fails to bind tries again on another port, three times.
+	local attempt
+	for attempt in 1 2 3; do
+		"$mariadbd" --no-defaults --user="$user" --datadir="$mariadb_dir/data" \
+			--socket="$mariadb_dir/mysqld.sock" --pid-file="$mariadb_dir/mysqld.pid" \
+			--port="$port" --bind-address=127.0.0.1 --skip-grant-tables --skip-name-resolve \
+			--tmpdir="$mariadb_dir" --log-error="$mariadb_dir/error.log" --skip-log-bin \
+			--innodb-buffer-pool-size=128M --innodb-log-file-size=48M \
+			--innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-flush-method=nosync \
+			--character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
+			--max-connections=500 >"$mariadb_dir/stderr.log" 2>&1 &
+		mariadb_pid=$!
+		for _ in $(seq 1 600); do # up to 60 s
+			if ! kill -0 "$mariadb_pid" 2>/dev/null; then
+				if ((attempt < 3)) && grep -q "Address already in use" "$mariadb_dir/error.log" 2>/dev/null; then
+					port="$(free_port)"
+					echo "the port was taken meanwhile; starting the throwaway MariaDB again on 127.0.0.1:$port"
+					: >"$mariadb_dir/error.log"
+					continue 2
+				fi
+				cat "$mariadb_dir/stderr.log" "$mariadb_dir/error.log" >&2 || true
+				die "the throwaway MariaDB exited during start-up (log above)"
+			fi
+			if [[ -S "$mariadb_dir/mysqld.sock" ]] && timeout 1 bash -c ">/dev/tcp/127.0.0.1/$port" 2>/dev/null; then
+				export KALENDS_TEST_MYSQL_DSN="mysql://root@127.0.0.1:$port/kalends_test"
+				echo "MariaDB is up: $KALENDS_TEST_MYSQL_DSN"
+				return 0
+			fi
+			sleep 0.1
+		done
+		break
 	done
 	cat "$mariadb_dir/error.log" >&2 || true
 	die "the throwaway MariaDB did not answer within 60 s (log above)"
