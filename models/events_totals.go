@@ -638,25 +638,36 @@ type dayBucket struct {
 
 // dayBucketsTruthSQL counts the buckets from the events and their links
 // (as the migration fills them): what RepairDayCounts restores.
-func (s *Store) dayBucketsTruthSQL() string {
+func (s *Store) dayBucketsTruthSQL() string { return s.dayBucketsOf(nil) }
+
+// dayBucketsOf counts the buckets of the events whose ids are in the range
+// ids (nil: all), from them and their links. The range bounds each link
+// table's own event column, so that its key reads only the range.
+func (s *Store) dayBucketsOf(ids *[2]int64) string {
 	day := "date(e.start_at)"
 	if s.dialect == MySQL {
 		day = "DATE_FORMAT(e.start_at, '%Y-%m-%d')"
 	}
-	q := "SELECT 'e' AS dim, 0 AS ref, e.status AS status, e.hide_from_listings AS hidden, " + day + " AS day, COUNT(*) AS n FROM events e " +
-		"GROUP BY e.status, e.hide_from_listings, " + day
+	in := func(col string) string {
+		if ids == nil {
+			return ""
+		}
+		return fmt.Sprintf(" AND %s BETWEEN %d AND %d", col, ids[0], ids[1])
+	}
+	q := "SELECT 'e' AS dim, 0 AS ref, e.status AS status, e.hide_from_listings AS hidden, " + day + " AS day, COUNT(*) AS n FROM events e" +
+		" WHERE true" + in("e.id") + " GROUP BY e.status, e.hide_from_listings, " + day
 	for _, l := range []struct{ dim, table, col string }{
 		{dayDimCategory, "event_category_ancestors", "term_id"}, {dayDimTerm, "event_terms", "term_id"},
 		{dayDimVenue, "event_venues", "venue_id"}, {dayDimOrganizer, "event_organizers", "organizer_id"},
 	} {
 		q += " UNION ALL SELECT '" + l.dim + "', l." + l.col + ", e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM " + l.table +
-			" l JOIN events e ON e.id = l.event_id GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
+			" l JOIN events e ON e.id = l.event_id WHERE true" + in("l.event_id") + " GROUP BY l." + l.col + ", e.status, e.hide_from_listings, " + day
 	}
 	q += " UNION ALL SELECT '" + dayDimPair + "', c.term_id * " + strconv.FormatInt(1<<dayPairBits, 10) + " + v.venue_id, e.status, e.hide_from_listings, " + day + ", COUNT(*) " +
-		"FROM event_category_ancestors c JOIN event_venues v ON v.event_id = c.event_id JOIN events e ON e.id = c.event_id " +
-		"GROUP BY c.term_id, v.venue_id, e.status, e.hide_from_listings, " + day
+		"FROM event_category_ancestors c JOIN event_venues v ON v.event_id = c.event_id JOIN events e ON e.id = c.event_id WHERE true" + in("c.event_id") +
+		" GROUP BY c.term_id, v.venue_id, e.status, e.hide_from_listings, " + day
 	return q + " UNION ALL SELECT '" + dayDimSeries + "', 0, e.status, e.hide_from_listings, " + day + ", COUNT(*) FROM events e " +
-		"WHERE e.series_id IS NOT NULL GROUP BY e.status, e.hide_from_listings, " + day
+		"WHERE e.series_id IS NOT NULL" + in("e.id") + " GROUP BY e.status, e.hide_from_listings, " + day
 }
 
 // spanSQL is the longest event's length in seconds.

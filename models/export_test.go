@@ -168,3 +168,9 @@ func (s *Store) InsertEventRow(ctx context.Context, e *Event, slug string, viaBu
 // unsure events of the edge's days from the range it reads, however few
 // they are (the tests' calendars are small).
 func ForceOngoingAtEdge(on bool) { ongoingAtEdgeForced.Store(on) }
+
+// RowByRow is o writing its events through the triggers on SQLite too.
+func (o SeedOptions) RowByRow() SeedOptions { o.rowByRow = true; return o }
+
+// InBatches is o writing n events a transaction.
+func (o SeedOptions) InBatches(n int) SeedOptions { o.batch = n; return o }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/uptrace/bun"
 )
 
 // SeedOptions shapes the demo data of Seed. The defaults (DefaultSeedOptions)
@@ -38,6 +40,11 @@ type SeedOptions struct {
 	// Images is the share of events (by id, so the random draws stay
 	// those of a seed without) that show one of a few library images.
 	Images float64
+	// rowByRow writes the events through the triggers on SQLite too, as
+	// on MySQL (the tests compare it with the bulk path).
+	rowByRow bool
+	// batch is the number of events a transaction, when not 0.
+	batch int
 }
 
 // DefaultSeedOptions is the realistic shape, with start dates from a year
@@ -109,6 +116,9 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	if s.dialect == SQLite {
 		batch = seedBatchSQLite
 	}
+	if o.batch > 0 {
+		batch = o.batch
+	}
 	for done := 0; done < o.Events; done += batch {
 		n := min(batch, o.Events-done)
 		err := s.RunInTx(ctx, func(tx *Store) error {
@@ -121,7 +131,11 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 				}
 				defer func() { _, _ = tx.db.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = -2000") }()
 			}
-			return g.writeEvents(ctx, tx, n, &rep)
+			if tx.dialect != SQLite || o.rowByRow {
+				_, _, err := g.writeEvents(ctx, tx, n, &rep)
+				return err
+			}
+			return tx.writeWithoutTriggers(ctx, func() (int64, int64, error) { return g.writeEvents(ctx, tx, n, &rep) })
 		})
 		if err != nil {
 			return rep, err
@@ -456,15 +470,16 @@ func (g *seeder) sample(list []int64, k int) []int64 {
 
 var seedZones = []string{"Asia/Tokyo", "Asia/Seoul", "Asia/Shanghai", "America/New_York", "Europe/London"}
 
-// writeEvents writes n events with their links and translations.
-func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedReport) error {
+// writeEvents writes n events with their links and translations, and
+// returns the first and last of their ids (ascending).
+func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedReport) (lo, hi int64, err error) {
 	ids, err := g.ids(ctx, tx, KindEvent, n)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	events := make([]Event, n)
-	var ev []EventVenue
-	var eo []EventOrganizer
+	var ev []seedEventVenue
+	var eo []seedEventOrganizer
 	var et []EventTerm
 	var tr []map[string]any
 	span := g.o.To.Sub(g.o.From)
@@ -477,7 +492,7 @@ func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedRep
 		}
 		loc, err := time.LoadLocation(zone)
 		if err != nil {
-			return fmt.Errorf("models: seed zone %s: %w", zone, err)
+			return 0, 0, fmt.Errorf("models: seed zone %s: %w", zone, err)
 		}
 		day := g.o.From.Add(time.Duration(g.rng.Int64N(int64(span)))).In(loc)
 		start := time.Date(day.Year(), day.Month(), day.Day(), 9+g.rng.IntN(12), 30*g.rng.IntN(2), 0, 0, loc)
@@ -509,10 +524,10 @@ func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedRep
 		}
 		events[i] = e
 		for p, v := range vs {
-			ev = append(ev, EventVenue{EventID: id, VenueID: v, Position: p})
+			ev = append(ev, seedEventVenue{EventVenue: EventVenue{EventID: id, VenueID: v, Position: p}, eventCopy: copyOf(&e)})
 		}
 		for p, o := range g.sample(g.organizers, g.o.OrganizersPerEvent) {
-			eo = append(eo, EventOrganizer{EventID: id, OrganizerID: o, Position: p})
+			eo = append(eo, seedEventOrganizer{EventOrganizer: EventOrganizer{EventID: id, OrganizerID: o, Position: p}, eventCopy: copyOf(&e)})
 		}
 		for _, t := range append(g.sample(g.cats, g.o.CategoriesPerEvent), g.sample(g.tags, g.o.TagsPerEvent)...) {
 			et = append(et, EventTerm{EventID: id, TermID: t, Status: e.Status, StartAt: e.StartAt, EndAt: e.EndAt, Hidden: e.HideFromListings})
@@ -524,16 +539,45 @@ func (g *seeder) writeEvents(ctx context.Context, tx *Store, n int, rep *SeedRep
 		}
 	}
 	if err := errors.Join(insertAll(ctx, tx, events), insertAll(ctx, tx, ev), insertAll(ctx, tx, eo), insertAll(ctx, tx, et)); err != nil {
-		return err
+		return 0, 0, err
 	}
 	// Filed under their categories batch by batch: one statement over the
 	// whole calendar outlasted MariaDB's read timeout at 100,000 events.
-	if err := tx.fileEventRange(ctx, ids[0], ids[len(ids)-1]); err != nil {
-		return err
+	lo, hi = ids[0], ids[len(ids)-1]
+	if err := tx.fileEventRange(ctx, lo, hi); err != nil {
+		return 0, 0, err
 	}
 	rep.Events += n
 	rep.Links += len(ev) + len(eo) + len(et)
-	return g.translations(ctx, tx, "event_translations", []string{"event_id", "lang", "title", "description"}, tr, rep)
+	return lo, hi, g.translations(ctx, tx, "event_translations", []string{"event_id", "lang", "title", "description"}, tr, rep)
+}
+
+// eventCopy is the copy of its event's status, dates and hidden flag a
+// link row keeps (written by the seed itself, so that no trigger or update
+// has to copy it).
+type eventCopy struct {
+	Status  string    `bun:"status,notnull"`
+	StartAt time.Time `bun:"start_at,nullzero"`
+	EndAt   time.Time `bun:"end_at,nullzero"`
+	Hidden  bool      `bun:"hidden,notnull"`
+}
+
+func copyOf(e *Event) eventCopy {
+	return eventCopy{Status: e.Status, StartAt: e.StartAt, EndAt: e.EndAt, Hidden: e.HideFromListings}
+}
+
+// seedEventVenue and seedEventOrganizer are links as the seed writes them,
+// with their copies of the event.
+type seedEventVenue struct {
+	bun.BaseModel `bun:"table:event_venues"`
+	EventVenue
+	eventCopy
+}
+
+type seedEventOrganizer struct {
+	bun.BaseModel `bun:"table:event_organizers"`
+	EventOrganizer
+	eventCopy
 }
 
 // insertAll inserts rows in one statement (nothing when there are none).
