@@ -302,6 +302,14 @@ func (s *Store) IndexBacklog(ctx context.Context) (done int, err error) {
 // indexBacklog is IndexBacklog; with force, every row of the refolded
 // events is written again, changed or not (Reindex on MySQL).
 func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err error) {
+	return s.indexBacklogIn(ctx, force, searchBacklogBatch)
+}
+
+// indexBacklogIn is indexBacklog, batch events a transaction.
+func (s *Store) indexBacklogIn(ctx context.Context, force bool, batch int) (done int, err error) {
+	if err := s.backlogTheirs(ctx); err != nil {
+		return 0, err
+	}
 	bulk := false
 	defer func() {
 		if bulk && err != nil { // merging as usual again
@@ -315,7 +323,7 @@ func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err err
 		}
 		var marks []mark
 		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("conn", "event_id").
-			OrderExpr("event_id, conn").Limit(searchBacklogBatch).Scan(ctx, &marks)
+			OrderExpr("event_id, conn").Limit(int64(batch)).Scan(ctx, &marks)
 		if err != nil {
 			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
 		}
@@ -325,7 +333,7 @@ func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err err
 			}
 			return done, s.optimizeSearch(ctx)
 		}
-		if !bulk && len(marks) == searchBacklogBatch && s.dialect == SQLite {
+		if !bulk && len(marks) == batch && s.dialect == SQLite {
 			// A bulk refold: FTS5 merges nothing while it runs (it would
 			// merge each transaction's segments again and again), and
 			// all at once at its end.
@@ -367,6 +375,30 @@ func (s *Store) indexBacklog(ctx context.Context, force bool) (done int, err err
 			return done, err
 		}
 	}
+}
+
+// backlogTheirs hands the marks of searchMarkTx that a transaction left
+// (on SQLite; a transaction clears its own before it commits unless the
+// index was paused: a seed, a migration) to the backlog. Left to
+// searchMarkTx, the first of the backlog's transactions would refold them
+// all in indexMarked: a 1,000,000-event seed refolded its whole calendar
+// in one transaction, which held the write lock for most of an hour and
+// grew the WAL to gigabytes.
+func (s *Store) backlogTheirs(ctx context.Context) error {
+	if s.dialect != SQLite {
+		return nil
+	}
+	return s.RunInTx(ctx, func(tx *Store) error {
+		_, err := tx.db.ExecContext(ctx, "INSERT INTO event_search_dirty (conn, event_id) SELECT ?, event_id FROM event_search_dirty "+
+			"WHERE conn = ? ON CONFLICT (conn, event_id) DO NOTHING", searchMarkBacklog, searchMarkTx)
+		if err == nil {
+			_, err = tx.db.ExecContext(ctx, "DELETE FROM event_search_dirty WHERE conn = ?", searchMarkTx)
+		}
+		if err != nil {
+			return fmt.Errorf("models: hand search marks to the backlog: %w", mapErr(err))
+		}
+		return nil
+	})
 }
 
 // optimizeSearch merges the segments of the SQLite indexes into one

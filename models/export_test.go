@@ -174,3 +174,15 @@ func (o SeedOptions) RowByRow() SeedOptions { o.rowByRow = true; return o }
 
 // InBatches is o writing n events a transaction.
 func (o SeedOptions) InBatches(n int) SeedOptions { o.batch = n; return o }
+
+// PauseSearch pauses the search index's upkeep, as a seed or a migration
+// does (the marks stay), until resume.
+func (db *DB) PauseSearch() (resume func()) {
+	db.searchMode.Store(searchPaused)
+	return func() { db.searchMode.Store(searchOn) }
+}
+
+// IndexBacklogIn is IndexBacklog, batch events a transaction.
+func (db *DB) IndexBacklogIn(ctx context.Context, batch int) (int, error) {
+	return db.indexBacklogIn(ctx, false, batch)
+}

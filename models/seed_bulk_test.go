@@ -120,3 +120,38 @@ func at(lines []string, i int) string {
 	}
 	return "(none)"
 }
+
+// TestBacklogRefoldsWhatAPausedWriteLeftInBatches: the marks a write left
+// while the index was paused (a seed, a migration) are the backlog's, and
+// it refolds them batch by batch, each in its own transaction. Left to the
+// transactions' owner, its first transaction refolded them all at commit:
+// it counted 40 events of 130, and a 1,000,000-event seed ran its whole
+// index in one transaction.
+func TestBacklogRefoldsWhatAPausedWriteLeftInBatches(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := modelstest.Open(t, models.SQLite)
+	admin := newUser(t, db, "admin", models.RoleAdministrator)
+	resume := db.PauseSearch()
+	for i := range 130 {
+		in := baseInput(fmt.Sprintf("秋祭り %d Crème brûlée", i), "2026-10-01 18:00:00", "2026-10-01 21:00:00")
+		if _, err := db.CreateEvent(ctx, admin, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resume()
+	done, err := db.IndexBacklogIn(ctx, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done != 130 {
+		t.Errorf("the backlog refolded %d events itself, want all 130 (40 a transaction)", done)
+	}
+	if st, err := db.CheckSearchIndex(ctx); err != nil || !st.InStep() {
+		t.Errorf("index after the backlog: %+v, %v", st, err)
+	}
+	p, err := db.ListEvents(ctx, admin, models.EventFilter{Search: []string{"秋祭"}, PerPage: 1})
+	if err != nil || p.Total != 130 {
+		t.Errorf("search 秋祭 after the backlog: %d events, %v", p.Total, err)
+	}
+}
