@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -64,9 +65,8 @@ func (s *Store) writeDerivedOf(ctx context.Context, lo, hi int64) error {
 		// The month buckets follow through event_day_counts' own triggers.
 		{"day buckets", "INSERT INTO event_day_counts (dim, ref, status, hidden, day, n) SELECT * FROM (" + s.dayBucketsOf(&[2]int64{lo, hi}) +
 			") WHERE true ON CONFLICT (dim, ref, status, hidden, day) DO UPDATE SET n = n + excluded.n"},
-		{"longest event", "UPDATE event_span SET secs = max(secs, (SELECT COALESCE(MAX(unixepoch(e.end_at) - unixepoch(e.start_at)), 0) " +
-			"FROM events e WHERE " + in + ")) WHERE id = 1"},
-		{"search marks", "INSERT INTO event_search_dirty (conn, event_id) SELECT 1, e.id FROM events e WHERE " + in +
+		{"longest event", "UPDATE event_span SET secs = max(secs, (" + s.spanSQL() + fmt.Sprintf(" WHERE id BETWEEN %d AND %d", lo, hi) + ")) WHERE id = 1"},
+		{"search marks", "INSERT INTO event_search_dirty (conn, event_id) SELECT " + strconv.Itoa(searchMarkTx) + ", e.id FROM events e WHERE " + in +
 			" ON CONFLICT (conn, event_id) DO NOTHING"},
 		{"cache generation", bumpGenerationSQL},
 	}
