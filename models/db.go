@@ -373,7 +373,14 @@ func (db *DB) MigrateAndReport(ctx context.Context) (rep MigrationReport, err er
 		return rep, err
 	}
 	db.searchMode.Store(searchPaused)
-	group, err := m.Migrate(ctx)
+	// The indexes a seed that was killed left aside (seed_aside.go), in
+	// the schema they were made in, before a migration changes it. The
+	// events it marked for the search index are the backlog's, below.
+	var group *migrate.MigrationGroup
+	err = db.restoreIndexes(ctx)
+	if err == nil {
+		group, err = m.Migrate(ctx)
+	}
 	db.searchMode.Store(searchOn)
 	if err != nil {
 		// Collisions resolved before the failure stay in rep: they were

@@ -317,23 +317,17 @@ func (s *Store) indexBacklogIn(ctx context.Context, force bool, batch int) (done
 		}
 	}()
 	for {
-		type mark struct {
-			Conn    int64 `bun:"conn"`
-			EventID int64 `bun:"event_id"`
-		}
-		var marks []mark
-		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("conn", "event_id").
-			OrderExpr("event_id, conn").Limit(int64(batch)).Scan(ctx, &marks)
+		all, err := s.backlogMarks(ctx, batch)
 		if err != nil {
-			return done, fmt.Errorf("models: read search marks: %w", mapErr(err))
+			return done, err
 		}
-		if len(marks) == 0 {
+		if len(all) == 0 {
 			if !bulk {
 				return done, nil
 			}
 			return done, s.optimizeSearch(ctx)
 		}
-		if !bulk && len(marks) == batch && s.dialect == SQLite {
+		if !bulk && len(all) >= batch && s.dialect == SQLite {
 			// A bulk refold: FTS5 merges nothing while it runs (it would
 			// merge each transaction's segments again and again), and
 			// all at once at its end.
@@ -342,39 +336,81 @@ func (s *Store) indexBacklogIn(ctx context.Context, force bool, batch int) (done
 				return done, err
 			}
 		}
-		err = s.RunInTx(ctx, func(tx *Store) error {
-			var ids []int64
-			for _, m := range marks {
-				if len(ids) == 0 || ids[len(ids)-1] != m.EventID {
-					ids = append(ids, m.EventID)
-				}
+		for marks := range slices.Chunk(all, batch) {
+			if err := s.refoldBacklog(ctx, marks, force, bulk, &done); err != nil {
+				return done, err
 			}
-			if err := tx.indexEvents(ctx, ids, force); err != nil {
-				return err
-			}
-			// No trigger of a record's table moved it: the words'
-			// lists kept under it are stale (event_search_lists.go).
-			if err := tx.bumpCacheGeneration(ctx); err != nil {
-				return err
-			}
-			// The marks read, one statement per owner.
-			byConn := map[int64][]int64{}
-			for _, m := range marks {
-				byConn[m.Conn] = append(byConn[m.Conn], m.EventID)
-			}
-			for conn, events := range byConn {
-				if _, err := tx.db.NewDelete().TableExpr("event_search_dirty").Where("conn = ?", conn).
-					Where("event_id IN (?)", bun.List(events)).Exec(ctx); err != nil {
-					return fmt.Errorf("models: clear search marks: %w", mapErr(err))
-				}
-			}
-			done += len(ids)
-			return nil
-		})
-		if err != nil {
-			return done, err
 		}
 	}
+}
+
+// backlogMark is a mark of event_search_dirty.
+type backlogMark struct {
+	Conn    int64 `bun:"conn"`
+	EventID int64 `bun:"event_id"`
+}
+
+// backlogMarks reads the marks the backlog refolds next: on MySQL the
+// first batch by event; on SQLite all of them, in the order of their
+// events' keys (the day of the start, then the id: event_search_keys.go),
+// so that each transaction writes the rows of event_search and of the
+// indexes' tables keyed like them in one narrow range, after the last
+// one's. In the order of the ids, each wrote rows all over a table that
+// outgrows the page cache (a 1,000,000-event seed's is gigabytes).
+func (s *Store) backlogMarks(ctx context.Context, batch int) ([]backlogMark, error) {
+	var marks []backlogMark
+	q := s.db.NewSelect().TableExpr("event_search_dirty AS d").Column("d.conn", "d.event_id")
+	if s.dialect == SQLite {
+		// start_at is UTC text: its first ten characters are the day.
+		q = q.Join("LEFT JOIN events AS e ON e.id = d.event_id").OrderExpr("substr(e.start_at, 1, 10), d.event_id, d.conn")
+	} else {
+		q = q.OrderExpr("d.event_id, d.conn").Limit(int64(batch))
+	}
+	if err := q.Scan(ctx, &marks); err != nil {
+		return nil, fmt.Errorf("models: read search marks: %w", mapErr(err))
+	}
+	return marks, nil
+}
+
+// refoldBacklog refolds the events of marks (an event's marks together)
+// and clears the marks, in one transaction; bulk gives it a large page
+// cache (SQLite).
+func (s *Store) refoldBacklog(ctx context.Context, marks []backlogMark, force, bulk bool, done *int) error {
+	return s.RunInTx(ctx, func(tx *Store) error {
+		if bulk {
+			if err := tx.seedCache(ctx); err != nil {
+				return err
+			}
+			defer tx.defaultCache(ctx)
+		}
+		var ids []int64
+		for _, m := range marks {
+			if len(ids) == 0 || ids[len(ids)-1] != m.EventID {
+				ids = append(ids, m.EventID)
+			}
+		}
+		if err := tx.indexEvents(ctx, ids, force); err != nil {
+			return err
+		}
+		// No trigger of a record's table moved it: the words'
+		// lists kept under it are stale (event_search_lists.go).
+		if err := tx.bumpCacheGeneration(ctx); err != nil {
+			return err
+		}
+		// The marks read, one statement per owner.
+		byConn := map[int64][]int64{}
+		for _, m := range marks {
+			byConn[m.Conn] = append(byConn[m.Conn], m.EventID)
+		}
+		for conn, events := range byConn {
+			if _, err := tx.db.NewDelete().TableExpr("event_search_dirty").Where("conn = ?", conn).
+				Where("event_id IN (?)", bun.List(events)).Exec(ctx); err != nil {
+				return fmt.Errorf("models: clear search marks: %w", mapErr(err))
+			}
+		}
+		*done += len(ids)
+		return nil
+	})
 }
 
 // backlogTheirs hands the marks of searchMarkTx that a transaction left

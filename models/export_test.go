@@ -186,3 +186,7 @@ func (db *DB) PauseSearch() (resume func()) {
 func (db *DB) IndexBacklogIn(ctx context.Context, batch int) (int, error) {
 	return db.indexBacklogIn(ctx, false, batch)
 }
+
+// SetIndexesAside sets the indexes aside as a seed does before its events
+// (and as one that was killed leaves them).
+func (db *DB) SetIndexesAside(ctx context.Context) (int, error) { return db.setIndexesAside(ctx) }
