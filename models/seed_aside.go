@@ -100,7 +100,7 @@ func (s *Store) restoreIndexes(ctx context.Context) error {
 			SQL      string `bun:"sql"`
 			Analyzed bool   `bun:"analyzed"`
 		}
-		if err := tx.db.NewRaw("SELECT name, sql, analyzed FROM " + indexesSetAside + " ORDER BY seq").Scan(ctx, &aside); err != nil {
+		if err := tx.db.NewRaw("SELECT name, sql, analyzed FROM "+indexesSetAside+" ORDER BY seq").Scan(ctx, &aside); err != nil {
 			return fmt.Errorf("models: restore indexes: %w", mapErr(err))
 		}
 		// CREATE INDEX sorts in the page cache's memory before it spills
