@@ -455,18 +455,76 @@ func (s *Store) optimizeSearch(ctx context.Context) error {
 var searchFTSTables = append([]string{"event_search_vocab_fts"}, searchDocTables...)
 
 // The FTS5 settings of the search's indexes (kept in their tables) while
-// IndexBacklog refolds in bulk, and as FTS5 sets them otherwise:
-// automerge (0: no merging as segments are written), crisismerge (the
-// segments of a level that force a merge) and hashsize (the bytes of
-// pending postings held in memory before they are written as a segment).
-// In bulk, each transaction's postings are written as few large segments
-// that nothing merges until the optimize at the end: at 100,000 events,
-// FTS5's defaults wrote a segment per megabyte and merged them as they
-// piled up.
+// IndexBacklog refolds in bulk, and otherwise: automerge (0: no merging as
+// segments are written), crisismerge (the segments of a level that force
+// a merge of the whole level in the write that adds the last) and hashsize
+// (the bytes of pending postings held in memory before they are written
+// as a segment). In bulk, each transaction's postings are written as few
+// large segments that nothing merges until the optimize at the end: at
+// 100,000 events, FTS5's defaults wrote a segment per megabyte and merged
+// them as they piled up.
+//
+// Otherwise no write merges either (migration
+// 20261229000100_event_search_merging): MergeSearch does, a bounded step
+// per transaction, from the server's background (runSearchMerger), and
+// crisismerge is searchCrisisMerge. With FTS5's defaults (automerge 4,
+// crisismerge 16) a write merged as it committed, and a merge may take
+// in the segment of a whole calendar: at 1,000,000 events, after a
+// seed's optimize, every API write spent 11 s in a crisis merge, passed
+// its 4.5 s deadline and rolled the merge back, so no write got through
+// again.
 var (
 	searchBulkSettings = map[string]int{"automerge": 0, "crisismerge": 1000, "hashsize": 32 << 20}
-	searchSettings     = map[string]int{"automerge": 4, "crisismerge": 16, "hashsize": 1 << 20}
+	searchSettings     = map[string]int{"automerge": 0, "crisismerge": searchCrisisMerge, "hashsize": 1 << 20}
 )
+
+// searchCrisisMerge is the crisismerge of the search's indexes outside a
+// bulk refold: a write merges level 0 (small segments) only when this many
+// piled up there unmerged (no server merging them, or a long merge under
+// way), and a cascade into a level of large ones would take as many such
+// merges. FTS5 refuses to write past 2,000 segments (FTS5_MAX_SEGMENT).
+const searchCrisisMerge = 256
+
+// SearchMergePages is the pages of merged index one step of MergeSearch
+// writes on each index, at most (about 2 MB). At 1,000,000 events a step
+// of 1,000 pages held the write lock up to 0.54 s while it merged the
+// calendar's large segment.
+const SearchMergePages = 500
+
+// MergeSearch does one step of the merging of the search's FTS5 indexes
+// (SQLite; nothing on MySQL, whose postings are rows): on each, in a
+// transaction of its own, FTS5's 'merge' of up to pages pages, which
+// merges the segments of a level that holds several (usermerge, 4 by
+// default), going on with a merge a step left unfinished. It says whether
+// any index had something to merge; the server calls it again at once
+// when one did (runSearchMerger).
+func (s *Store) MergeSearch(ctx context.Context, pages int) (worked bool, err error) {
+	if s.dialect != SQLite {
+		return false, nil
+	}
+	for _, t := range searchFTSTables {
+		err := s.RunInTx(ctx, func(tx *Store) error {
+			// FTS5: the merge did some work when it changed two rows or
+			// more (total_changes of the connection).
+			var before, after int64
+			if err := tx.db.NewRaw("SELECT total_changes()").Scan(ctx, &before); err != nil {
+				return mapErr(err)
+			}
+			if _, err := tx.db.ExecContext(ctx, "INSERT INTO "+t+" ("+t+", rank) VALUES ('merge', ?)", pages); err != nil {
+				return mapErr(err)
+			}
+			if err := tx.db.NewRaw("SELECT total_changes()").Scan(ctx, &after); err != nil {
+				return mapErr(err)
+			}
+			worked = worked || after-before >= 2
+			return nil
+		})
+		if err != nil {
+			return worked, fmt.Errorf("models: merge the search index: %w", err)
+		}
+	}
+	return worked, nil
+}
 
 // setSearchBulk sets the FTS5 settings of the search's indexes for a bulk
 // refold (on) or back to FTS5's defaults.

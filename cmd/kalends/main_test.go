@@ -619,3 +619,47 @@ func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
 		t.Errorf("the lease was not released: %v %v", ok, err)
 	}
 }
+
+// TestSearchMergerMergesAndStops: the server's search merger merges the
+// segments the writes left (no write merges them) and stops with its
+// context.
+func TestSearchMergerMergesAndStops(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := modelstest.Open(t, models.SQLite)
+	for i := range 12 {
+		in := models.EventInput{Title: ptrOf(fmt.Sprintf("音楽祭 %d Fête", i)), StartDate: ptrOf("2027-06-01 10:00"), EndDate: ptrOf("2027-06-01 11:00"), Lang: "en"}
+		if _, err := db.CreateEvent(ctx, models.Console, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	segments := func() (n int) {
+		modelstest.QueryRows(t, db, "SELECT count(DISTINCT segid) FROM event_search_fts_idx", func(_ []string, vals []any) { n = int(vals[0].(int64)) })
+		return n
+	}
+	if n := segments(); n < 12 {
+		t.Fatalf("%d segments after 12 writes: the writes merged, nothing left to try the merger on", n)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	stopped := make(chan struct{})
+	var logs bytes.Buffer // written by the merger until stopped
+	go func() {
+		defer close(stopped)
+		runSearchMerger(runCtx, db, slog.New(slog.NewTextHandler(&logs, nil)))
+	}()
+	modelstest.WaitFor(t, 10*time.Second, func() error {
+		if n := segments(); n > 3 {
+			return fmt.Errorf("%d segments", n)
+		}
+		return nil
+	})
+	stop()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the merger did not stop with its context")
+	}
+	if logs.Len() > 0 {
+		t.Errorf("the merger logged:\n%s", logs.String())
+	}
+}

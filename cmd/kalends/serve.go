@@ -71,8 +71,10 @@ func run(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	go func() { defer close(sending); newWebhookWorker(db, app, cfg, logger).run(pctx) }()
 	pruning := make(chan struct{})
 	go func() { defer close(pruning); runChangesPruner(pctx, db, cfg.ChangesKeep, logger) }()
+	merging := make(chan struct{})
+	go func() { defer close(merging); runSearchMerger(pctx, db, logger) }()
 	// However serving ends, the publisher stops before the database closes.
-	defer func() { stopPublishing(); <-publishing; <-pruning; <-sending }()
+	defer func() { stopPublishing(); <-publishing; <-pruning; <-sending; <-merging }()
 	defer runCSVImports(ctx, db, logger)()
 	select {
 	case err := <-served:
