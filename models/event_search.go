@@ -486,10 +486,10 @@ var (
 const searchCrisisMerge = 256
 
 // SearchMergePages is the pages of merged index one step of MergeSearch
-// writes on each index, at most (about 2 MB). At 1,000,000 events a step
+// writes on each index, at most (about 1 MB). At 1,000,000 events a step
 // of 1,000 pages held the write lock up to 0.54 s while it merged the
 // calendar's large segment.
-const SearchMergePages = 500
+const SearchMergePages = 250
 
 // MergeSearch does one step of the merging of the search's FTS5 indexes
 // (SQLite; nothing on MySQL, whose postings are rows): on each, in a
