@@ -183,7 +183,8 @@ func (s *Store) defaultCache(ctx context.Context) {
 
 // seedSeries makes o.Series of the seeded published events weekly series
 // through the store's own series code (rule, occurrences with copies of
-// the links and translations), 50 series a transaction.
+// the links and translations), 50 series a transaction on MySQL and 500
+// on SQLite (one writer: fewer commits of the same index pages).
 func (s *Store) seedSeries(ctx context.Context, o SeedOptions, rep *SeedReport) error {
 	if o.Series <= 0 {
 		return nil
