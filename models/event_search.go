@@ -378,7 +378,7 @@ func (s *Store) backlogMarks(ctx context.Context, batch int) ([]backlogMark, err
 func (s *Store) refoldBacklog(ctx context.Context, marks []backlogMark, force, bulk bool, done *int) error {
 	return s.RunInTx(ctx, func(tx *Store) error {
 		if bulk {
-			if err := tx.seedCache(ctx); err != nil {
+			if err := tx.bulkCache(ctx); err != nil {
 				return err
 			}
 			defer tx.defaultCache(ctx)
@@ -496,8 +496,8 @@ const SearchMergePages = 250
 // transaction of its own, FTS5's 'merge' of up to pages pages, which
 // merges the segments of a level that holds several (usermerge, 4 by
 // default), going on with a merge a step left unfinished. It says whether
-// any index had something to merge; the server calls it again at once
-// when one did (runSearchMerger).
+// any index had something to merge; the server calls it again after a
+// short pause when one did (runSearchMerger).
 func (s *Store) MergeSearch(ctx context.Context, pages int) (worked bool, err error) {
 	if s.dialect != SQLite {
 		return false, nil

@@ -131,7 +131,7 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 		n := min(batch, o.Events-done)
 		err := s.RunInTx(ctx, func(tx *Store) error {
 			if tx.dialect == SQLite {
-				if err := tx.seedCache(ctx); err != nil {
+				if err := tx.bulkCache(ctx); err != nil {
 					return err
 				}
 				defer tx.defaultCache(ctx)
@@ -166,11 +166,12 @@ func (s *Store) Seed(ctx context.Context, o SeedOptions, progress func(done, tot
 	return rep, nil
 }
 
-// seedCache gives the connection of a transaction of a seed a large page
-// cache (SQLite) while the batch's pages are written (about a third faster
-// at 100,000 events); defaultCache sets SQLite's default back before the
-// connection serves again.
-func (s *Store) seedCache(ctx context.Context) error {
+// bulkCache gives the connection of a bulk transaction (a seed's batch or
+// series, a bulk refold of the search index, the rebuild of indexes set
+// aside) a large page cache (SQLite) while its pages are written (about a
+// third faster at 100,000 events); defaultCache sets SQLite's default back
+// before the connection serves again.
+func (s *Store) bulkCache(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, "PRAGMA cache_size = -262144"); err != nil {
 		return fmt.Errorf("models: seed: %w", mapErr(err))
 	}
@@ -205,7 +206,7 @@ func (s *Store) seedSeries(ctx context.Context, o SeedOptions, rep *SeedReport) 
 	for i := 0; i < len(ids) && rep.Series < o.Series; {
 		err := s.RunInTx(ctx, func(tx *Store) error {
 			if tx.dialect == SQLite {
-				if err := tx.seedCache(ctx); err != nil {
+				if err := tx.bulkCache(ctx); err != nil {
 					return err
 				}
 				defer tx.defaultCache(ctx)

@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // A seed on SQLite sets the secondary indexes of the tables it fills aside
@@ -29,6 +28,24 @@ const indexesSetAside = "indexes_set_aside"
 // kept too: they are checks, not only paths.
 var seedKeptIndexes = map[string]bool{"events_series_start_idx": true, "events_sitemap_idx": true}
 
+// asideIndex is an index set aside: its name, the SQL that makes it, and
+// whether it had statistics (ANALYZE).
+type asideIndex struct {
+	Name     string `bun:"name"`
+	SQL      string `bun:"sql"`
+	Analyzed bool   `bun:"analyzed"`
+}
+
+// sqliteHas tells whether the schema holds an object of type typ
+// ("table", "index") named name (SQLite).
+func (s *Store) sqliteHas(ctx context.Context, typ, name string) (bool, error) {
+	var n int
+	if err := s.db.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", typ, name).Scan(ctx, &n); err != nil {
+		return false, fmt.Errorf("models: read the schema: %w", mapErr(err))
+	}
+	return n > 0, nil
+}
+
 // setIndexesAside drops the secondary indexes of seedBulkTables but those
 // of seedKeptIndexes and the unique ones, and writes them down in
 // indexesSetAside (SQLite). With statistics (ANALYZE) for an index, it
@@ -36,27 +53,18 @@ var seedKeptIndexes = map[string]bool{"events_series_start_idx": true, "events_s
 func (s *Store) setIndexesAside(ctx context.Context) (int, error) {
 	n := 0
 	err := s.RunInTx(ctx, func(tx *Store) error {
-		type index struct {
-			Name     string `bun:"name"`
-			SQL      string `bun:"sql"`
-			Analyzed bool   `bun:"analyzed"`
-		}
 		stat := "0"
-		var has int
-		if err := tx.db.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").Scan(ctx, &has); err != nil {
-			return fmt.Errorf("models: seed: read indexes: %w", mapErr(err))
+		analyzed, err := tx.sqliteHas(ctx, "table", "sqlite_stat1")
+		if err != nil {
+			return err
 		}
-		if has > 0 {
+		if analyzed {
 			stat = "EXISTS (SELECT 1 FROM sqlite_stat1 s WHERE s.idx = m.name)"
 		}
-		q := "SELECT name, sql, " + stat + " AS analyzed FROM sqlite_master m WHERE type = 'index' AND sql IS NOT NULL " +
-			"AND sql NOT LIKE 'CREATE UNIQUE %' AND tbl_name IN (?" + strings.Repeat(", ?", len(seedBulkTables)-1) + ") ORDER BY rowid"
-		args := make([]any, len(seedBulkTables))
-		for i, t := range seedBulkTables {
-			args[i] = t
-		}
-		var all []index
-		if err := tx.db.NewRaw(q, args...).Scan(ctx, &all); err != nil {
+		in, args := inStrings(seedBulkTables)
+		var all []asideIndex
+		if err := tx.db.NewRaw("SELECT name, sql, "+stat+" AS analyzed FROM sqlite_master m WHERE type = 'index' AND sql IS NOT NULL "+
+			"AND sql NOT LIKE 'CREATE UNIQUE %' AND tbl_name IN ("+in+") ORDER BY rowid", args...).Scan(ctx, &all); err != nil {
 			return fmt.Errorf("models: seed: read indexes: %w", mapErr(err))
 		}
 		if _, err := tx.db.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+indexesSetAside+
@@ -88,34 +96,26 @@ func (s *Store) restoreIndexes(ctx context.Context) error {
 		return nil
 	}
 	return s.RunInTx(ctx, func(tx *Store) error {
-		var has int
-		if err := tx.db.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", indexesSetAside).Scan(ctx, &has); err != nil {
-			return fmt.Errorf("models: restore indexes: %w", mapErr(err))
+		if has, err := tx.sqliteHas(ctx, "table", indexesSetAside); err != nil || !has {
+			return err
 		}
-		if has == 0 {
-			return nil
-		}
-		var aside []struct {
-			Name     string `bun:"name"`
-			SQL      string `bun:"sql"`
-			Analyzed bool   `bun:"analyzed"`
-		}
+		var aside []asideIndex
 		if err := tx.db.NewRaw("SELECT name, sql, analyzed FROM "+indexesSetAside+" ORDER BY seq").Scan(ctx, &aside); err != nil {
 			return fmt.Errorf("models: restore indexes: %w", mapErr(err))
 		}
 		// CREATE INDEX sorts in the page cache's memory before it spills
 		// to temporary files.
-		if err := tx.seedCache(ctx); err != nil {
+		if err := tx.bulkCache(ctx); err != nil {
 			return err
 		}
 		defer tx.defaultCache(ctx)
 		for _, ix := range aside {
 			// One made again meanwhile (by hand) is left as it is.
-			var made int
-			if err := tx.db.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?", ix.Name).Scan(ctx, &made); err != nil {
-				return fmt.Errorf("models: restore index %s: %w", ix.Name, mapErr(err))
+			made, err := tx.sqliteHas(ctx, "index", ix.Name)
+			if err != nil {
+				return err
 			}
-			if made > 0 {
+			if made {
 				continue
 			}
 			if _, err := tx.db.ExecContext(ctx, ix.SQL); err != nil {

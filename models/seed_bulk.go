@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // seedBulkTables are the tables a seed batch fills: on SQLite their
@@ -27,12 +26,8 @@ var seedBulkTables = []string{"events", "event_translations", "event_terms", "ev
 func (s *Store) writeWithoutTriggers(ctx context.Context, write func() (lo, hi int64, err error)) error {
 	type trigger struct{ Name, SQL string }
 	var triggers []trigger
-	q := "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?" + strings.Repeat(", ?", len(seedBulkTables)-1) + ") ORDER BY rowid"
-	args := make([]any, len(seedBulkTables))
-	for i, t := range seedBulkTables {
-		args[i] = t
-	}
-	if err := s.db.NewRaw(q, args...).Scan(ctx, &triggers); err != nil {
+	in, args := inStrings(seedBulkTables)
+	if err := s.db.NewRaw("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ("+in+") ORDER BY rowid", args...).Scan(ctx, &triggers); err != nil {
 		return fmt.Errorf("models: seed: read triggers: %w", mapErr(err))
 	}
 	for _, t := range triggers {

@@ -24,9 +24,8 @@ const (
 // runSearchMerger merges the segments of the search's indexes
 // (models.MergeSearch) until ctx ends: a step after another while there is
 // something to merge (with a pause twice as long as each), then every
-// searchMergeIdle. No write merges them
-// itself (a merge may take in the segment of a whole calendar), so this
-// keeps a search's segments few. Errors are logged; the next step tries
+// searchMergeIdle. No write merges them itself (a merge may take in the
+// segment of a whole calendar), so this keeps a search's segments few. Errors are logged; the next step tries
 // again. Every instance may run it: the steps take the write lock in turn.
 func runSearchMerger(ctx context.Context, db *models.DB, logger *slog.Logger) {
 	for {
