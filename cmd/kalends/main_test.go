@@ -603,12 +603,7 @@ func TestPublisherPublishesWhatIsDueAndStops(t *testing.T) {
 		}
 		return nil
 	})
-	stop()
-	select {
-	case <-stopped:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the publisher did not stop with its context")
-	}
+	stopWithin(t, stop, stopped, "the publisher")
 	// It said once that it took the lease, naming itself as the leases
 	// table did (make cluster-test finds the holder's instance by it).
 	if n := strings.Count(logs.String(), "took the publisher lease"); n != 1 || !strings.Contains(logs.String(), "holder=") {
@@ -653,13 +648,20 @@ func TestSearchMergerMergesAndStops(t *testing.T) {
 		}
 		return nil
 	})
+	stopWithin(t, stop, stopped, "the merger")
+	if logs.Len() > 0 {
+		t.Errorf("the merger logged:\n%s", logs.String())
+	}
+}
+
+// stopWithin cancels a background loop's context (stop) and waits for it
+// to end (stopped closed), failing the test after 10 s.
+func stopWithin(t *testing.T, stop context.CancelFunc, stopped <-chan struct{}, who string) {
+	t.Helper()
 	stop()
 	select {
 	case <-stopped:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the merger did not stop with its context")
-	}
-	if logs.Len() > 0 {
-		t.Errorf("the merger logged:\n%s", logs.String())
+		t.Fatalf("%s did not stop with its context", who)
 	}
 }
