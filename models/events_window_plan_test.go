@@ -26,6 +26,9 @@ import (
 //     one alike, walks the list index, which carries series_id
 //     (events_list_series_idx), without reading the events' rows, and
 //     seeks each series' earlier occurrences from the window's start only.
+//   - The total of such a page counts the series from one range of the
+//     steps of the series (series_steps_stab_idx, migration
+//     20261230000100) a gap class, not from a probe of every series.
 //
 // The pages with one row per series equal the first occurrence of each
 // series among the window's events, counted from the plain list.
@@ -57,7 +60,7 @@ func TestWholeDayListsReadTheirIndexes(t *testing.T) {
 			"and ended after it: too few to test", rows, cut)
 	}
 
-	var pages, prepared, subtractions int
+	var pages, prepared, subtractions, steps int
 	for _, q := range log.reset() {
 		plan := explain(t, db, q)
 		switch {
@@ -72,6 +75,11 @@ func TestWholeDayListsReadTheirIndexes(t *testing.T) {
 			if !strings.Contains(plan, "SEARCH o USING COVERING INDEX events_series_start_idx (series_id=? AND start_at>? AND start_at<?)") {
 				t.Errorf("the earlier occurrences are not sought from the window's start:\n%s\n%s", q, plan)
 			}
+		case strings.Contains(q, "FROM (VALUES ") && strings.Contains(q, "series_steps"):
+			steps++
+			if !strings.Contains(plan, "SEARCH st USING COVERING INDEX series_steps_stab_idx (gap_class=? AND start_at>? AND start_at<?)") {
+				t.Errorf("the series of the total are not read as one range of steps a gap class:\n%s\n%s", q, plan)
+			}
 		case strings.Contains(q, "end_at > ") && strings.Contains(q, "COUNT("):
 			subtractions++
 			if !strings.Contains(plan, "USING COVERING INDEX events_overnight_idx (status=? AND hide_from_listings=? AND start_at>? AND start_at<?)") {
@@ -79,9 +87,9 @@ func TestWholeDayListsReadTheirIndexes(t *testing.T) {
 			}
 		}
 	}
-	if prepared == 0 || prepared == pages || subtractions == 0 {
-		t.Errorf("found %d page queries (%d prepared) and %d subtractions in the lists' SQL, want pages of both forms and subtractions",
-			pages, prepared, subtractions)
+	if prepared == 0 || prepared == pages || subtractions == 0 || steps == 0 {
+		t.Errorf("found %d page queries (%d prepared), %d subtractions and %d counts of series steps in the lists' SQL, "+
+			"want pages of both forms, subtractions and counts of steps", pages, prepared, subtractions, steps)
 	}
 }
 

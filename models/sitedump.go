@@ -59,7 +59,7 @@ var dumpOrder = []string{
 var dumpSkip = map[string]bool{
 	"sessions": true, "signin_attempts": true, "signin_devices": true, "leases": true, "cache_generation": true,
 	"bun_migrations": true, "bun_migration_locks": true, "kalends_migration_lease": true, "kalends_schema": true, "event_category_ancestors": true,
-	"event_day_counts": true, "event_month_counts": true, "event_span": true, "series_spans": true,
+	"event_day_counts": true, "event_month_counts": true, "event_span": true, "series_spans": true, "series_steps": true,
 	"csv_imports": true, "csv_import_chunks": true, // an editor's uploads and their jobs, not the site
 	// The change feed belongs to this database: its numbers and cursors
 	// mean nothing in another, which starts its own feed as it loads.
