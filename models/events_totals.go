@@ -885,7 +885,7 @@ func (s *Store) repairSeriesSteps(ctx context.Context) (int, error) {
 	}
 	const stored = "SELECT event_id, series_id, start_at, end_at, status, hidden, prev_at FROM series_steps"
 	var wrong int
-	if err := s.db.NewRaw("SELECT (SELECT COUNT(*) FROM (" + seriesStepsTruthSQL + " EXCEPT " + stored + ")) + " +
+	if err := s.db.NewRaw("SELECT (SELECT COUNT(*) FROM ("+seriesStepsTruthSQL+" EXCEPT "+stored+")) + "+
 		"(SELECT COUNT(*) FROM series_steps WHERE event_id NOT IN (SELECT id FROM events WHERE series_id IS NOT NULL))").Scan(ctx, &wrong); err != nil {
 		return 0, fmt.Errorf("models: check series steps: %w", mapErr(err))
 	}
