@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,26 +202,27 @@ func (s *Store) countSeriesByDays(ctx context.Context, f EventFilter) (n int, ok
 // instead was 86% of the CPU of such a list at a million events (one
 // probe of the events' index per series).
 func (s *Store) countSeriesInWindow(ctx context.Context, g EventFilter, statuses []string) (int, error) {
-	end := seriesStepsOpen
+	// The steps' times are Unix seconds; a window without an end runs to
+	// the last second there is.
+	end := int64(math.MaxInt64 - 1)
 	if g.EndMax != nil {
-		end = timeText(Sec(*g.EndMax))
+		end = Sec(*g.EndMax).Unix()
 	}
-	// The classes' ranges of starts: [a, hi), each hi at most the end.
-	classes, args := make([]string, 0, seriesStepClasses+1), make([]any, 0, 2*seriesStepClasses+12)
-	bound := func(k int, hi string) {
+	// The classes' ranges of starts: [a, hi), hi at most one past the end.
+	classes, args := make([]string, 0, seriesStepClasses+2), make([]any, 0, 2*seriesStepClasses+16)
+	bound := func(k int, hi int64) {
 		classes = append(classes, "(?, ?)")
-		args = append(args, k, min(hi, end+"~")) // "~" sorts after every stored time's suffix
+		args = append(args, k, min(hi, end+1))
 	}
-	from := ""
+	var from int64 = math.MinInt64
 	if g.StartMin != nil {
-		a := Sec(*g.StartMin)
-		from = timeText(a)
+		from = Sec(*g.StartMin).Unix()
 		for k := range seriesStepClasses {
-			bound(k, timeText(a.Add(time.Duration(1<<k)*24*time.Hour)))
+			bound(k, from+int64(1)<<k*86400)
 		}
-		bound(seriesStepClasses, end+"~")
+		bound(seriesStepClasses, end+1)
 	}
-	bound(-1, end+"~") // every series' first event (with no start bound, the only step)
+	bound(-1, end+1) // every series' first event (with no start bound, the only step)
 	var c conds
 	c.add("st.gap_class = c.column1 AND st.start_at >= ? AND st.start_at < c.column2", from)
 	if g.StartMin != nil {
@@ -228,7 +230,9 @@ func (s *Store) countSeriesInWindow(ctx context.Context, g EventFilter, statuses
 	}
 	var here, probe conds
 	here.addAll(statusScope(statuses, g.IncludeHidden, "st.status", "st.hidden"))
-	here.at("st.end_at <= ?", g.EndMax)
+	if g.EndMax != nil {
+		here.add("st.end_at <= ?", end)
+	}
 	probe.add("e.series_id = st.series_id")
 	probe.addAll(statusScope(statuses, g.IncludeHidden, "status", "hide_from_listings"))
 	probe.window("e.", g)
@@ -243,12 +247,8 @@ func (s *Store) countSeriesInWindow(ctx context.Context, g EventFilter, statuses
 }
 
 // seriesStepClasses is the number of gap classes of series_steps with a
-// bound (0 to 11: at most 1 to 2,048 days); seriesStepsOpen is a stored
-// time after every other, the end of a window without one.
-const (
-	seriesStepClasses = 12
-	seriesStepsOpen   = "9999-12-31 23:59:59+00:00"
-)
+// bound (0 to 11: at most 1 to 2,048 days).
+const seriesStepClasses = 12
 
 // countSeriesIn counts the series with an event that f (no recurrence
 // filter) selects: the distinct series_id of its events, as countRows
@@ -872,8 +872,8 @@ func (s *Store) repairSeriesSpans(ctx context.Context) (wrong int, err error) {
 
 // seriesStepsTruthSQL is the steps of every series (series_steps) as its
 // events give them, in the table's column order.
-const seriesStepsTruthSQL = "SELECT id, series_id, start_at, end_at, status, hide_from_listings, " +
-	"LAG(start_at) OVER (PARTITION BY series_id ORDER BY start_at, id) FROM events WHERE series_id IS NOT NULL"
+const seriesStepsTruthSQL = "SELECT id, series_id, unixepoch(start_at), unixepoch(end_at), status, hide_from_listings, " +
+	"LAG(unixepoch(start_at)) OVER (PARTITION BY series_id ORDER BY start_at, id) FROM events WHERE series_id IS NOT NULL"
 
 // repairSeriesSteps compares the steps of the series (series_steps, on
 // SQLite) with their events, rewrites them when they differ, and returns
