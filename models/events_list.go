@@ -254,13 +254,15 @@ func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (
 	c.window("event.", *f)
 	if f.Recurrence == RecurrenceSeries {
 		// The next occurrence, as applyEventFilter writes it (only
-		// StartMin of the window's lower bounds is left here).
+		// StartMin and EndMax of the window's bounds are left here).
+		var o conds
+		o.at("o.start_at >= ?", f.StartMin)
+		o.at("+o.end_at <= ?", f.EndMax)
 		var bounds string
-		var bargs []any
-		if f.StartMin != nil {
-			bounds, bargs = " AND o.start_at >= ?", []any{timeText(Sec(*f.StartMin))}
+		for _, w := range o.where {
+			bounds += " AND " + w
 		}
-		c.add(nextOccurrence(true, bounds), bargs...)
+		c.add(nextOccurrence(true, bounds), o.args...)
 	}
 	ids, err = s.scanPageIDs(ctx, "events AS event", "event.start_at", c, f, offset)
 	return ids, true, err
@@ -587,19 +589,22 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		}
 		// The next occurrence: no earlier one of the same series, as
 		// visible and in the window. An earlier occurrence counts when it
-		// is in the window too: the window's lower bounds apply to it
-		// (its upper bounds hold for any earlier one).
+		// is in the window too: the window's bounds apply to it, but for
+		// those on the start from above, which hold for any earlier one
+		// (its end may not: an occurrence made longer on its own ends
+		// after a later one).
 		sqlite := s.db.Dialect().Name() == dialect.SQLite
-		end := "o.end_at > ?"
+		p := ""
 		if sqlite {
-			end = "+" + end
+			p = "+"
 		}
 		var bounds string
 		var args []any
 		for _, b := range []struct {
 			cond string
 			t    *time.Time
-		}{{"o.start_at >= ?", f.StartMin}, {"o.start_at > ?", f.StartsAfter}, {end, f.EndsAfter}} {
+		}{{"o.start_at >= ?", f.StartMin}, {"o.start_at > ?", f.StartsAfter}, {p + "o.end_at > ?", f.EndsAfter},
+			{p + "o.end_at <= ?", f.EndMax}, {p + "o.end_at < ?", f.EndsBefore}} {
 			if b.t != nil {
 				bounds += " AND " + b.cond
 				args = append(args, Sec(*b.t))

@@ -630,3 +630,50 @@ func TestSeriesTrashWithScope(t *testing.T) {
 		}
 	})
 }
+
+// TestSeriesRowIsTheFirstOccurrenceInTheWindow: with one row per series,
+// the row of a series is its first occurrence that the window holds, even
+// when an earlier one starts in the window and ends after it (one made
+// longer on its own), and the page agrees with its total, for the
+// anonymous reader and an editor, built by bun and from ready parts (Bare).
+func TestSeriesRowIsTheFirstOccurrenceInTheWindow(t *testing.T) {
+	t.Parallel()
+	modelstest.EachDB(t, func(t *testing.T, db *models.DB) {
+		seriesSite(db)
+		ctx := context.Background()
+		editor := newUser(t, db, "editor", models.RoleEditor)
+		in := baseInput("Atelier d'écriture 書道", "2027-03-01 10:00:00", "2027-03-01 12:00:00")
+		in.Recurrence = ptr("FREQ=WEEKLY;COUNT=4")
+		e, err := db.CreateEvent(ctx, editor, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		occ, err := db.ListEvents(ctx, editor, models.EventFilter{ParentID: &e.ID, PerPage: 50, Lang: "en"})
+		if err != nil || len(occ.Items) != 4 {
+			t.Fatalf("%v occurrences, %v", occ, err)
+		}
+		// The second occurrence (8 March) now runs to the 20th.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(occ.Items[1].ID), models.EventInput{
+			EndDate: ptr("2027-03-20 18:00:00"), Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		from, to := time.Date(2027, 3, 5, 0, 0, 0, 0, time.UTC), time.Date(2027, 3, 18, 23, 59, 59, 0, time.UTC)
+		for _, u := range []*models.User{nil, editor} {
+			for _, bare := range []bool{false, true} {
+				p, err := db.ListEvents(ctx, u, models.EventFilter{StartMin: &from, EndMax: &to, PerPage: 50,
+					Recurrence: models.RecurrenceSeries, Lang: "en", Bare: bare})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Items) != 1 || p.Items[0].ID != occ.Items[2].ID || p.Total != 1 {
+					var ids []int64
+					for _, it := range p.Items {
+						ids = append(ids, it.ID)
+					}
+					t.Errorf("editor %v, bare %v: rows %v, total %d; want the occurrence of 15 March (%d) alone, total 1",
+						u != nil, bare, ids, p.Total, occ.Items[2].ID)
+				}
+			}
+		}
+	})
+}
