@@ -254,8 +254,10 @@ func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (
 	c.window("event.", *f)
 	if f.Recurrence == RecurrenceSeries {
 		// The next occurrence, as applyEventFilter writes it (only
-		// StartMin and EndMax of the window's bounds are left here).
+		// StartMin and EndMax of the window's bounds are left here), as
+		// visible as the list's events (the buckets' statuses).
 		var o conds
+		o.addAll(statusScope(statuses, f.IncludeHidden, "+o.status", "+o.hide_from_listings"))
 		o.at("o.start_at >= ?", f.StartMin)
 		o.at("+o.end_at <= ?", f.EndMax)
 		var bounds string
@@ -506,32 +508,10 @@ func (s *Store) resolveSearch(ctx context.Context, f *EventFilter) error {
 // and checks each candidate against that set (IN), which is about twice as
 // fast on a window of thousands of events.
 func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting bool) {
-	if !f.IncludeHidden {
-		q.Where("event.hide_from_listings = ?", false)
-	}
 	windowConds(q, "event", s.db.Dialect().Name() == dialect.SQLite, f)
 	modifiedConds(q, "event", f.ModifiedAfter, f.ModifiedBefore)
-
-	switch v := f.visibility; {
-	case len(f.Statuses) > 0:
-		q.Where("event.status IN (?)", bun.List(f.Statuses))
-		if !v.AllButTrash {
-			// Contributors and authors see others' records only when published.
-			q.Where("(event.status = ? OR event.author_id = ?)", StatusPublish, v.OwnerID)
-		}
-	case v.AllButTrash && counting:
-		// A count reads every entry of its range: IN lets it read them
-		// from the (status, start, …, end, hidden) index alone, where <>
-		// reads each row (the started events that have not ended, at a
-		// million events: 23-280 ms before, 4 ms after).
-		q.Where("event.status IN (?)", bun.List(notTrashed))
-	case v.AllButTrash:
-		// A page walks the start index in order and stops at its end.
-		q.Where("event.status <> ?", StatusTrash)
-	case v.OwnerID != 0:
-		q.Where("(event.status = ? OR (event.author_id = ? AND event.status <> ?))", StatusPublish, v.OwnerID, StatusTrash)
-	default:
-		q.Where("event.status = ?", StatusPublish)
+	for _, c := range visibleConds(f, "event.", counting) {
+		q.Where(c.cond, c.args...)
 	}
 
 	if cond, args := eventSearchCondition(s.dialect, f.Lang, f.Search, f.searchDirty, f.searchAllDirty || f.likeSearch, f.searchMatched, f.searchMatchAll); cond != "" {
@@ -600,6 +580,13 @@ func (s *Store) applyEventFilter(q *bun.SelectQuery, f EventFilter, counting boo
 		}
 		var bounds string
 		var args []any
+		// As visible to the reader as the list's events (not merely of
+		// the event's own status: a reader who sees drafts and published
+		// occurrences gets one row for a series that has both).
+		for _, c := range visibleConds(f, p+"o.", false) {
+			bounds += " AND " + c.cond
+			args = append(args, c.args...)
+		}
 		for _, b := range []struct {
 			cond string
 			t    *time.Time
@@ -638,9 +625,52 @@ func distanceExpr(p GeoPoint) (string, []any) {
 	return expr, args
 }
 
+// visibleConds is what the reader of f may see of its events (their
+// statuses, and whether hidden ones count), as conditions on the columns
+// of prefix ("event.", or "+o." for an earlier occurrence on SQLite, whose
+// unary + keeps them out of the series index's seek); counting chooses the
+// form a count reads best. For bun's Where (lists as bun.List).
+func visibleConds(f EventFilter, prefix string, counting bool) []sqlCond {
+	var out []sqlCond
+	add := func(cond string, args ...any) {
+		out = append(out, sqlCond{strings.ReplaceAll(cond, "$.", prefix), args})
+	}
+	if !f.IncludeHidden {
+		add("$.hide_from_listings = ?", false)
+	}
+	switch v := f.visibility; {
+	case len(f.Statuses) > 0:
+		add("$.status IN (?)", bun.List(f.Statuses))
+		if !v.AllButTrash {
+			// Contributors and authors see others' records only when published.
+			add("($.status = ? OR $.author_id = ?)", StatusPublish, v.OwnerID)
+		}
+	case v.AllButTrash && counting:
+		// A count reads every entry of its range: IN lets it read them
+		// from the (status, start, …, end, hidden) index alone, where <>
+		// reads each row (the started events that have not ended, at a
+		// million events: 23-280 ms before, 4 ms after).
+		add("$.status IN (?)", bun.List(notTrashed))
+	case v.AllButTrash:
+		// A page walks the start index in order and stops at its end.
+		add("$.status <> ?", StatusTrash)
+	case v.OwnerID != 0:
+		add("($.status = ? OR ($.author_id = ? AND $.status <> ?))", StatusPublish, v.OwnerID, StatusTrash)
+	default:
+		add("$.status = ?", StatusPublish)
+	}
+	return out
+}
+
+// sqlCond is one condition of a WHERE with its arguments.
+type sqlCond struct {
+	cond string
+	args []any
+}
+
 // nextOccurrence is the condition that an event (alias event) is the first
-// of its series, as visible as it, that bounds (conditions on alias o,
-// each " AND …") admit: no earlier one exists. On SQLite the probe is
+// of its series that bounds (conditions on alias o, each " AND …": the
+// list's visibility and window) admit: no earlier one exists. On SQLite the probe is
 // pinned to the series index, on which it seeks the series' rows from the
 // window's start to the event's (without it the planner took a range of
 // every event from the window start, 30 times slower at 100,000 events); a
@@ -650,8 +680,7 @@ func nextOccurrence(sqlite bool, bounds string) string {
 	if sqlite {
 		from, p = "events o INDEXED BY events_series_start_idx", "+"
 	}
-	return "(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM " + from + " WHERE o.series_id = event.series_id " +
-		"AND " + p + "o.status = event.status AND " + p + "o.hide_from_listings = event.hide_from_listings" + bounds +
+	return "(event.series_id IS NULL OR NOT EXISTS (SELECT 1 FROM " + from + " WHERE o.series_id = event.series_id" + bounds +
 		" AND o.start_at <= event.start_at AND (" + p + "o.start_at < event.start_at OR (" + p + "o.start_at = event.start_at AND o.id < event.id))))"
 }
 

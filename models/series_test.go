@@ -675,5 +675,33 @@ func TestSeriesRowIsTheFirstOccurrenceInTheWindow(t *testing.T) {
 				}
 			}
 		}
+		// A draft among the occurrences: a reader who sees drafts still
+		// gets one row for the series in a window that holds both.
+		if _, err := db.UpdateEvent(ctx, editor, models.ByID(occ.Items[2].ID), models.EventInput{
+			PostInput: models.PostInput{Status: ptr(models.StatusDraft)}, Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		month := time.Date(2027, 3, 31, 23, 59, 59, 0, time.UTC)
+		start := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
+		for _, bare := range []bool{false, true} {
+			for _, f := range []models.EventFilter{
+				{StartMin: &start, EndMax: &month},
+				{StartMin: &start, EndMax: &month, Statuses: []string{models.StatusDraft, models.StatusPublish}},
+			} {
+				f.PerPage, f.Recurrence, f.Lang, f.Bare = 50, models.RecurrenceSeries, "en", bare
+				p, err := db.ListEvents(ctx, editor, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Items) != 1 || p.Items[0].ID != e.ID || p.Total != 1 {
+					var ids []int64
+					for _, it := range p.Items {
+						ids = append(ids, it.ID)
+					}
+					t.Errorf("March, statuses %v, bare %v: rows %v, total %d; want the series' first event (%d) alone, total 1",
+						f.Statuses, bare, ids, p.Total, e.ID)
+				}
+			}
+		}
 	})
 }
