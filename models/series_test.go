@@ -666,12 +666,8 @@ func TestSeriesRowIsTheFirstOccurrenceInTheWindow(t *testing.T) {
 					t.Fatal(err)
 				}
 				if len(p.Items) != 1 || p.Items[0].ID != occ.Items[2].ID || p.Total != 1 {
-					var ids []int64
-					for _, it := range p.Items {
-						ids = append(ids, it.ID)
-					}
 					t.Errorf("editor %v, bare %v: rows %v, total %d; want the occurrence of 15 March (%d) alone, total 1",
-						u != nil, bare, ids, p.Total, occ.Items[2].ID)
+						u != nil, bare, eventIDs(p.Items), p.Total, occ.Items[2].ID)
 				}
 			}
 		}
@@ -694,12 +690,8 @@ func TestSeriesRowIsTheFirstOccurrenceInTheWindow(t *testing.T) {
 					t.Fatal(err)
 				}
 				if len(p.Items) != 1 || p.Items[0].ID != e.ID || p.Total != 1 {
-					var ids []int64
-					for _, it := range p.Items {
-						ids = append(ids, it.ID)
-					}
 					t.Errorf("March, statuses %v, bare %v: rows %v, total %d; want the series' first event (%d) alone, total 1",
-						f.Statuses, bare, ids, p.Total, e.ID)
+						f.Statuses, bare, eventIDs(p.Items), p.Total, e.ID)
 				}
 			}
 		}
