@@ -189,3 +189,41 @@ func TestDeleteOfAnOccurrenceTakesAScope(t *testing.T) {
 		}
 	})
 }
+
+// TestSeriesRowsOverTheAPI: with one row per series, an occurrence made
+// longer on its own (ending after the window) does not hide the later one
+// the window holds, and a reader who sees drafts gets one row for a series
+// with a draft occurrence; the rows agree with X-WP-Total on a full page,
+// for the anonymous reader (twice: the second from ready parts) and an
+// administrator.
+func TestSeriesRowsOverTheAPI(t *testing.T) {
+	t.Parallel()
+	eachEnv(t, func(t *testing.T, e *testEnv) {
+		const admin = models.RoleAdministrator
+		s := e.createEvent(t, map[string]any{"title": "書道教室 Atelier d'écriture", "start_date": "2027-03-01 10:00:00",
+			"end_date": "2027-03-01 12:00:00", "recurrence": "FREQ=WEEKLY;COUNT=4"})
+		id := eventIDOf(s)
+		occ := eventIDs(t, e.do(t, "GET", fmt.Sprintf("/cal/events/v1/events?post_parent=%d&start_date=2027-03-01&end_date=2027-03-31", id), nil, admin))
+		if len(occ) != 4 {
+			t.Fatalf("occurrences %v", occ)
+		}
+		mustStatus(t, e.do(t, "PATCH", fmt.Sprintf("/cal/events/v1/events/%d", occ[1]), map[string]any{"end_date": "2027-03-20 18:00:00"}, admin), http.StatusOK)
+		check := func(what, query string, as models.Role, want int64) {
+			t.Helper()
+			for _, perPage := range []string{"50", "1"} {
+				r := e.do(t, "GET", "/cal/events/v1/events?recurrence=series&per_page="+perPage+query, nil, as)
+				mustStatus(t, r, http.StatusOK)
+				if ids := eventIDs(t, r); len(ids) != 1 || ids[0] != want || r.Header.Get("X-WP-Total") != "1" {
+					t.Errorf("%s, per_page %s: rows %v, X-WP-Total %s; want %d alone, total 1", what, perPage, ids, r.Header.Get("X-WP-Total"), want)
+				}
+			}
+		}
+		for range 2 {
+			check("5–18 March, anonymous", "&start_date=2027-03-05&end_date=2027-03-18", "", occ[2])
+		}
+		check("5–18 March, administrator", "&start_date=2027-03-05&end_date=2027-03-18", admin, occ[2])
+		mustStatus(t, e.do(t, "PATCH", fmt.Sprintf("/cal/events/v1/events/%d", occ[2]), map[string]any{"status": "draft"}, admin), http.StatusOK)
+		check("March, drafts and published", "&start_date=2027-03-01&end_date=2027-03-31&status=draft,publish", admin, id)
+		check("March, anonymous", "&start_date=2027-03-01&end_date=2027-03-31", "", id)
+	})
+}
