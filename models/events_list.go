@@ -260,11 +260,7 @@ func (s *Store) windowPageIDs(ctx context.Context, f *EventFilter, offset int) (
 		o.addAll(statusScope(statuses, f.IncludeHidden, "+o.status", "+o.hide_from_listings"))
 		o.at("o.start_at >= ?", f.StartMin)
 		o.at("+o.end_at <= ?", f.EndMax)
-		var bounds string
-		for _, w := range o.where {
-			bounds += " AND " + w
-		}
-		c.add(nextOccurrence(true, bounds), o.args...)
+		c.add(nextOccurrence(true, " AND "+o.sql()), o.args...) // statusScope gives at least one
 	}
 	ids, err = s.scanPageIDs(ctx, "events AS event", "event.start_at", c, f, offset)
 	return ids, true, err

@@ -730,9 +730,8 @@ func (s *Store) spanSQL() string {
 // how many were wrong (a length shorter than the longest event counts as
 // one, a span narrower than its series' events one each, a step one row
 // each; a longer length or a wider span is shrunk without counting: it
-// only widened a range). The triggers
-// keep them; this repairs changes made behind the store's back (kalends
-// recount).
+// only widened a range). The triggers keep them; this repairs changes
+// made behind the store's back (kalends recount).
 func (s *Store) RepairDayCounts(ctx context.Context) (int, error) {
 	var wrong int
 	err := s.RunInTx(ctx, func(tx *Store) error {
@@ -883,16 +882,16 @@ func (s *Store) repairSeriesSteps(ctx context.Context) (int, error) {
 	if s.dialect != SQLite {
 		return 0, nil
 	}
-	const stored = "SELECT event_id, series_id, start_at, end_at, status, hidden, prev_at FROM series_steps"
+	const cols = "event_id, series_id, start_at, end_at, status, hidden, prev_at"
 	var wrong int
-	if err := s.db.NewRaw("SELECT (SELECT COUNT(*) FROM ("+seriesStepsTruthSQL+" EXCEPT "+stored+")) + "+
+	if err := s.db.NewRaw("SELECT (SELECT COUNT(*) FROM ("+seriesStepsTruthSQL+" EXCEPT SELECT "+cols+" FROM series_steps)) + "+
 		"(SELECT COUNT(*) FROM series_steps WHERE event_id NOT IN (SELECT id FROM events WHERE series_id IS NOT NULL))").Scan(ctx, &wrong); err != nil {
 		return 0, fmt.Errorf("models: check series steps: %w", mapErr(err))
 	}
 	if wrong == 0 {
 		return 0, nil
 	}
-	return wrong, s.rewriteDerived(ctx, "series_steps", "event_id, series_id, start_at, end_at, status, hidden, prev_at", seriesStepsTruthSQL, "series steps")
+	return wrong, s.rewriteDerived(ctx, "series_steps", cols, seriesStepsTruthSQL, "series steps")
 }
 
 // longestEventKept reads event_span: the longest event kept, in seconds,
