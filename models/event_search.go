@@ -267,10 +267,11 @@ func (s *Store) indexMarked(ctx context.Context) error {
 	if s.dialect == MySQL {
 		owner = "conn = CONNECTION_ID()"
 	}
+	// Both statements prepared (s.scan, s.exec): every write transaction
+	// reads the marks.
 	for {
 		var ids []int64
-		err := s.db.NewSelect().TableExpr("event_search_dirty").Column("event_id").Where(owner).
-			OrderExpr("event_id").Limit(searchIndexBatch).Scan(ctx, &ids)
+		err := s.scan(ctx, &ids, "SELECT event_id FROM event_search_dirty WHERE "+owner+" ORDER BY event_id LIMIT "+strconv.Itoa(searchIndexBatch))
 		if err != nil {
 			return fmt.Errorf("models: read search marks: %w", mapErr(err))
 		}
@@ -282,7 +283,8 @@ func (s *Store) indexMarked(ctx context.Context) error {
 				return err
 			}
 		}
-		if _, err := s.db.NewDelete().TableExpr("event_search_dirty").Where(owner).Where("event_id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+		in, args := inList(ids)
+		if err := s.exec(ctx, "DELETE FROM event_search_dirty WHERE "+owner+" AND event_id IN ("+in+")", args...); err != nil {
 			return fmt.Errorf("models: clear search marks: %w", mapErr(err))
 		}
 		if len(ids) < searchIndexBatch {
@@ -670,8 +672,8 @@ func (s *Store) indexEvents(ctx context.Context, ids []int64, force bool) error 
 // searchRowsOf reads the index rows of events ids.
 func (s *Store) searchRowsOf(ctx context.Context, ids []int64) ([]searchRow, error) {
 	var have []searchRow
-	if err := s.db.NewSelect().TableExpr("event_search").Column("id", "event_id", "lang", "body").
-		Where("event_id IN (?)", bun.List(ids)).Scan(ctx, &have); err != nil {
+	in, args := inList(ids)
+	if err := s.scan(ctx, &have, "SELECT id, event_id, lang, body FROM event_search WHERE event_id IN ("+in+")", args...); err != nil {
 		return nil, fmt.Errorf("models: read search index: %w", mapErr(err))
 	}
 	return have, nil

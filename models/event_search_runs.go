@@ -146,10 +146,22 @@ func (s *Store) vocabIDs(ctx context.Context, runs map[string]int64) error {
 		ID  int64  `bun:"id"`
 		Run string `bun:"run"`
 	}
-	for chunk := range slices.Chunk(list, 500) {
-		in, args := inStrings(chunk)
+	for chunk := range slices.Chunk(list, 512) {
+		// Padded as inList pads (a run twice changes nothing in IN), so
+		// that a few prepared statements serve every write.
+		padded := chunk
+		for size := 1; ; size *= 2 {
+			if size >= len(chunk) {
+				padded = slices.Grow(slices.Clip(chunk), size-len(chunk))
+				for len(padded) < size {
+					padded = append(padded, chunk[len(chunk)-1])
+				}
+				break
+			}
+		}
+		in, args := inStrings(padded)
 		var got []vrow
-		if err := s.db.NewRaw("SELECT id, run FROM event_search_vocab WHERE run IN ("+in+")", args...).Scan(ctx, &got); err != nil {
+		if err := s.scan(ctx, &got, "SELECT id, run FROM event_search_vocab WHERE run IN ("+in+")", args...); err != nil {
 			return fmt.Errorf("models: read search vocabulary: %w", mapErr(err))
 		}
 		for _, g := range got {
@@ -304,7 +316,7 @@ func (s *Store) insertSearchRows(ctx context.Context, q, one string, rows [][]an
 		if err := enc.Encode(safe); err != nil {
 			return fmt.Errorf("models: write search rows: %w", err)
 		}
-		if _, err := s.db.ExecContext(ctx, q, b.String()); err != nil {
+		if err := s.exec(ctx, q, b.String()); err != nil {
 			return fmt.Errorf("models: write search rows: %w", mapErr(err))
 		}
 	}

@@ -79,8 +79,8 @@ func (s *Store) copyEventToTerms(ctx context.Context, e *Event, refiled bool) er
 		if refiled && t == "event_category_ancestors" {
 			continue
 		}
-		_, err := s.db.NewUpdate().TableExpr(t).Set("status = ?", e.Status).Set("start_at = ?", Sec(e.StartAt)).
-			Set("end_at = ?", Sec(e.EndAt)).Set("hidden = ?", e.HideFromListings).Where("event_id = ?", e.ID).Exec(ctx)
+		err := s.exec(ctx, "UPDATE "+t+" SET status = ?, start_at = ?, end_at = ?, hidden = ? WHERE event_id = ?",
+			e.Status, Sec(e.StartAt), Sec(e.EndAt), e.HideFromListings, e.ID)
 		if err != nil {
 			return fmt.Errorf("models: copy event %d onto its terms: %w", e.ID, mapErr(err))
 		}

@@ -10,19 +10,18 @@ import (
 // NewPostID allocates an id in the id space shared by events, venues and
 // organizers. Call it inside the transaction that inserts the record.
 func (s *Store) NewPostID(ctx context.Context, k Kind) (int64, error) {
-	p := &PostID{Kind: string(k)}
-	res, err := s.db.NewInsert().Model(p).Exec(ctx)
+	// Through s.exec (prepared once per connection on SQLite): the insert
+	// compiles the table's triggers, each time when bun writes the kind
+	// into the text.
+	res, err := s.execResult(ctx, "INSERT INTO post_ids (kind) VALUES (?)", string(k))
 	if err != nil {
 		return 0, fmt.Errorf("models: allocate %s id: %w", k, mapErr(err))
 	}
-	if p.ID == 0 { // MySQL has no RETURNING; bun fills it from LastInsertId, but be sure
-		id, err := res.LastInsertId()
-		if err != nil {
-			return 0, fmt.Errorf("models: allocate %s id: %w", k, mapErr(err))
-		}
-		p.ID = id
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("models: allocate %s id: %w", k, mapErr(err))
 	}
-	return p.ID, nil
+	return id, nil
 }
 
 // PostKind tells which kind of post-like record id names: KindEvent,
@@ -64,7 +63,7 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 			return 0, &NotFoundError{Kind: k, Ref: ref}
 		}
 		var ids []int64
-		err := s.db.NewSelect().TableExpr(kindTables[k]).Column("id").Where("slug = ?", NFC(ref.Slug)).Limit(1).Scan(ctx, &ids)
+		err := s.scan(ctx, &ids, "SELECT id FROM "+kindTables[k]+" WHERE slug = ? LIMIT 1", NFC(ref.Slug))
 		if err != nil {
 			return 0, fmt.Errorf("models: find %s %q: %w", k, ref.Slug, mapErr(err))
 		}
@@ -73,12 +72,13 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 		}
 		return ids[0], nil
 	}
-	// The common case in one query: the id names a record of kind k.
-	ok, err := s.db.NewSelect().TableExpr(kindTables[k]).Where("id = ?", ref.ID).Exists(ctx)
-	if err != nil {
+	// The common case in one query (prepared): the id names a record of
+	// kind k.
+	var found []int64
+	if err := s.scan(ctx, &found, "SELECT id FROM "+kindTables[k]+" WHERE id = ?", ref.ID); err != nil {
 		return 0, fmt.Errorf("models: find %s %d: %w", k, ref.ID, mapErr(err))
 	}
-	if ok {
+	if len(found) > 0 {
 		return ref.ID, nil
 	}
 	got, err := s.PostKind(ctx, ref.ID)

@@ -182,24 +182,31 @@ func (p *prepared) queryStmt(ctx context.Context, st *sql.Stmt, query string, ar
 // bound as the text bun writes (bindArgs): the driver's own form differs,
 // and stored times are compared as text.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
+	_, err := s.execResult(ctx, query, args...)
+	return err
+}
+
+// execResult is exec, with the statement's result.
+func (s *Store) execResult(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	p := s.txPrep
 	tx, inTx := s.db.(bun.Tx)
 	if p == nil || !inTx || len(args) > maxPreparedArgs {
-		_, err := s.db.ExecContext(ctx, query, args...)
-		return err
+		return s.db.ExecContext(ctx, query, args...)
 	}
 	st := p.cached(query)
 	if st == nil {
-		_, err := s.db.ExecContext(ctx, query, args...)
-		return err
+		return s.db.ExecContext(ctx, query, args...)
 	}
 	ts := tx.StmtContext(ctx, st) // the connection's own prepared statement
 	defer func() { _ = ts.Close() }()
 	args = bindArgs(args)
-	return p.observe(ctx, query, args, func(ctx context.Context) error {
-		_, err := ts.ExecContext(ctx, args...)
+	var res sql.Result
+	err := p.observe(ctx, query, args, func(ctx context.Context) error {
+		var err error
+		res, err = ts.ExecContext(ctx, args...)
 		return err
 	})
+	return res, err
 }
 
 // bindArgs are args as a prepared statement binds them: times as the text

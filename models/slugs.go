@@ -258,7 +258,7 @@ func (s *Store) nextSlug(ctx context.Context, kind Kind, base string, excludeID 
 // with withBase) are taken by a record of kind other than excludeID: one
 // look-up of the slug index each.
 func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeID int64, numbers []int, withBase bool) (map[string]bool, error) {
-	q, err := s.slugsOf(kind, excludeID)
+	table, scope, err := slugTable(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -269,10 +269,20 @@ func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeI
 	for _, n := range numbers {
 		slugs = append(slugs, suffixed(base, n))
 	}
-	in, args := inStrings(slugs)
-	q = q.Column("slug").Where("slug IN ("+in+")", args...)
+	// Written with placeholders (s.scan prepares it once): every create
+	// asks it, and bun would write the slugs into a new text each time.
+	var where []string
+	var args []any
+	if scope != "" {
+		where, args = append(where, "taxonomy = ?"), append(args, scope)
+	}
+	if excludeID > 0 {
+		where, args = append(where, "id <> ?"), append(args, excludeID)
+	}
+	in, slugArgs := inStrings(slugs)
+	where, args = append(where, "slug IN ("+in+")"), append(args, slugArgs...)
 	var got []string
-	if err := q.Scan(ctx, &got); err != nil {
+	if err := s.scan(ctx, &got, "SELECT slug FROM "+table+" WHERE "+strings.Join(where, " AND "), args...); err != nil {
 		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
 	}
 	taken := make(map[string]bool, len(got))

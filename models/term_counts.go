@@ -31,8 +31,8 @@ func (s *Store) eventTermCounts(ctx context.Context, id int64, status string) (t
 	var ids []int64
 	// An occurrence of a series other than the series row counts in no
 	// term: a series counts once.
-	err := s.db.NewRaw("SELECT et.term_id FROM event_terms et JOIN events e ON e.id = et.event_id "+
-		"WHERE et.event_id = ? AND (e.series_id IS NULL OR e.series_id = e.id)", id).Scan(ctx, &ids)
+	err := s.scan(ctx, &ids, "SELECT et.term_id FROM event_terms et JOIN events e ON e.id = et.event_id "+
+		"WHERE et.event_id = ? AND (e.series_id IS NULL OR e.series_id = e.id)", id)
 	if err != nil {
 		return termCounts{}, fmt.Errorf("models: terms of event %d: %w", id, mapErr(err))
 	}
