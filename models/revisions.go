@@ -186,17 +186,24 @@ func (s *Store) keepRevision(ctx context.Context, k Kind, id int64, u *User, bef
 	if u != nil {
 		author = u.ID
 	}
-	rev := &Revision{Kind: k, RecordID: id, AuthorID: author, CreatedAt: s.site.Now(), Fields: fields, Snapshot: string(snap)}
-	if _, err := s.db.NewInsert().Model(rev).Exec(ctx); err != nil {
+	names, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	// Written with placeholders and prepared (s.exec, s.scan): through bun
+	// the snapshot, kilobytes of JSON, was written into a new statement
+	// that SQLite parsed on every edit.
+	if err := s.exec(ctx, "INSERT INTO revisions (kind, record_id, author_id, created_at, fields, snapshot) VALUES (?, ?, ?, ?, ?, ?)",
+		string(k), id, author, s.site.Now(), string(names), string(snap)); err != nil {
 		return fmt.Errorf("models: keep revision of %s %d: %w", k, id, mapErr(err))
 	}
 	var old []int64
-	if err := s.db.NewSelect().Model((*Revision)(nil)).Column("id").Where("kind = ? AND record_id = ?", k, id).
-		OrderExpr("id DESC").Offset(int64(keep)).Limit(1000).Scan(ctx, &old); err != nil {
+	if err := s.scan(ctx, &old, "SELECT id FROM revisions WHERE kind = ? AND record_id = ? ORDER BY id DESC LIMIT 1000 OFFSET ?", string(k), id, keep); err != nil {
 		return fmt.Errorf("models: revisions of %s %d: %w", k, id, mapErr(err))
 	}
 	if len(old) > 0 {
-		if _, err := s.db.NewDelete().Model((*Revision)(nil)).Where("id IN (?)", bun.List(old)).Exec(ctx); err != nil {
+		in, args := inList(old)
+		if err := s.exec(ctx, "DELETE FROM revisions WHERE id IN ("+in+")", args...); err != nil {
 			return fmt.Errorf("models: drop old revisions: %w", mapErr(err))
 		}
 	}
