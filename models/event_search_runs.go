@@ -167,22 +167,20 @@ func (s *Store) vocabIDs(ctx context.Context, runs map[string]int64) error {
 		for _, g := range got {
 			runs[g.Run] = g.ID
 		}
-		var add []any
+		// New runs one statement each, the same one (prepared): a write
+		// adds a few, a bulk refold many, and a statement per count would
+		// fill the statements kept (maxPrepared).
 		for _, r := range chunk {
-			if runs[r] == 0 {
-				add = append(add, r)
+			if runs[r] != 0 {
+				continue
 			}
-		}
-		if len(add) == 0 {
-			continue
-		}
-		q := "INSERT INTO event_search_vocab (run) VALUES " + strings.TrimSuffix(strings.Repeat("(?), ", len(add)), ", ") + " RETURNING id, run"
-		var added []vrow
-		if err := s.db.NewRaw(q, add...).Scan(ctx, &added); err != nil {
-			return fmt.Errorf("models: add to search vocabulary: %w", mapErr(err))
-		}
-		for _, g := range added {
-			runs[g.Run] = g.ID
+			var added []vrow
+			if err := s.scan(ctx, &added, "INSERT INTO event_search_vocab (run) VALUES (?) RETURNING id, run", r); err != nil {
+				return fmt.Errorf("models: add to search vocabulary: %w", mapErr(err))
+			}
+			for _, g := range added {
+				runs[g.Run] = g.ID
+			}
 		}
 	}
 	return nil

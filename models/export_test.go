@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"fmt"
+
+	"github.com/uptrace/bun"
 )
 
 // Store internals the store tests exercise directly (package models_test).
@@ -41,6 +43,21 @@ func (db *DB) Prepared() int {
 	db.prep.mu.Lock()
 	defer db.prep.mu.Unlock()
 	return len(db.prep.stmts)
+}
+
+// RanPrepared tells whether the query of e ran through a kept prepared
+// statement.
+func RanPrepared(e *bun.QueryEvent) bool { return e.Stash[preparedMark{}] == true }
+
+// PreparingNone tells whether no statement is being prepared in the
+// background.
+func (db *DB) PreparingNone() bool {
+	if db.prep == nil {
+		return true
+	}
+	db.prep.mu.Lock()
+	defer db.prep.mu.Unlock()
+	return len(db.prep.pending) == 0
 }
 
 // PreparedFiling reports whether the statements that file one event under

@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
-	"github.com/uptrace/bun"
 	"golang.org/x/text/unicode/norm"
 	"modernc.org/sqlite"
 )
@@ -92,51 +91,48 @@ func slugTable(kind Kind) (table, scope string, err error) {
 
 // slugsOf is the query of the records of kind whose slugs compete (terms
 // within their taxonomy), leaving out record excludeID (0 leaves out none).
-func (s *Store) slugsOf(kind Kind, excludeID int64) (*bun.SelectQuery, error) {
+// The three look-ups are written with placeholders and run through s.scan,
+// which prepares them once (every create asks them; bun would write the
+// slugs into a new statement each time); slugCond is the condition on the
+// slug, with its arguments.
+func (s *Store) slugsOf(ctx context.Context, kind Kind, excludeID int64, slugCond string, slugArgs ...any) ([]string, error) {
 	table, scope, err := slugTable(kind)
 	if err != nil {
 		return nil, err
 	}
-	q := s.db.NewSelect().TableExpr(table)
+	var where []string
+	var args []any
 	if scope != "" {
-		q = q.Where("taxonomy = ?", scope)
+		where, args = append(where, "taxonomy = ?"), append(args, scope)
 	}
 	if excludeID > 0 {
-		q = q.Where("id <> ?", excludeID)
+		where, args = append(where, "id <> ?"), append(args, excludeID)
 	}
-	return q, nil
+	where, args = append(where, "("+slugCond+")"), append(args, slugArgs...)
+	var slugs []string
+	err = s.scan(ctx, &slugs, "SELECT slug FROM "+table+" WHERE "+strings.Join(where, " AND "), args...)
+	return slugs, err
 }
 
 // SlugTaken reports whether slug is used by a record of kind other than
 // excludeID (0 excludes nothing). Slugs compare byte for byte on both
 // dialects (the MySQL columns are utf8mb4_bin).
 func (s *Store) SlugTaken(ctx context.Context, kind Kind, slug string, excludeID int64) (bool, error) {
-	q, err := s.slugsOf(kind, excludeID)
-	if err != nil {
-		return false, err
-	}
-	ok, err := q.Where("slug = ?", slug).Exists(ctx)
+	got, err := s.slugsOf(ctx, kind, excludeID, "slug = ?", slug)
 	if err != nil {
 		return false, fmt.Errorf("models: slug %q taken among %ss: %w", slug, kind, mapErr(err))
 	}
-	return ok, nil
+	return len(got) > 0, nil
 }
 
 // takenSlugs loads the slugs of kind that are base or base-<something>, in
 // one query, excluding record excludeID.
 func (s *Store) takenSlugs(ctx context.Context, kind Kind, base string, excludeID int64) (map[string]bool, error) {
-	q, err := s.slugsOf(kind, excludeID)
+	// base-… as a range of the slug index ('.' follows '-'): LIKE cannot
+	// use the index on SQLite (it folds case), so it read every row of the
+	// table on each create.
+	slugs, err := s.slugsOf(ctx, kind, excludeID, "slug = ? OR (slug >= ? AND slug < ?)", base, base+"-", base+".")
 	if err != nil {
-		return nil, err
-	}
-	var slugs []string
-	q = q.Column("slug").WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-		// base-… as a range of the slug index ('.' follows '-'): LIKE
-		// cannot use the index on SQLite (it folds case), so it read
-		// every row of the table on each create.
-		return q.Where("slug = ?", base).WhereOr("slug >= ? AND slug < ?", base+"-", base+".")
-	})
-	if err := q.Scan(ctx, &slugs); err != nil {
 		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
 	}
 	taken := make(map[string]bool, len(slugs))
@@ -258,10 +254,6 @@ func (s *Store) nextSlug(ctx context.Context, kind Kind, base string, excludeID 
 // with withBase) are taken by a record of kind other than excludeID: one
 // look-up of the slug index each.
 func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeID int64, numbers []int, withBase bool) (map[string]bool, error) {
-	table, scope, err := slugTable(kind)
-	if err != nil {
-		return nil, err
-	}
 	slugs := make([]string, 0, len(numbers)+1)
 	if withBase {
 		slugs = append(slugs, base)
@@ -269,20 +261,9 @@ func (s *Store) slugsTaken(ctx context.Context, kind Kind, base string, excludeI
 	for _, n := range numbers {
 		slugs = append(slugs, suffixed(base, n))
 	}
-	// Written with placeholders (s.scan prepares it once): every create
-	// asks it, and bun would write the slugs into a new text each time.
-	var where []string
-	var args []any
-	if scope != "" {
-		where, args = append(where, "taxonomy = ?"), append(args, scope)
-	}
-	if excludeID > 0 {
-		where, args = append(where, "id <> ?"), append(args, excludeID)
-	}
-	in, slugArgs := inStrings(slugs)
-	where, args = append(where, "slug IN ("+in+")"), append(args, slugArgs...)
-	var got []string
-	if err := s.scan(ctx, &got, "SELECT slug FROM "+table+" WHERE "+strings.Join(where, " AND "), args...); err != nil {
+	in, args := inStrings(slugs)
+	got, err := s.slugsOf(ctx, kind, excludeID, "slug IN ("+in+")", args...)
+	if err != nil {
 		return nil, fmt.Errorf("models: slugs like %q among %ss: %w", base, kind, mapErr(err))
 	}
 	taken := make(map[string]bool, len(got))
