@@ -3,6 +3,7 @@ package models
 import (
 	"container/list"
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +201,71 @@ func scopeKey(fw string, sc keyScope) string {
 // langsKey is the key of a folded word's list in languages (MySQL).
 func langsKey(fw string, langs []string) string {
 	return "m\x00" + fw + "\x00" + strings.Join(langs, " ")
+}
+
+// termRefsKey is the key of the ids of a list filter's terms, named by
+// refs in lang (resolveEventFilter).
+func termRefsKey(taxonomy, lang string, refs []TermRef) string {
+	var b strings.Builder
+	b.WriteString("t\x00")
+	b.WriteString(taxonomy)
+	b.WriteByte(0)
+	b.WriteString(lang)
+	for _, r := range refs {
+		b.WriteByte(0)
+		b.WriteString(strconv.FormatInt(r.ID, 10))
+		b.WriteByte(' ')
+		b.WriteString(r.Name)
+	}
+	return b.String()
+}
+
+// readableKey is the key of which of ids of kind k reader u may read
+// (postsReadableIn): u's id and role, since a role change moves no
+// generation.
+func readableKey(u *User, k Kind, ids []int64) string {
+	var b strings.Builder
+	b.WriteString("r\x00")
+	b.WriteString(string(k))
+	b.WriteByte(0)
+	if u != nil {
+		b.WriteString(strconv.FormatInt(u.ID, 10))
+		b.WriteByte('/')
+		b.WriteString(string(u.Role))
+	}
+	for _, id := range ids {
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	return b.String()
+}
+
+// driverKey is the key of the link filter that drives a list, chosen by
+// query with args (linkDriver).
+func driverKey(query string, args []any) string {
+	return "d\x00" + query + "\x00" + fmt.Sprint(args...)
+}
+
+// keptDriver is the index of the link filter kept as the driver of the
+// list linkDriver estimates by query with args.
+func keptDriver(l *listsAt, query string, args []any) (int, bool) {
+	if l == nil {
+		return 0, false
+	}
+	v, ok := l.c.get(l.gen, driverKey(query, args))
+	if list, isList := v.([]int64); ok && isList && len(list) == 1 {
+		return int(list[0]), true
+	}
+	return 0, false
+}
+
+// keepDriver keeps best as the driver of that list.
+func keepDriver(l *listsAt, query string, args []any, best int) {
+	if l == nil {
+		return
+	}
+	key := driverKey(query, args)
+	l.c.put(l.gen, key, []int64{int64(best)}, listCost(key, 8))
 }
 
 // ownList is evs, copied when it may be a kept list (a caller may change

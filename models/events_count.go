@@ -209,42 +209,8 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 	}
 	best := 0
 	if len(links) > 1 {
-		// One range of the buckets' key per link filter, summed apart:
-		// written with placeholders and prepared (s.scan), as every list
-		// filtered by two kinds of link reads it.
-		cols := make([]string, len(links))
-		var args []any
-		for i, l := range links {
-			ids, idArgs := inList(l.ids)
-			where, scopeArgs := bucketScope(statuses, f.IncludeHidden)
-			where = append([]string{"dim = ?", "ref IN (" + ids + ")"}, where...)
-			args = append(append(append(args, l.dim), idArgs...), scopeArgs...)
-			if f.StartMin != nil {
-				where, args = append(where, "day >= ?"), append(args, utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
-			}
-			if f.EndMax != nil {
-				where, args = append(where, "day <= ?"), append(args, utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
-			}
-			cols[i] = "SELECT " + strconv.Itoa(i) + " AS i, COALESCE(SUM(n), 0) AS n FROM event_day_counts WHERE " + strings.Join(where, " AND ")
-		}
-		var sums []struct {
-			I int   `bun:"i"`
-			N int64 `bun:"n"`
-		}
-		if err := s.scan(ctx, &sums, strings.Join(cols, " UNION ALL "), args...); err != nil {
-			return d, nil, true, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
-		}
-		n := make([]int64, len(links))
-		for _, sum := range sums {
-			if sum.I < 0 || sum.I >= len(n) {
-				return d, nil, true, fmt.Errorf("models: estimate link filters: sum %d of %d", sum.I, len(n))
-			}
-			n[sum.I] = sum.N
-		}
-		for i := range links {
-			if n[i] < n[best] {
-				best = i
-			}
+		if best, err = s.fewestLinked(ctx, f, links, statuses); err != nil {
+			return d, nil, true, err
 		}
 	}
 	for i, l := range links {
@@ -253,6 +219,56 @@ func (s *Store) linkDriver(ctx context.Context, f EventFilter) (d linkFilter, ot
 		}
 	}
 	return links[best], others, true, nil
+}
+
+// fewestLinked is the index of the link filter of links with the fewest
+// events in f's window by the day buckets: one range of the buckets' key
+// per link filter, summed apart, written with placeholders and prepared
+// (s.scan), as every list filtered by two kinds of link reads it. The
+// choice is kept under the generation (f.lists): it only makes the list
+// faster or slower, never different.
+func (s *Store) fewestLinked(ctx context.Context, f EventFilter, links []linkFilter, statuses []string) (int, error) {
+	cols := make([]string, len(links))
+	var args []any
+	for i, l := range links {
+		ids, idArgs := inList(l.ids)
+		where, scopeArgs := bucketScope(statuses, f.IncludeHidden)
+		where = append([]string{"dim = ?", "ref IN (" + ids + ")"}, where...)
+		args = append(append(append(args, l.dim), idArgs...), scopeArgs...)
+		if f.StartMin != nil {
+			where, args = append(where, "day >= ?"), append(args, utcDay(Sec(*f.StartMin)).Format(time.DateOnly))
+		}
+		if f.EndMax != nil {
+			where, args = append(where, "day <= ?"), append(args, utcDay(Sec(*f.EndMax)).Format(time.DateOnly))
+		}
+		cols[i] = "SELECT " + strconv.Itoa(i) + " AS i, COALESCE(SUM(n), 0) AS n FROM event_day_counts WHERE " + strings.Join(where, " AND ")
+	}
+	query := strings.Join(cols, " UNION ALL ")
+	if kept, ok := keptDriver(f.lists, query, args); ok && kept < len(links) {
+		return kept, nil
+	}
+	var sums []struct {
+		I int   `bun:"i"`
+		N int64 `bun:"n"`
+	}
+	if err := s.scan(ctx, &sums, query, args...); err != nil {
+		return 0, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
+	}
+	n := make([]int64, len(links))
+	for _, sum := range sums {
+		if sum.I < 0 || sum.I >= len(n) {
+			return 0, fmt.Errorf("models: estimate link filters: sum %d of %d", sum.I, len(n))
+		}
+		n[sum.I] = sum.N
+	}
+	best := 0
+	for i := range links {
+		if n[i] < n[best] {
+			best = i
+		}
+	}
+	keepDriver(f.lists, query, args, best)
+	return best, nil
 }
 
 // countByTerms counts the events f selects from the links of one of its

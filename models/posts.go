@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -99,12 +100,30 @@ func (s *Store) resolvePost(ctx context.Context, k Kind, ref Ref) (int64, error)
 // may not read gets the very answer of an id that names nothing, so the
 // check is no oracle for hidden records (SPEC §9).
 func (s *Store) postsReadable(ctx context.Context, u *User, k Kind, field, reason string, ids []int64) error {
-	ok, err := s.readableIDs(ctx, u, k, ids)
+	return s.postsReadableIn(ctx, nil, u, k, field, reason, ids)
+}
+
+// postsReadableIn is postsReadable, with the ids u may read kept in l
+// (under the reader's id and role: a role change moves no generation).
+func (s *Store) postsReadableIn(ctx context.Context, l *listsAt, u *User, k Kind, field, reason string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	readable, err := keptOr(l, readableKey(u, k, ids), 8, func() ([]int64, error) {
+		ok, err := s.readableIDs(ctx, u, k, ids)
+		var list []int64
+		for _, id := range ids {
+			if ok[id] {
+				list = append(list, id)
+			}
+		}
+		return list, err
+	})
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
-		if !ok[id] {
+		if !slices.Contains(readable, id) {
 			return Invalid(field, reason, map[string]any{"ID": id})
 		}
 	}
