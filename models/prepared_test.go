@@ -136,15 +136,7 @@ func TestWritesInATransactionUsePreparedStatements(t *testing.T) {
 		}
 		create("First")
 		if db.Dialect() == models.SQLite {
-			deadline := time.Now().Add(10 * time.Second)
-			tick := time.NewTicker(10 * time.Millisecond)
-			defer tick.Stop()
-			for !db.PreparedFiling() {
-				if time.Now().After(deadline) {
-					t.Fatal("the filing statements were not prepared after their first use")
-				}
-				<-tick.C
-			}
+			within(t, 10*time.Second, db.PreparedFiling, "the filing statements were not prepared after their first use")
 		} else if db.PreparedFiling() {
 			t.Error("statements prepared on MySQL, which writes through bun")
 		}
@@ -162,6 +154,20 @@ func TestWritesInATransactionUsePreparedStatements(t *testing.T) {
 			t.Errorf("%d events filed wrong (%v)", n, err)
 		}
 	})
+}
+
+// within waits, polling, until cond holds, and fails with why after d.
+func within(t *testing.T, d time.Duration, cond func() bool, why string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal(why)
+		}
+		<-tick.C
+	}
 }
 
 // writeLog records, per statement a transaction ran, its text and whether
@@ -226,15 +232,7 @@ func TestCreateAndEditRunPreparedStatements(t *testing.T) {
 		}
 		write(1)
 		write(2) // a second slug of the same title, a second term count
-		deadline := time.Now().Add(10 * time.Second)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for !db.PreparingNone() {
-			if time.Now().After(deadline) {
-				t.Fatal("statements still being prepared after 10 s")
-			}
-			<-tick.C
-		}
+		within(t, 10*time.Second, db.PreparingNone, "statements still being prepared after 10 s")
 		log := &writeLog{}
 		db.AddQueryHook(log)
 		write(3)
