@@ -451,7 +451,7 @@ func (s *Store) resolveEventFilter(ctx context.Context, f *EventFilter) error {
 		ids, err := keptOr(f.lists, termRefsKey(t.taxonomy, f.Lang, t.refs), 8, func() ([]int64, error) {
 			return s.resolveTerms(ctx, t.taxonomy, t.refs, false, f.Lang)
 		})
-		ids = slices.Clip(ids) // kept: shared
+		ids = slices.Clone(ids) // the kept list is shared
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadTermName) {
 			err = invalidBecause(t.field, "reason.events.unknown_term", nil, err)
 		}
