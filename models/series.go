@@ -245,7 +245,12 @@ func (s *Store) insertOccurrence(ctx context.Context, series *Event, t, end time
 
 // copySeriesLinks gives the events ids the links and translations of
 // series id (replacing theirs with replace), a few statements per 500
-// events.
+// events. On SQLite a table whose rows of ids already are the series' is
+// left as it is (an edit of a series' title rewrote every link and
+// translation of every occurrence, through their tables' triggers: half of
+// the time of the edit); the links' copies of their events follow the
+// events by trigger (events_link_copies_upd) and copySeriesToTerms, and the
+// categories are filed again in any case.
 func (s *Store) copySeriesLinks(ctx context.Context, id int64, ids []int64, replace bool) error {
 	copies := []struct{ table, cols, from string }{
 		{"event_venues", "venue_id, position", "l.venue_id, l.position"},
@@ -261,13 +266,26 @@ func (s *Store) copySeriesLinks(ctx context.Context, id int64, ids []int64, repl
 		// triggers anew (12% of an edit of a whole series).
 		in, args := inList(chunk)
 		for _, c := range copies {
+			want := "SELECT o.id, " + c.from + " FROM events o JOIN " + c.table + " l ON l.event_id = ? WHERE o.id IN (" + in + ")"
+			if replace && s.dialect == SQLite {
+				have := "SELECT event_id, " + c.cols + " FROM " + c.table + " WHERE event_id IN (" + in + ")"
+				// EXCEPT compares as the columns do (BINARY on SQLite), NULLs
+				// as equal.
+				var differ []int64
+				if err := s.scan(ctx, &differ, "SELECT EXISTS ("+want+" EXCEPT "+have+") OR EXISTS ("+have+" EXCEPT "+want+")",
+					append(append(append([]any{id}, args...), args...), append(append(append([]any{}, args...), id), args...)...)...); err != nil {
+					return fmt.Errorf("models: compare %s of occurrences: %w", c.table, mapErr(err))
+				}
+				if len(differ) == 1 && differ[0] == 0 {
+					continue
+				}
+			}
 			if replace {
 				if err := s.exec(ctx, "DELETE FROM "+c.table+" WHERE event_id IN ("+in+")", args...); err != nil {
 					return fmt.Errorf("models: clear %s of occurrences: %w", c.table, mapErr(err))
 				}
 			}
-			q := "INSERT INTO " + c.table + " (event_id, " + c.cols + ") SELECT o.id, " + c.from +
-				" FROM events o JOIN " + c.table + " l ON l.event_id = ? WHERE o.id IN (" + in + ")"
+			q := "INSERT INTO " + c.table + " (event_id, " + c.cols + ") " + want
 			if err := s.exec(ctx, q, append([]any{id}, args...)...); err != nil {
 				return fmt.Errorf("models: copy %s onto occurrences: %w", c.table, mapErr(err))
 			}
