@@ -243,7 +243,14 @@ func readableKey(u *User, k Kind, ids []int64) string {
 // driverKey is the key of the link filter that drives a list, chosen by
 // query with args (linkDriver).
 func driverKey(query string, args []any) string {
-	return "d\x00" + query + "\x00" + fmt.Sprint(args...)
+	var b strings.Builder
+	b.WriteString("d\x00")
+	b.WriteString(query)
+	for _, a := range args {
+		b.WriteByte(0)
+		fmt.Fprint(&b, a)
+	}
+	return b.String()
 }
 
 // keptDriver is the index of the link filter kept as the driver of the
