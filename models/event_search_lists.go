@@ -253,28 +253,6 @@ func driverKey(query string, args []any) string {
 	return b.String()
 }
 
-// keptDriver is the index of the link filter kept as the driver of the
-// list linkDriver estimates by query with args.
-func keptDriver(l *listsAt, query string, args []any) (int, bool) {
-	if l == nil {
-		return 0, false
-	}
-	v, ok := l.c.get(l.gen, driverKey(query, args))
-	if list, isList := v.([]int64); ok && isList && len(list) == 1 {
-		return int(list[0]), true
-	}
-	return 0, false
-}
-
-// keepDriver keeps best as the driver of that list.
-func keepDriver(l *listsAt, query string, args []any, best int) {
-	if l == nil {
-		return
-	}
-	key := driverKey(query, args)
-	l.c.put(l.gen, key, []int64{int64(best)}, listCost(key, 8))
-}
-
 // ownList is evs, copied when it may be a kept list (a caller may change
 // what it gets).
 func ownList(evs []int64, l *listsAt) []int64 {

@@ -244,31 +244,33 @@ func (s *Store) fewestLinked(ctx context.Context, f EventFilter, links []linkFil
 		cols[i] = "SELECT " + strconv.Itoa(i) + " AS i, COALESCE(SUM(n), 0) AS n FROM event_day_counts WHERE " + strings.Join(where, " AND ")
 	}
 	query := strings.Join(cols, " UNION ALL ")
-	if kept, ok := keptDriver(f.lists, query, args); ok && kept < len(links) {
-		return kept, nil
-	}
-	var sums []struct {
-		I int   `bun:"i"`
-		N int64 `bun:"n"`
-	}
-	if err := s.scan(ctx, &sums, query, args...); err != nil {
-		return 0, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
-	}
-	n := make([]int64, len(links))
-	for _, sum := range sums {
-		if sum.I < 0 || sum.I >= len(n) {
-			return 0, fmt.Errorf("models: estimate link filters: sum %d of %d", sum.I, len(n))
+	best, err := keptOr(f.lists, driverKey(query, args), 8, func() ([]int64, error) {
+		var sums []struct {
+			I int   `bun:"i"`
+			N int64 `bun:"n"`
 		}
-		n[sum.I] = sum.N
-	}
-	best := 0
-	for i := range links {
-		if n[i] < n[best] {
-			best = i
+		if err := s.scan(ctx, &sums, query, args...); err != nil {
+			return nil, fmt.Errorf("models: estimate link filters: %w", mapErr(err))
 		}
+		n := make([]int64, len(links))
+		for _, sum := range sums {
+			if sum.I < 0 || sum.I >= len(n) {
+				return nil, fmt.Errorf("models: estimate link filters: sum %d of %d", sum.I, len(n))
+			}
+			n[sum.I] = sum.N
+		}
+		best := 0
+		for i := range links {
+			if n[i] < n[best] {
+				best = i
+			}
+		}
+		return []int64{int64(best)}, nil
+	})
+	if err != nil {
+		return 0, err
 	}
-	keepDriver(f.lists, query, args, best)
-	return best, nil
+	return int(best[0]), nil
 }
 
 // countByTerms counts the events f selects from the links of one of its
